@@ -1,0 +1,11 @@
+"""fogsearch: search for imperfect-information games.
+
+Submodules:
+- :mod:`fogsearch.rbc`: Reconnaissance Blind Chess board sets and information-set search;
+- :mod:`fogsearch.sketch`: CountSketch, top-k and MinHash;
+- :mod:`fogsearch.ttcg`: trick-taking card games (Oh Hell) and history samplers.
+"""
+
+from fogsearch._core import FogsearchError, __version__
+
+__all__ = ["FogsearchError", "__version__"]

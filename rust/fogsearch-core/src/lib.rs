@@ -1,0 +1,17 @@
+//! fogsearch-core: the pure-Rust engine behind `fogsearch`.
+//!
+//! One concern per module:
+//! - [`chess`]: bitboards, FEN, Zobrist keys, RBC pseudo-legal move generation;
+//! - [`rbc`]: reconchess rules (move actions, revised moves) and board sets;
+//! - [`sketch`]: CountSketch, top-k and MinHash;
+//! - [`search`]: information-set alpha-beta;
+//! - [`ttcg`]: trick-taking card games (Oh Hell) and history samplers.
+//!
+//! This crate never links Python; `fogsearch-py` holds the bindings.
+
+pub mod chess;
+pub mod rbc;
+pub mod rng;
+pub mod search;
+pub mod sketch;
+pub mod ttcg;

@@ -1,0 +1,1 @@
+//! Reconnaissance Blind Chess rules as reconchess 1.6.9 applies them, and board sets.

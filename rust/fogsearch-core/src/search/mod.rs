@@ -1,0 +1,1 @@
+//! Information-set alpha-beta search for RBC, with CountSketch/MinHash bounds.

@@ -1,0 +1,1 @@
+//! Streaming sketches: CountSketch with top-k tracking, MinHash signatures and set ids.

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs everything fogsearch needs on a fresh Debian machine with Rust and Python:
+# Debian's Stockfish (TroutBot opponents, perft comparison) and the package with its test extras.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v stockfish >/dev/null 2>&1 && [ ! -x /usr/games/stockfish ]; then
+    if command -v apt-get >/dev/null 2>&1; then
+        sudo_cmd=""
+        [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+        $sudo_cmd apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq stockfish >/dev/null
+    else
+        echo "warning: apt-get not found; install Stockfish yourself for TroutBot games" >&2
+    fi
+fi
+
+python3 -m pip install --quiet --disable-pip-version-check -e ".[test]"
+python3 -c "import fogsearch; print('fogsearch', fogsearch.__version__, 'installed')"
