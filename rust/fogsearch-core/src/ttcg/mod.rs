@@ -1,1 +1,4 @@
-//! Trick-taking card games: Oh Hell, history construction and the TTCG Gibbs sampler.
+//! Trick-taking card games: Oh Hell with OpenSpiel's rules, what an observer knows about the deal,
+//! max-flow construction of a consistent deal, and the TTCG Gibbs sampler with its baselines.
+
+pub mod constraints;
