@@ -1,0 +1,220 @@
+"""fogsearch's reconchess bot: exact board-set tracking, greedy set-shrinking senses, and moves from
+the information-set search under the official clock.
+
+Load it with reconchess's own tools::
+
+    rc-bot-match fogsearch.bot reconchess.bots.random_bot
+    rc-connect fogsearch.bot ...
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import chess
+from reconchess import Color, GameHistory, Player, Square, WinReason
+
+from fogsearch import FogsearchError
+from fogsearch.rbc import BoardSet
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class FogsearchBotConfig:
+    """Settings of :class:`FogsearchBot` (all have tournament-ready defaults)."""
+
+    depth: int = 2
+    """Deepest search depth (our moves); iterative deepening stops earlier when time runs out."""
+    search_mode: str = "exact"
+    """Search cache mode: "none", "exact", "sketch" or "exact+sketch"."""
+    max_search_boards: int = 256
+    """Above this many boards the search works on a seeded sample; tracking stays exact."""
+    turns_to_plan: int = 25
+    """The remaining clock is spread over this many turns."""
+    min_turn_seconds: float = 0.2
+    max_turn_seconds: float = 20.0
+    safety_seconds: float = 15.0
+    """Never plan to use the last this-many seconds of the clock."""
+    threads: int = 1
+    seed: int = 0
+    search_options: dict[str, Any] = field(default_factory=dict)
+    """Extra fields for :class:`fogsearch.rbc.SearchConfig`."""
+
+
+class FogsearchBot(Player):
+    """A reconchess player driven by a fogsearch :class:`~fogsearch.rbc.BoardSet`."""
+
+    def __init__(self, config: FogsearchBotConfig | None = None):
+        self.config = config or FogsearchBotConfig()
+        self.rng = random.Random(self.config.seed)
+        self.color: Color = chess.WHITE
+        self.board_set: BoardSet | None = None
+        self.observations: list[tuple] = []
+        self.recoveries = 0
+        self.last_search = None
+        self.turn_log: list[dict] = []
+        self._turn: dict = {}
+
+    # -- reconchess callbacks ------------------------------------------------------------------
+    def handle_game_start(self, color: Color, board: chess.Board, opponent_name: str):
+        self.color = color
+        self.board_set = BoardSet(color)
+        self.observations = []
+
+    def handle_opponent_move_result(self, captured_my_piece: bool, capture_square: Square | None):
+        self._observe("handle_opponent_move_result", captured_my_piece, capture_square)
+        self._turn = {"turn": len(self.turn_log) + 1, "after_opponent": len(self.board_set)}
+
+    def choose_sense(self, sense_actions, move_actions, seconds_left: float) -> Square | None:
+        stats = self.board_set.sense_stats()
+        candidates = [sq for sq in sense_actions if sq in stats] or list(sense_actions)
+        if not candidates:
+            return None
+        square = min(candidates, key=lambda sq: (stats.get(sq, float("inf")), sq))
+        self._turn["sense"] = chess.square_name(square)
+        self._turn["expected_after_sense"] = stats.get(square)
+        return square
+
+    def handle_sense_result(self, sense_result):
+        self._observe("handle_sense_result", sense_result)
+        self._turn["after_sense"] = len(self.board_set)
+
+    def choose_move(self, move_actions, seconds_left: float) -> chess.Move | None:
+        budget = self.turn_budget(seconds_left)
+        self._turn.update(seconds_left=seconds_left, budget=budget)
+        try:
+            move = self._search_move(budget)
+        except Exception:  # noqa: BLE001 - a search failure must never lose the game
+            log.exception("search failed; playing a fallback move")
+            move = self._fallback_move(move_actions)
+        if move is not None and move not in move_actions:
+            log.warning("search proposed %s, not a move action; using a fallback", move)
+            move = self._fallback_move(move_actions)
+        return move
+
+    def handle_move_result(
+        self, requested_move, taken_move, captured_opponent_piece, capture_square
+    ):
+        self._observe(
+            "handle_move_result",
+            requested_move,
+            taken_move,
+            captured_opponent_piece,
+            capture_square,
+        )
+        result = self.last_search
+        self._turn.update(
+            requested=requested_move.uci() if requested_move else None,
+            taken=taken_move.uci() if taken_move else None,
+            capture=chess.square_name(capture_square) if capture_square is not None else None,
+            after_move=len(self.board_set),
+            value=getattr(result, "value", None),
+            depth=getattr(result, "depth", None),
+        )
+        self.turn_log.append(self._turn)
+        log.info(format_turn(self._turn))
+        self.last_search = None
+
+    def handle_game_end(self, winner_color, win_reason: WinReason, game_history: GameHistory):
+        pass
+
+    # -- time --------------------------------------------------------------------------------
+    def turn_budget(self, seconds_left: float) -> float:
+        """Seconds for this turn's search: the usable clock spread over the planned turns,
+        clamped, and never more than what is usable."""
+        c = self.config
+        usable = max(0.0, seconds_left - c.safety_seconds)
+        share = usable / max(1, c.turns_to_plan)
+        return min(usable, max(c.min_turn_seconds, min(c.max_turn_seconds, share)))
+
+    # -- moves -------------------------------------------------------------------------------
+    def _search_move(self, budget: float) -> chess.Move | None:
+        from fogsearch.rbc import SearchConfig, search
+
+        boards = self._search_boards()
+        config = SearchConfig(
+            mode=self.config.search_mode,
+            sense_mode="min_size",
+            threads=self.config.threads,
+            time_limit=budget,
+            **self.config.search_options,
+        )
+        result = search(boards, self.config.depth, config=config)
+        self.last_search = result
+        return result.best_move
+
+    def _search_boards(self) -> BoardSet:
+        """The set the search sees: the exact set, or a seeded uniform sample of it when large."""
+        if len(self.board_set) <= self.config.max_search_boards:
+            return self.board_set
+        fens = self.board_set.fens()
+        sample = self.rng.sample(fens, self.config.max_search_boards)
+        return BoardSet(self.color, fens=sample)
+
+    def _fallback_move(self, move_actions) -> chess.Move | None:
+        return self.rng.choice(list(move_actions)) if move_actions else None
+
+    # -- tracking ----------------------------------------------------------------------------
+    def _observe(self, method: str, *args) -> None:
+        self.observations.append((method, args))
+        try:
+            getattr(self.board_set, method)(*args)
+        except FogsearchError as exc:
+            log.warning(
+                "observation %s%r is inconsistent with the board set: %s", method, args, exc
+            )
+            self.recoveries += 1
+            self.board_set = self.rebuild()
+
+    def rebuild(self) -> BoardSet:
+        """Replays the observation log from the start, skipping any observation no board fits, so
+        the set again holds every board consistent with the rest of what we saw (a superset of the
+        truth when an observation was wrong). Never returns an empty set."""
+        rebuilt = BoardSet(self.color)
+        for method, args in self.observations:
+            try:
+                getattr(rebuilt, method)(*args)
+            except FogsearchError:
+                if method == "handle_move_result":
+                    rebuilt = self._force_own_move(rebuilt, *args)
+        return rebuilt
+
+    def _force_own_move(
+        self, board_set: BoardSet, requested, taken, captured, capture_square
+    ) -> BoardSet:
+        """Our own move is certain even when its observation fits no board: apply the taken move
+        wherever it is possible, and drop only boards where it is not."""
+        boards = []
+        for board in board_set.to_boards():
+            move = taken if taken is not None and board.is_pseudo_legal(taken) else None
+            if captured and capture_square is not None:
+                board.remove_piece_at(capture_square)
+            board.push(move or chess.Move.null())
+            boards.append(board.fen())
+        if not boards:
+            board = chess.Board()
+            board.turn = not self.color
+            boards.append(board.fen())
+        return BoardSet(self.color, fens=boards)
+
+
+def format_turn(t: dict) -> str:
+    """One readable log line per turn."""
+    value = t.get("value")
+    return (
+        f"turn {t.get('turn', '?'):>3}  boards {t.get('after_opponent', '?'):>6} -> "
+        f"sense {t.get('sense', '-'):<2} -> {t.get('after_sense', '?'):>5} -> "
+        f"move {t.get('requested') or 'pass':<6} (took {t.get('taken') or 'pass'}"
+        f"{', captured ' + t['capture'] if t.get('capture') else ''}) -> {t.get('after_move', '?'):>5}"
+        f"  value {value if value is not None else '-':>6}  clock {t.get('seconds_left', 0):6.1f}s"
+        f" budget {t.get('budget', 0):5.2f}s"
+    )
+
+
+def get_player():
+    """Tells reconchess's ``load_player`` which class in this module is the bot."""
+    return FogsearchBot

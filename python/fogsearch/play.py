@@ -1,0 +1,48 @@
+"""``fogsearch play``: one game of the fogsearch bot against an opponent, logged turn by turn."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from fogsearch.tournament import GameTask, PlayerSpec, play_game
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser("play", help="play one game: the fogsearch bot against an opponent")
+    p.add_argument(
+        "--opponent", default="random", help="player spec (random, attacker, trout, ...)"
+    )
+    p.add_argument(
+        "--color", choices=["white", "black"], default="white", help="fogsearch's colour"
+    )
+    p.add_argument("--bot", default="fogsearch", help="fogsearch bot spec, e.g. fogsearch:depth=1")
+    p.add_argument("--seconds", type=float, default=900.0)
+    p.add_argument("--increment", type=float, default=5.0)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--save", default=None, help="save the reconchess GameHistory JSON here")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(format="%(message)s", stream=sys.stdout)
+    logging.getLogger("fogsearch.bot").setLevel(logging.INFO)
+    bot, opponent = PlayerSpec.parse(args.bot), PlayerSpec.parse(args.opponent)
+    white, black = (bot, opponent) if args.color == "white" else (opponent, bot)
+    print(
+        f"{white.name} (white) vs {black.name} (black), {args.seconds:.0f}s + {args.increment:.0f}s"
+    )
+    record = play_game(GameTask(0, white, black, args.seed, args.seconds, args.increment))
+    print(
+        f"result: {record.winner} ({record.reason}) after {record.turns} turns in "
+        f"{record.duration_s:.1f}s; clocks left white {record.white_seconds_left:.1f}s, "
+        f"black {record.black_seconds_left:.1f}s"
+    )
+    if record.error:
+        print(record.error, file=sys.stderr)
+    if args.save:
+        with open(args.save, "w") as fp:
+            fp.write(record.history_json)
+        print(f"saved GameHistory to {args.save}")
+    return 0 if record.crashed is None else 1

@@ -1,0 +1,104 @@
+"""Tournaments between reconchess players: round robin or gauntlet, games in parallel processes
+(or on Ray), results in SQLite, standings with Elo intervals.
+
+>>> from fogsearch.tournament import PlayerSpec, run_tournament
+>>> tid = run_tournament("results.sqlite", [PlayerSpec("random"), PlayerSpec("attacker")],
+...                      games_per_pairing=2, seconds_per_player=60)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fogsearch.tournament.players import PlayerSpec, stockfish_version
+from fogsearch.tournament.rating import Pairing, Standing, standings
+from fogsearch.tournament.report import plot_standings, summary_table
+from fogsearch.tournament.runner import BACKENDS, GameRecord, play_game
+from fogsearch.tournament.schedule import GameTask, gauntlet, make_tasks, round_robin
+from fogsearch.tournament.store import ResultStore
+
+__all__ = [
+    "GameRecord",
+    "GameTask",
+    "Pairing",
+    "PlayerSpec",
+    "ResultStore",
+    "Standing",
+    "gauntlet",
+    "make_tasks",
+    "play_game",
+    "plot_standings",
+    "round_robin",
+    "run_tournament",
+    "standings",
+    "summary_table",
+]
+
+
+def versions(players: list[PlayerSpec]) -> dict:
+    import chess
+    import reconchess
+
+    import fogsearch
+
+    info = {
+        "fogsearch": fogsearch.__version__,
+        "reconchess": getattr(reconchess, "__version__", "1.6.9"),
+        "chess": chess.__version__,
+    }
+    if any(p.kind == "trout" for p in players):
+        info["stockfish"] = stockfish_version()
+    return info
+
+
+def run_tournament(
+    db: str | Path,
+    players: list[PlayerSpec],
+    games_per_pairing: int,
+    fmt: str = "round_robin",
+    seconds_per_player: float = 900.0,
+    seconds_increment: float = 5.0,
+    seed: int = 0,
+    workers: int = 1,
+    backend: str = "local",
+    ray_address: str | None = None,
+    progress: bool = True,
+) -> int:
+    """Plays a tournament, storing every game as it finishes; returns the tournament id.
+
+    ``fmt="gauntlet"`` pits ``players[0]`` against each of the others.
+    """
+    if fmt == "round_robin":
+        pairings = round_robin(players, games_per_pairing)
+    elif fmt == "gauntlet":
+        pairings = gauntlet(players[0], players[1:], games_per_pairing)
+    else:
+        raise ValueError(f"unknown tournament format {fmt!r}; use 'round_robin' or 'gauntlet'")
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; use one of {sorted(BACKENDS)}")
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    tasks = make_tasks(pairings, seed, seconds_per_player, seconds_increment)
+    config = {
+        "players": [{"name": p.name, "kind": p.kind, "settings": p.settings} for p in players],
+        "games_per_pairing": games_per_pairing,
+        "seconds_per_player": seconds_per_player,
+        "seconds_increment": seconds_increment,
+        "seed": seed,
+        "workers": workers,
+        "backend": backend,
+    }
+    with ResultStore(db) as store:
+        ids = {p.name: store.player_id(p) for p in players}
+        tournament_id = store.start_tournament(fmt, config, versions(players))
+        if backend == "ray":
+            records = BACKENDS["ray"](tasks, ray_address)
+        else:
+            records = BACKENDS["local"](tasks, workers)
+        from tqdm import tqdm
+
+        for record in tqdm(
+            records, total=len(tasks), disable=not progress, desc="games", unit="game"
+        ):
+            store.add_game(tournament_id, record, ids[record.white], ids[record.black])
+    return tournament_id

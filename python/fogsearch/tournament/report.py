@@ -1,0 +1,73 @@
+"""Human-readable tournament summaries: a table and a plot."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from fogsearch.tournament.rating import Pairing, Standing
+
+
+def _fmt_elo(x: float) -> str:
+    return "inf" if math.isinf(x) and x > 0 else "-inf" if math.isinf(x) else f"{x:+.0f}"
+
+
+def summary_table(ranked: list[Standing], pairs: list[Pairing]) -> str:
+    lines = [
+        f"{'player':<32} {'games':>5} {'W':>4} {'D':>4} {'L':>4} {'score':>6} "
+        f"{'Elo':>6} {'95% CI':>15} {'crash':>5} {'time':>4}"
+    ]
+    for s in ranked:
+        lines.append(
+            f"{s.name:<32} {s.games:>5} {s.wins:>4} {s.draws:>4} {s.losses:>4} {s.score:>6.3f} "
+            f"{s.elo:>+6.0f} {f'[{s.elo_low:+.0f}, {s.elo_high:+.0f}]':>15} {s.crashes:>5} {s.timeouts:>4}"
+        )
+    lines.append("")
+    lines.append(
+        f"{'player':<32} {'opponent':<32} {'W':>4} {'D':>4} {'L':>4} {'score':>6} {'Elo diff (95% CI)':>24}"
+    )
+    for p in pairs:
+        elo, low, high = p.elo_interval()
+        lines.append(
+            f"{p.player:<32} {p.opponent:<32} {p.wins:>4} {p.draws:>4} {p.losses:>4} {p.score:>6.3f} "
+            f"{_fmt_elo(elo):>6} [{_fmt_elo(low)}, {_fmt_elo(high)}]"
+        )
+    return "\n".join(lines)
+
+
+def plot_standings(ranked: list[Standing], pairs: list[Pairing], path: str | Path) -> Path:
+    """Elo with intervals, and the score matrix, in one PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    names = [s.name for s in ranked]
+    fig, (ax_elo, ax_mat) = plt.subplots(1, 2, figsize=(12, 0.6 * len(names) + 2.5))
+    y = np.arange(len(names))[::-1]
+    elo = np.array([s.elo for s in ranked])
+    err = np.array([[s.elo - s.elo_low for s in ranked], [s.elo_high - s.elo for s in ranked]])
+    ax_elo.errorbar(elo, y, xerr=err, fmt="o", capsize=4)
+    ax_elo.set_yticks(y, names)
+    ax_elo.set_xlabel("Elo (MAP, 95% interval)")
+    ax_elo.axvline(0, color="grey", lw=0.5)
+
+    index = {n: i for i, n in enumerate(names)}
+    matrix = np.full((len(names), len(names)), np.nan)
+    for p in pairs:
+        matrix[index[p.player], index[p.opponent]] = p.score
+    im = ax_mat.imshow(matrix, vmin=0, vmax=1, cmap="RdYlGn")
+    ax_mat.set_xticks(range(len(names)), names, rotation=45, ha="right")
+    ax_mat.set_yticks(range(len(names)), names)
+    for (i, j), v in np.ndenumerate(matrix):
+        if not np.isnan(v):
+            ax_mat.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=8)
+    ax_mat.set_title("score of row against column")
+    fig.colorbar(im, ax=ax_mat, fraction=0.046)
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

@@ -1,0 +1,168 @@
+"""Playing games: one game in this process, many in worker processes, or many on a Ray cluster.
+
+A game is played with reconchess's own ``LocalGame`` and ``play_turn``, so the rules and the clock
+are the referee's. The loop is ours only so that an exception can be pinned on the player whose turn
+raised it: that player loses by ``CRASH`` and the tournament goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+import traceback
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass
+from multiprocessing import get_context
+
+import chess
+import numpy as np
+from reconchess import LocalGame, play_turn
+from reconchess.history import GameHistoryEncoder
+
+from fogsearch.tournament.schedule import GameTask
+
+CRASH = "CRASH"
+
+
+@dataclass
+class GameRecord:
+    """The outcome of one game, as stored."""
+
+    task_index: int
+    white: str
+    black: str
+    seed: int
+    winner: str  # "white", "black" or "draw"
+    reason: str  # a reconchess WinReason name, CRASH, or "NONE" for a draw without reason
+    crashed: str | None  # the colour whose code raised, if any
+    error: str | None
+    duration_s: float
+    white_seconds_left: float
+    black_seconds_left: float
+    turns: int
+    history_json: str
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def play_game(task: GameTask) -> GameRecord:
+    """Plays ``task`` to the end in this process and returns its record. Never raises for a bot's
+    fault: a crash is recorded as a loss of the side that crashed."""
+    random.seed(task.seed)
+    np.random.seed(task.seed % 2**32)
+    game = LocalGame(
+        seconds_per_player=task.seconds_per_player, seconds_increment=task.seconds_increment
+    )
+    players = {}
+    crashed, error = None, None
+    started = time.perf_counter()
+    try:
+        players = {chess.WHITE: task.white.build(), chess.BLACK: task.black.build()}
+    except Exception:  # noqa: BLE001 - a bot that cannot be built loses; who is at fault is unknown
+        error = traceback.format_exc()
+        crashed = "white" if chess.WHITE not in players else "black"
+    if crashed is None:
+        crashed, error = _play_to_end(game, players, task)
+    duration = time.perf_counter() - started
+    winner, reason = _result(game, crashed)
+    for player in players.values():
+        _close(player)
+    return GameRecord(
+        task_index=task.index,
+        white=task.white.name,
+        black=task.black.name,
+        seed=task.seed,
+        winner=winner,
+        reason=reason,
+        crashed=crashed,
+        error=error,
+        duration_s=duration,
+        white_seconds_left=float(game.seconds_left_by_color[chess.WHITE]),
+        black_seconds_left=float(game.seconds_left_by_color[chess.BLACK]),
+        turns=game.get_game_history().num_turns(),
+        history_json=json.dumps(game.get_game_history(), cls=GameHistoryEncoder),
+    )
+
+
+def _play_to_end(game: LocalGame, players: dict, task: GameTask) -> tuple[str | None, str | None]:
+    game.store_players(task.white.name, task.black.name)
+    side = chess.WHITE
+    try:
+        players[chess.WHITE].handle_game_start(chess.WHITE, game.board.copy(), task.black.name)
+        side = chess.BLACK
+        players[chess.BLACK].handle_game_start(chess.BLACK, game.board.copy(), task.white.name)
+        game.start()
+        while not game.is_over():
+            side = game.turn
+            play_turn(game, players[side], end_turn_last=True)
+    except Exception:  # noqa: BLE001 - recorded against the side whose turn raised
+        game.end()
+        return chess.COLOR_NAMES[side], traceback.format_exc()
+    game.end()
+    winner_color, win_reason, history = (
+        game.get_winner_color(),
+        game.get_win_reason(),
+        game.get_game_history(),
+    )
+    for color, player in players.items():
+        try:
+            player.handle_game_end(winner_color, win_reason, history)
+        except Exception:  # noqa: BLE001
+            return chess.COLOR_NAMES[color], traceback.format_exc()
+    return None, None
+
+
+def _result(game: LocalGame, crashed: str | None) -> tuple[str, str]:
+    if crashed is not None:
+        return ("black" if crashed == "white" else "white"), CRASH
+    winner = game.get_winner_color()
+    reason = game.get_win_reason()
+    return (
+        "draw" if winner is None else chess.COLOR_NAMES[winner],
+        reason.name if reason is not None else "NONE",
+    )
+
+
+def _close(player) -> None:
+    # TroutBot keeps a Stockfish process; reconchess only quits it in handle_game_end.
+    engine = getattr(player, "engine", None)
+    if engine is not None:
+        try:
+            engine.quit()
+        except Exception:  # noqa: BLE001 - already gone
+            pass
+
+
+def run_local(tasks: list[GameTask], workers: int) -> Iterator[GameRecord]:
+    """Plays ``tasks`` in ``workers`` processes (spawned, so no forked Rust thread pools),
+    yielding records as games finish. ``workers=1`` plays in this process."""
+    if workers <= 1:
+        for task in tasks:
+            yield play_game(task)
+        return
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+        futures = [pool.submit(play_game, task) for task in tasks]
+        for future in as_completed(futures):
+            yield future.result()
+
+
+def run_ray(tasks: list[GameTask], address: str | None = None) -> Iterator[GameRecord]:
+    """Plays ``tasks`` as Ray tasks (``pip install fogsearch[ray]``), yielding records as games
+    finish."""
+    try:
+        import ray
+    except ImportError as exc:
+        raise RuntimeError("the Ray backend needs ray: pip install 'fogsearch[ray]'") from exc
+    if not ray.is_initialized():
+        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+    remote_play = ray.remote(play_game)
+    pending = [remote_play.remote(task) for task in tasks]
+    while pending:
+        done, pending = ray.wait(pending, num_returns=1)
+        yield ray.get(done[0])
+
+
+BACKENDS: dict[str, Callable[..., Iterable[GameRecord]]] = {"local": run_local, "ray": run_ray}
