@@ -5,16 +5,21 @@ from __future__ import annotations
 import argparse
 import sys
 
+from fogsearch import play
+from fogsearch.tournament import command as tournament_command
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fogsearch", description=__doc__)
-    parser.add_subparsers(dest="command", required=True)
+    subparsers = parser.add_subparsers(dest="command", required=True)
+    play.add_parser(subparsers)
+    tournament_command.add_parser(subparsers)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.handler(args) if hasattr(args, "handler") else 0
+    return args.handler(args)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,154 @@
+"""The tournament client: scheduling, playing, storing, rating and the CLI."""
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from reconchess import GameHistory
+from reconchess.history import GameHistoryDecoder
+
+from fogsearch.cli import main as cli_main
+from fogsearch.tournament import (
+    GameTask,
+    PlayerSpec,
+    ResultStore,
+    gauntlet,
+    play_game,
+    round_robin,
+    run_tournament,
+    standings,
+    summary_table,
+)
+from fogsearch.tournament.rating import fit_elo, score_to_elo, wilson_interval
+
+CRASHING_BOT = str(Path(__file__).parent / "bots" / "crashing_bot.py")
+
+
+def test_player_spec_parses_kind_settings_and_label():
+    spec = PlayerSpec.parse("fogsearch:depth=2,search_mode=exact,threads=1@fog2")
+    assert spec.kind == "fogsearch"
+    assert spec.settings == {"depth": 2, "search_mode": "exact", "threads": 1}
+    assert spec.name == "fog2"
+    assert PlayerSpec.parse("random").name == "random"
+    assert PlayerSpec.parse("fogsearch:depth=1").name == "fogsearch:depth=1"
+    with pytest.raises(ValueError, match="key=value"):
+        PlayerSpec.parse("fogsearch:depth")
+
+
+def test_round_robin_alternates_colours_for_every_pair():
+    a, b, c = PlayerSpec("random"), PlayerSpec("attacker"), PlayerSpec("trout")
+    games = round_robin([a, b, c], games_per_pairing=4)
+    assert len(games) == 3 * 4
+    for x, y in [(a, b), (a, c), (b, c)]:
+        as_white = sum(1 for w, bl in games if (w, bl) == (x, y))
+        as_black = sum(1 for w, bl in games if (w, bl) == (y, x))
+        assert as_white == as_black == 2
+
+
+def test_gauntlet_pits_the_hero_against_each_opponent():
+    hero, o1, o2 = PlayerSpec("attacker"), PlayerSpec("random"), PlayerSpec("trout")
+    games = gauntlet(hero, [o1, o2], games_per_pairing=3)
+    assert len(games) == 6
+    assert all(hero in pair for pair in games)
+    with pytest.raises(ValueError, match="unique"):
+        gauntlet(hero, [hero], 2)
+    with pytest.raises(ValueError, match="at least 1"):
+        round_robin([hero, o1], 0)
+
+
+def test_a_crash_is_a_loss_for_the_side_that_crashed():
+    crasher = PlayerSpec(CRASHING_BOT, label="crasher")
+    record = play_game(GameTask(0, PlayerSpec("random"), crasher, seed=3, seconds_per_player=60))
+    assert record.crashed == "black"
+    assert record.winner == "white" and record.reason == "CRASH"
+    assert "deliberate crash on move 3" in record.error
+    history = json.loads(record.history_json, cls=GameHistoryDecoder)
+    assert isinstance(history, GameHistory)
+
+
+def test_tiny_tournament_is_stored_and_summarised(tmp_path):
+    db = tmp_path / "t.sqlite"
+    players = [
+        PlayerSpec("random"),
+        PlayerSpec("attacker"),
+        PlayerSpec(CRASHING_BOT, label="crasher"),
+    ]
+    tid = run_tournament(
+        db, players, games_per_pairing=2, seconds_per_player=60, seed=5, workers=2, progress=False
+    )
+    with ResultStore(db) as store:
+        games = store.games(tid)
+        info = store.tournament(tid)
+        first_history = store.history_json(games[0]["id"])
+    assert len(games) == 6
+    assert info["format"] == "round_robin" and info["config"]["games_per_pairing"] == 2
+    assert {g["winner"] for g in games} <= {"white", "black", "draw"}
+    assert all(g["duration_s"] >= 0 and g["turns"] > 0 for g in games)
+    crash_games = [g for g in games if "crasher" in (g["white"], g["black"])]
+    assert len(crash_games) == 4
+    history = json.loads(first_history, cls=GameHistoryDecoder)
+    assert history.num_turns() == games[0]["turns"]
+
+    ranked, pairs = standings(games)
+    by_name = {s.name: s for s in ranked}
+    assert sum(s.games for s in ranked) == 2 * len(games)
+    assert sum(s.wins for s in ranked) == sum(s.losses for s in ranked)
+    crasher = by_name["crasher"]
+    assert crasher.losses == crasher.crashes  # every game it lost, it lost by crashing
+    assert ranked[-1].name == "crasher" or crasher.crashes < 4
+    table = summary_table(ranked, pairs)
+    assert "crasher" in table and "Elo" in table
+
+
+def test_reusing_a_name_for_other_settings_is_refused(tmp_path):
+    with ResultStore(tmp_path / "s.sqlite") as store:
+        store.player_id(PlayerSpec("fogsearch", {"depth": 1}, label="fog"))
+        with pytest.raises(ValueError, match="already stored"):
+            store.player_id(PlayerSpec("fogsearch", {"depth": 2}, label="fog"))
+
+
+def test_elo_fit_recovers_a_known_rating_gap():
+    # A scores 75% against B: the logistic Elo gap is 400*log10(3) = 190.8.
+    games = [{"white": "A", "black": "B", "winner": "white"}] * 300 + [
+        {"white": "B", "black": "A", "winner": "white"}
+    ] * 100
+    ratings, sds = fit_elo(["A", "B"], games)
+    gap = ratings[0] - ratings[1]
+    assert abs(gap - 400 * math.log10(3)) < 2.0 * (sds[0] + sds[1])
+    assert abs(gap - 190.8) < 15
+
+
+def test_wilson_interval_and_elo_curve():
+    low, high = wilson_interval(1.0, 100)
+    assert 0.95 < low < 1.0 and high == 1.0
+    assert score_to_elo(0.5) == 0.0
+    assert math.isinf(score_to_elo(1.0))
+    assert score_to_elo(low) > 500  # 100/100 wins: at least ~+500 Elo with 95% confidence
+
+
+def test_cli_tournament_prints_standings(tmp_path, capsys):
+    db = tmp_path / "cli.sqlite"
+    plot = tmp_path / "standings.png"
+    code = cli_main(
+        [
+            "tournament",
+            "random",
+            "attacker",
+            "--games",
+            "2",
+            "--seconds",
+            "60",
+            "--workers",
+            "1",
+            "--db",
+            str(db),
+            "--plot",
+            str(plot),
+            "--no-progress",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "random" in out and "attacker" in out and "Elo" in out
+    assert plot.exists() and plot.stat().st_size > 1000
