@@ -3,8 +3,6 @@
 Each section belongs to one core module; the user-facing API lives in the Python submodules.
 """
 
-import numpy as np
-import numpy.typing as npt
 
 __version__: str
 
