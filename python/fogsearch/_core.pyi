@@ -3,7 +3,6 @@
 Each section belongs to one core module; the user-facing API lives in the Python submodules.
 """
 
-
 __version__: str
 
 class FogsearchError(ValueError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from fogsearch import play
+from fogsearch import benchmarks, play
 from fogsearch.tournament import command as tournament_command
 
 
@@ -14,6 +14,7 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True)
     play.add_parser(subparsers)
     tournament_command.add_parser(subparsers)
+    benchmarks.add_parser(subparsers)
     return parser
 
 
