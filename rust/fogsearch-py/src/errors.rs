@@ -27,7 +27,9 @@ where
     F: FnOnce() -> T + Send,
 {
     py.detach(|| catch_unwind(AssertUnwindSafe(work)))
-        .map_err(|payload| FogsearchError::new_err(format!("internal error: {}", panic_text(&payload))))
+        .map_err(|payload| {
+            FogsearchError::new_err(format!("internal error: {}", panic_text(&payload)))
+        })
 }
 
 fn panic_text(payload: &Box<dyn std::any::Any + Send>) -> String {

@@ -1,1 +1,20 @@
 //! Chess core: bitboards, FEN, Zobrist keys and pseudo-legal move generation with RBC semantics.
+//!
+//! Squares, piece types and colours use python-chess's numbering (a1 = 0 … h8 = 63, pawn = 1 …
+//! king = 6), so values cross the Python boundary unchanged. Castling is the king's two-square
+//! move (e1g1), as in python-chess's standard notation.
+
+mod attacks;
+mod bitboard;
+mod board;
+mod fen;
+mod movegen;
+mod types;
+mod zobrist;
+
+pub use attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
+pub use bitboard::Bitboard;
+pub use board::Board;
+pub use fen::FenError;
+pub use movegen::MoveList;
+pub use types::{square_name, Color, Move, MoveParseError, Piece, PieceType, Square};

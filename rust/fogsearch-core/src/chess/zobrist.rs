@@ -1,0 +1,51 @@
+//! Zobrist keys over the position (placement, side to move, castling rights, e.p. square).
+
+use super::board::Board;
+use super::types::{square_file, Color, PieceType};
+
+const fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+const fn key_table<const N: usize>(salt: u64) -> [u64; N] {
+    let mut table = [0u64; N];
+    let mut i = 0;
+    while i < N {
+        table[i] = mix(salt.wrapping_mul(0x100_0000_01B3) ^ i as u64);
+        i += 1;
+    }
+    table
+}
+
+static PIECE_KEYS: [u64; 768] = key_table::<768>(0x5A0B_0001);
+static CASTLING_KEYS: [u64; 64] = key_table::<64>(0x5A0B_0002);
+static EP_FILE_KEYS: [u64; 8] = key_table::<8>(0x5A0B_0003);
+const BLACK_TO_MOVE: u64 = 0xF1E2_D3C4_B5A6_9788;
+
+impl Board {
+    /// The position's Zobrist key; equal positions (see [`Board::same_position`]) have equal keys.
+    pub fn zobrist(&self) -> u64 {
+        let mut key = 0u64;
+        for color in [Color::White, Color::Black] {
+            for piece_type in PieceType::ALL {
+                let base = (color.index() * 6 + piece_type.index()) * 64;
+                for sq in self.pieces_of(piece_type, color) {
+                    key ^= PIECE_KEYS[base + sq as usize];
+                }
+            }
+        }
+        for sq in self.castling {
+            key ^= CASTLING_KEYS[sq as usize];
+        }
+        if let Some(ep) = self.ep_square {
+            key ^= EP_FILE_KEYS[square_file(ep) as usize];
+        }
+        if self.turn == Color::Black {
+            key ^= BLACK_TO_MOVE;
+        }
+        key
+    }
+}
