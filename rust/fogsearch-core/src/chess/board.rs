@@ -132,6 +132,10 @@ impl Board {
         Some(piece)
     }
 
+    pub(crate) fn clear_ep_square(&mut self) {
+        self.ep_square = None;
+    }
+
     /// Placement, turn, castling rights and (normalised) e.p. square agree.
     pub fn same_position(&self, other: &Board) -> bool {
         self.pieces == other.pieces

@@ -17,4 +17,7 @@ pub use bitboard::Bitboard;
 pub use board::Board;
 pub use fen::FenError;
 pub use movegen::MoveList;
-pub use types::{square_name, Color, Move, MoveParseError, Piece, PieceType, Square};
+pub use types::{
+    parse_square, square_file, square_name, square_rank, Color, Move, MoveParseError, Piece,
+    PieceType, Square,
+};

@@ -76,6 +76,12 @@ impl Board {
         if self.is_terminal() {
             return;
         }
+        self.generate_moves(out);
+    }
+
+    /// Move generation without the terminal-board rule: reconchess lists move actions on a copy of
+    /// the board with every enemy piece, the enemy king included, removed.
+    pub(crate) fn generate_moves(&self, out: &mut MoveList) {
         let sliders = Sliders::get();
         let us = self.turn;
         let own = self.by_color(us);

@@ -1,1 +1,14 @@
 //! Reconnaissance Blind Chess rules as reconchess 1.6.9 applies them, and board sets.
+
+mod board_set;
+mod error;
+mod rules;
+mod sense;
+
+pub use board_set::BoardSet;
+pub use error::RbcError;
+pub use rules::{
+    capture_square, move_actions, normalize_request, opponent_moves, resolve_request, revise_move,
+    Resolution,
+};
+pub use sense::{sense_result, sense_squares, SenseResult, SENSE_SQUARES};

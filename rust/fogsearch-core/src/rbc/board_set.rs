@@ -1,0 +1,345 @@
+//! The information set of an RBC player: every board consistent with what it has observed.
+//!
+//! Updates mirror `reconchess.Player`'s callbacks. Each one builds the new set aside and replaces
+//! the old one only on success, so a failed update leaves the set exactly as it was. Large sets are
+//! processed with rayon; results are collected in input order and deduplicated keeping the first
+//! occurrence, so the set is the same whatever the thread count.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use rayon::prelude::*;
+
+use crate::chess::{Board, Color, Move, Piece, PieceType, Square};
+
+use super::error::RbcError;
+use super::rules::{capture_square, opponent_moves, resolve_request};
+use super::sense::{sense_squares, SENSE_SQUARES};
+
+/// Below this many boards the work is too small to be worth spreading over threads.
+const PARALLEL_THRESHOLD: usize = 128;
+
+#[derive(Clone, Debug)]
+pub struct BoardSet {
+    color: Color,
+    boards: Vec<Board>,
+}
+
+impl BoardSet {
+    /// The set of the player of `color`, from `boards` (deduplicated by position). Every board
+    /// must have the same side to move, and there must be at least one.
+    pub fn new(color: Color, boards: Vec<Board>) -> Result<BoardSet, RbcError> {
+        let Some(first) = boards.first() else {
+            return Err(RbcError::MalformedObservation(
+                "a board set needs at least one board".into(),
+            ));
+        };
+        let turn = first.turn();
+        if let Some(odd) = boards.iter().find(|b| b.turn() != turn) {
+            return Err(RbcError::MalformedObservation(format!(
+                "every board of a set must have the same side to move; {} differs from {}",
+                odd.fen(),
+                first.fen()
+            )));
+        }
+        Ok(BoardSet {
+            color,
+            boards: dedup_in_order(boards),
+        })
+    }
+
+    /// The set at the start of a game: the starting position alone.
+    pub fn start(color: Color) -> BoardSet {
+        BoardSet {
+            color,
+            boards: vec![Board::start()],
+        }
+    }
+
+    pub fn from_fens<S: AsRef<str>>(color: Color, fens: &[S]) -> Result<BoardSet, RbcError> {
+        let boards = fens
+            .iter()
+            .map(|f| Board::from_fen(f.as_ref()))
+            .collect::<Result<Vec<_>, _>>()?;
+        BoardSet::new(color, boards)
+    }
+
+    pub fn color(&self) -> Color {
+        self.color
+    }
+
+    pub fn len(&self) -> usize {
+        self.boards.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.boards.is_empty()
+    }
+
+    pub fn boards(&self) -> &[Board] {
+        &self.boards
+    }
+
+    pub fn keys(&self) -> Vec<u64> {
+        self.boards.iter().map(Board::zobrist).collect()
+    }
+
+    pub fn contains(&self, board: &Board) -> bool {
+        let key = board.zobrist();
+        self.boards
+            .iter()
+            .any(|b| b.zobrist() == key && b.same_position(board))
+    }
+
+    pub fn contains_fen(&self, fen: &str) -> Result<bool, RbcError> {
+        Ok(self.contains(&Board::from_fen(fen)?))
+    }
+
+    fn side_to_move(&self) -> Color {
+        self.boards[0].turn()
+    }
+
+    /// reconchess `handle_opponent_move_result`: every board expands by every move the opponent
+    /// may have taken (a pass included); children whose capture observation differs, and children
+    /// where our king was taken, are dropped. A no-op when our side is already to move (White's
+    /// first turn).
+    pub fn handle_opponent_move_result(
+        &mut self,
+        captured_my_piece: bool,
+        capture_square: Option<Square>,
+    ) -> Result<(), RbcError> {
+        let observed = checked_capture(captured_my_piece, capture_square, "captured_my_piece")?;
+        if self.side_to_move() == self.color {
+            return if observed.is_none() {
+                Ok(())
+            } else {
+                Err(RbcError::InconsistentObservation(format!(
+                    "a capture at {} was reported, but no opponent move has been made since our last move",
+                    crate::chess::square_name(observed.unwrap())
+                )))
+            };
+        }
+        let color = self.color;
+        let children = map_boards(&self.boards, |b| expand_opponent(b, color, observed));
+        let n = self.boards.len();
+        self.replace(children, || {
+            format!(
+                "no board in the set ({n} boards) is consistent with {} after the opponent's move",
+                describe_capture(observed)
+            )
+        })
+    }
+
+    /// reconchess `handle_sense_result`: keep the boards that show exactly these pieces.
+    pub fn handle_sense_result(
+        &mut self,
+        result: &[(Square, Option<Piece>)],
+    ) -> Result<(), RbcError> {
+        for &(sq, _) in result {
+            if sq >= 64 {
+                return Err(RbcError::MalformedObservation(format!(
+                    "sense result square {sq} is not 0..63"
+                )));
+            }
+        }
+        let kept = filter_boards(&self.boards, |b| {
+            result.iter().all(|&(sq, piece)| b.piece_at(sq) == piece)
+        });
+        let n = self.boards.len();
+        self.replace(kept, || {
+            format!("no board in the set ({n} boards) matches the sense result")
+        })
+    }
+
+    /// reconchess `handle_move_result`: keep the boards on which `requested` resolves to exactly
+    /// `taken` with this capture, and make the move on them.
+    pub fn handle_move_result(
+        &mut self,
+        requested: Option<Move>,
+        taken: Option<Move>,
+        captured_opponent_piece: bool,
+        capture_square: Option<Square>,
+    ) -> Result<(), RbcError> {
+        let observed = checked_capture(
+            captured_opponent_piece,
+            capture_square,
+            "captured_opponent_piece",
+        )?;
+        if self.side_to_move() != self.color {
+            return Err(RbcError::MalformedObservation(
+                "the boards have the opponent to move: call handle_opponent_move_result first"
+                    .into(),
+            ));
+        }
+        let outcomes = map_boards(&self.boards, |b| match resolve_request(b, requested) {
+            Err(_) => (true, Vec::new()),
+            Ok(r) if r.taken == taken && r.capture_square == observed => {
+                let mut child = b.clone();
+                child.push(taken);
+                (false, vec![child])
+            }
+            Ok(_) => (false, Vec::new()),
+        });
+        if outcomes.iter().all(|(illegal, _)| *illegal) {
+            return Err(RbcError::IllegalRequest(format!(
+                "requested move {} is not among the move actions",
+                requested.map_or("pass".to_string(), |m| m.uci())
+            )));
+        }
+        let children = outcomes.into_iter().map(|(_, c)| c).collect();
+        let n = self.boards.len();
+        self.replace(children, || {
+            format!(
+                "no board in the set ({n} boards) resolves request {} to {} with {}",
+                requested.map_or("pass".to_string(), |m| m.uci()),
+                taken.map_or("pass".to_string(), |m| m.uci()),
+                describe_capture(observed)
+            )
+        })
+    }
+
+    /// For each of the 36 non-edge sense squares, the expected number of boards left after sensing
+    /// there: Σ n_r² / N over the partition of the set by what the sense would show.
+    pub fn sense_stats(&self) -> Vec<(Square, f64)> {
+        let mailboxes: Vec<[u8; 64]> = if self.boards.len() >= PARALLEL_THRESHOLD {
+            self.boards.par_iter().map(mailbox).collect()
+        } else {
+            self.boards.iter().map(mailbox).collect()
+        };
+        let total = mailboxes.len() as f64;
+        let expected = |center: Square| {
+            let window = sense_squares(center);
+            let mut counts: HashMap<u64, u64> = HashMap::new();
+            for m in &mailboxes {
+                let key = window
+                    .iter()
+                    .fold(0u64, |k, &sq| k << 4 | m[sq as usize] as u64);
+                *counts.entry(key).or_insert(0) += 1;
+            }
+            counts.values().map(|&n| (n * n) as f64).sum::<f64>() / total
+        };
+        if mailboxes.len() >= PARALLEL_THRESHOLD {
+            SENSE_SQUARES
+                .par_iter()
+                .map(|&sq| (sq, expected(sq)))
+                .collect()
+        } else {
+            SENSE_SQUARES.iter().map(|&sq| (sq, expected(sq))).collect()
+        }
+    }
+
+    /// Commits `children` (per parent, in order) if any survive; otherwise an inconsistency error
+    /// and the set untouched.
+    fn replace(
+        &mut self,
+        children: Vec<Vec<Board>>,
+        message: impl FnOnce() -> String,
+    ) -> Result<(), RbcError> {
+        let boards: Vec<Board> = children.into_iter().flatten().collect();
+        if boards.is_empty() {
+            return Err(RbcError::InconsistentObservation(message()));
+        }
+        self.boards = dedup_in_order(boards);
+        Ok(())
+    }
+}
+
+fn checked_capture(
+    flag: bool,
+    square: Option<Square>,
+    name: &str,
+) -> Result<Option<Square>, RbcError> {
+    match (flag, square) {
+        (true, Some(sq)) if sq < 64 => Ok(Some(sq)),
+        (false, None) => Ok(None),
+        (true, Some(sq)) => Err(RbcError::MalformedObservation(format!(
+            "capture square {sq} is not 0..63"
+        ))),
+        (true, None) => Err(RbcError::MalformedObservation(format!(
+            "{name} is True but capture_square is None"
+        ))),
+        (false, Some(_)) => Err(RbcError::MalformedObservation(format!(
+            "{name} is False but a capture_square was given"
+        ))),
+    }
+}
+
+fn describe_capture(square: Option<Square>) -> String {
+    square.map_or("no capture".to_string(), |sq| {
+        format!("a capture at {}", crate::chess::square_name(sq))
+    })
+}
+
+/// The children of `board` (opponent to move) whose capture observation is `observed`.
+fn expand_opponent(board: &Board, us: Color, observed: Option<Square>) -> Vec<Board> {
+    opponent_moves(board)
+        .into_iter()
+        .filter(|&m| m.and_then(|mv| capture_square(board, mv)) == observed)
+        .filter_map(|m| {
+            let mut child = board.clone();
+            child.push(m);
+            (!child.pieces_of(PieceType::King, us).is_empty()).then_some(child)
+        })
+        .collect()
+}
+
+fn map_boards<T: Send>(boards: &[Board], f: impl Fn(&Board) -> T + Sync + Send) -> Vec<T> {
+    if boards.len() >= PARALLEL_THRESHOLD {
+        boards.par_iter().map(f).collect()
+    } else {
+        boards.iter().map(f).collect()
+    }
+}
+
+fn filter_boards(boards: &[Board], keep: impl Fn(&Board) -> bool + Sync + Send) -> Vec<Vec<Board>> {
+    map_boards(
+        boards,
+        |b| if keep(b) { vec![b.clone()] } else { Vec::new() },
+    )
+}
+
+/// Piece codes by square: 0 empty, 1..6 White pawn..king, 7..12 Black.
+fn mailbox(board: &Board) -> [u8; 64] {
+    let mut m = [0u8; 64];
+    for color in [Color::White, Color::Black] {
+        for p in PieceType::ALL {
+            for sq in board.pieces_of(p, color) {
+                m[sq as usize] = p as u8 + 6 * color.index() as u8;
+            }
+        }
+    }
+    m
+}
+
+/// Zobrist keys are already uniformly mixed; hashing them again would only cost time.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// Removes repeated positions, keeping each one's first occurrence and the order.
+pub(crate) fn dedup_in_order(boards: Vec<Board>) -> Vec<Board> {
+    let mut seen: HashMap<u64, Vec<usize>, BuildHasherDefault<KeyHasher>> = HashMap::default();
+    let mut out: Vec<Board> = Vec::with_capacity(boards.len());
+    for board in boards {
+        let slot = seen.entry(board.zobrist()).or_default();
+        if slot.iter().any(|&i| out[i].same_position(&board)) {
+            continue;
+        }
+        slot.push(out.len());
+        out.push(board);
+    }
+    out
+}

@@ -1,0 +1,118 @@
+//! The 17 reconchess 1.6.9 rule vectors from ../shared/NOTES.md, and board-set behaviour.
+
+use fogsearch_core::chess::{parse_square, Board, Color, Move, Piece, PieceType};
+use fogsearch_core::rbc::{move_actions, resolve_request, BoardSet, RbcError};
+
+/// (position, request, taken move or "pass", capture square or "-")
+const RULE_VECTORS: [(&str, &str, &str, &str); 17] = [
+    ("4k3/8/8/8/4p3/8/4P3/4K3 w - - 0 1", "e2e4", "e2e3", "-"),
+    ("4k3/8/8/8/8/4p3/4P3/4K3 w - - 0 1", "e2e4", "pass", "-"),
+    ("4k3/8/8/8/8/4p3/4P3/4K3 w - - 0 1", "e2e3", "pass", "-"),
+    ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "e2d3", "pass", "-"),
+    ("4k3/8/8/8/8/3p4/4P3/4K3 w - - 0 1", "e2d3", "e2d3", "d3"),
+    ("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "e5d6", "e5d6", "d5"),
+    ("4k3/8/8/8/8/8/8/R1n1n2K w - - 0 1", "a1g1", "a1c1", "c1"),
+    ("4k3/8/8/8/3p4/8/8/B6K w - - 0 1", "a1h8", "a1d4", "d4"),
+    ("4k3/8/8/8/8/8/5r2/4K2R w K - 0 1", "e1g1", "e1g1", "-"),
+    ("4k3/8/8/8/8/8/4r3/4K2R w K - 0 1", "e1g1", "e1g1", "-"),
+    ("4k3/8/8/8/8/8/8/4K1nR w K - 0 1", "e1g1", "pass", "-"),
+    ("4k3/8/8/8/8/8/8/Rn2K3 w Q - 0 1", "e1c1", "pass", "-"),
+    ("8/P3k3/8/8/8/8/8/4K3 w - - 0 1", "a7a8", "a7a8q", "-"),
+    ("n7/P3k3/8/8/8/8/8/4K3 w - - 0 1", "a7a8q", "pass", "-"),
+    ("8/1P2k3/8/8/8/8/8/4K3 w - - 0 1", "b7a8n", "pass", "-"),
+    ("n7/1P2k3/8/8/8/8/8/4K3 w - - 0 1", "b7a8n", "b7a8n", "a8"),
+    ("8/8/8/8/8/8/3k4/4K3 w - - 0 1", "e1d2", "e1d2", "d2"),
+];
+
+#[test]
+fn reconchess_rule_vectors() {
+    for (fen, request, taken, capture) in RULE_VECTORS {
+        let board = Board::from_fen(fen).unwrap();
+        let r = resolve_request(&board, Some(Move::from_uci(request).unwrap()))
+            .unwrap_or_else(|e| panic!("{fen} {request}: {e}"));
+        let want_taken = (taken != "pass").then(|| Move::from_uci(taken).unwrap());
+        let want_capture = (capture != "-").then(|| parse_square(capture).unwrap());
+        assert_eq!(r.taken, want_taken, "{fen} {request}");
+        assert_eq!(r.capture_square, want_capture, "{fen} {request}");
+    }
+}
+
+#[test]
+fn start_position_offers_34_move_actions() {
+    assert_eq!(move_actions(&Board::start()).len(), 34);
+}
+
+#[test]
+fn request_outside_move_actions_is_refused() {
+    let board = Board::start();
+    let err = resolve_request(&board, Some(Move::from_uci("e2e5").unwrap())).unwrap_err();
+    assert!(matches!(err, RbcError::IllegalRequest(_)), "{err}");
+}
+
+#[test]
+fn white_first_turn_expansion_is_a_no_op_and_black_sees_twenty_one_boards() {
+    let mut white = BoardSet::start(Color::White);
+    white.handle_opponent_move_result(false, None).unwrap();
+    assert_eq!(white.len(), 1);
+
+    let mut black = BoardSet::start(Color::Black);
+    black.handle_opponent_move_result(false, None).unwrap();
+    // 20 moves + a pass; the four double pushes give the same positions as without e.p. (no
+    // black pawn can take), so all 21 positions are distinct.
+    assert_eq!(black.len(), 21);
+}
+
+#[test]
+fn failed_updates_leave_the_set_unchanged() {
+    let mut set = BoardSet::start(Color::Black);
+    set.handle_opponent_move_result(false, None).unwrap();
+    let before: Vec<String> = set.boards().iter().map(Board::fen).collect();
+
+    let bad_sense = [(
+        parse_square("e4").unwrap(),
+        Some(Piece::new(PieceType::Queen, Color::White)),
+    )];
+    assert!(matches!(
+        set.handle_sense_result(&bad_sense),
+        Err(RbcError::InconsistentObservation(_))
+    ));
+    assert!(matches!(
+        set.handle_sense_result(&[(64, None)]),
+        Err(RbcError::MalformedObservation(_))
+    ));
+    assert!(matches!(
+        set.handle_move_result(Some(Move::from_uci("e7e2").unwrap()), None, false, None),
+        Err(RbcError::IllegalRequest(_))
+    ));
+    assert!(matches!(
+        set.handle_move_result(None, None, true, None),
+        Err(RbcError::MalformedObservation(_))
+    ));
+
+    let after: Vec<String> = set.boards().iter().map(Board::fen).collect();
+    assert_eq!(before, after);
+}
+
+#[test]
+fn sensing_splits_and_sense_stats_measure_the_split() {
+    let mut set = BoardSet::start(Color::Black);
+    set.handle_opponent_move_result(false, None).unwrap();
+    let stats = set.sense_stats();
+    assert_eq!(stats.len(), 36);
+    // Sensing far from White's pieces (e.g. d7) reveals nothing new: all 21 boards stay.
+    let d7 = parse_square("d7").unwrap();
+    assert_eq!(stats.iter().find(|(sq, _)| *sq == d7).unwrap().1, 21.0);
+    // Every expectation lies between 1 and the set size.
+    assert!(stats.iter().all(|&(_, e)| (1.0..=21.0).contains(&e)));
+
+    let truth = {
+        let mut b = Board::start();
+        b.push(Some(Move::from_uci("e2e4").unwrap()));
+        b
+    };
+    let e3 = parse_square("e3").unwrap();
+    let window = fogsearch_core::rbc::sense_result(&truth, e3);
+    set.handle_sense_result(&window).unwrap();
+    assert!(set.contains(&truth));
+    assert!(set.len() < 21);
+}
