@@ -110,13 +110,12 @@ impl BoardSet {
     ) -> Result<(), RbcError> {
         let observed = checked_capture(captured_my_piece, capture_square, "captured_my_piece")?;
         if self.side_to_move() == self.color {
-            return if observed.is_none() {
-                Ok(())
-            } else {
-                Err(RbcError::InconsistentObservation(format!(
+            return match observed {
+                None => Ok(()),
+                Some(sq) => Err(RbcError::InconsistentObservation(format!(
                     "a capture at {} was reported, but no opponent move has been made since our last move",
-                    crate::chess::square_name(observed.unwrap())
-                )))
+                    crate::chess::square_name(sq)
+                ))),
             };
         }
         let color = self.color;
