@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from fogsearch import benchmarks, play
+from fogsearch import benchmarks, play, tracking
 from fogsearch.tournament import command as tournament_command
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fogsearch", description=__doc__)
     subparsers = parser.add_subparsers(dest="command", required=True)
+    tracking.add_parsers(subparsers)
     play.add_parser(subparsers)
     tournament_command.add_parser(subparsers)
     benchmarks.add_parser(subparsers)

@@ -25,6 +25,7 @@ import numpy as np
 
 from fogsearch import _core
 from fogsearch._core import (
+    BoardSetTooLargeError,
     FogsearchError,
     IllegalRequestError,
     InconsistentObservationError,
@@ -34,6 +35,7 @@ from fogsearch._core import (
 
 __all__ = [
     "BoardSet",
+    "BoardSetTooLargeError",
     "FogsearchError",
     "IllegalRequestError",
     "InconsistentObservationError",
@@ -106,13 +108,19 @@ class BoardSet:
 
     Built from the start position when ``fens`` is ``None``, else from the FENs (deduplicated by
     position: placement, side to move, castling rights, e.p. square). ``threads`` bounds the
-    worker threads used on large sets (default: all cores).
+    worker threads used on large sets (default: all cores). Tracking is exact and uncapped; with
+    ``max_boards``, an update that would leave more boards raises :class:`BoardSetTooLargeError`
+    (the set unchanged) rather than exhausting memory.
     """
 
     __slots__ = ("_inner",)
 
     def __init__(
-        self, color: chess.Color, fens: Sequence[str] | None = None, threads: int | None = None
+        self,
+        color: chess.Color,
+        fens: Sequence[str] | None = None,
+        threads: int | None = None,
+        max_boards: int | None = None,
     ):
         if not isinstance(color, bool):
             raise TypeError(f"color must be chess.WHITE or chess.BLACK, got {color!r}")
@@ -120,7 +128,9 @@ class BoardSet:
             if isinstance(fens, str):
                 raise TypeError("fens must be a sequence of FEN strings, not one string")
             fens = [_fen_of(f) for f in fens]
-        self._inner = _core.BoardSet(color, fens, threads)
+        if max_boards is not None and max_boards < 1:
+            raise ValueError(f"max_boards must be positive, got {max_boards}")
+        self._inner = _core.BoardSet(color, fens, threads, max_boards)
 
     @classmethod
     def _wrap(cls, inner) -> BoardSet:

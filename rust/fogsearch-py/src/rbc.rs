@@ -36,6 +36,12 @@ create_exception!(
     FogsearchError,
     "An observation is malformed."
 );
+create_exception!(
+    fogsearch,
+    BoardSetTooLargeError,
+    FogsearchError,
+    "An update would grow a board set past its max_boards limit."
+);
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -49,6 +55,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "MalformedObservationError",
         py.get_type::<MalformedObservationError>(),
     )?;
+    m.add("BoardSetTooLargeError", py.get_type::<BoardSetTooLargeError>())?;
     m.add_class::<PyBoardSet>()?;
     m.add_function(wrap_pyfunction!(perft, m)?)?;
     m.add_function(wrap_pyfunction!(normalize_fen, m)?)?;
@@ -70,6 +77,7 @@ fn rbc_err(e: RbcError) -> PyErr {
         RbcError::IllegalRequest(m) => IllegalRequestError::new_err(m),
         RbcError::InconsistentObservation(m) => InconsistentObservationError::new_err(m),
         RbcError::MalformedObservation(m) => MalformedObservationError::new_err(m),
+        RbcError::TooLarge(m) => BoardSetTooLargeError::new_err(m),
         RbcError::Fen(e) => fen_err(e),
     }
 }
@@ -207,20 +215,22 @@ impl PyBoardSet {
 #[pymethods]
 impl PyBoardSet {
     #[new]
-    #[pyo3(signature = (white, fens=None, threads=None))]
+    #[pyo3(signature = (white, fens=None, threads=None, max_boards=None))]
     fn new(
         py: Python<'_>,
         white: bool,
         fens: Option<Vec<String>>,
         threads: Option<usize>,
+        max_boards: Option<usize>,
     ) -> PyResult<Self> {
         let color = Color::from_python_bool(white);
-        let inner = match fens {
+        let mut inner = match fens {
             None => BoardSet::start(color),
             Some(fens) => {
                 detach_guarded(py, move || BoardSet::from_fens(color, &fens))?.map_err(rbc_err)?
             }
         };
+        inner.set_max_boards(max_boards);
         let pool = match threads {
             None => None,
             Some(0) => {
@@ -236,6 +246,11 @@ impl PyBoardSet {
             )),
         };
         Ok(PyBoardSet { inner, pool })
+    }
+
+    #[getter]
+    fn max_boards(&self) -> Option<usize> {
+        self.inner.max_boards()
     }
 
     #[getter]

@@ -18,11 +18,14 @@ use super::sense::{sense_squares, SENSE_SQUARES};
 
 /// Below this many boards the work is too small to be worth spreading over threads.
 const PARALLEL_THRESHOLD: usize = 128;
+/// Parents expanded at a time, so a limit is enforced before memory runs out.
+const EXPANSION_CHUNK: usize = 1 << 14;
 
 #[derive(Clone, Debug)]
 pub struct BoardSet {
     color: Color,
     boards: Vec<Board>,
+    max_boards: Option<usize>,
 }
 
 impl BoardSet {
@@ -45,6 +48,7 @@ impl BoardSet {
         Ok(BoardSet {
             color,
             boards: dedup_in_order(boards),
+            max_boards: None,
         })
     }
 
@@ -53,6 +57,7 @@ impl BoardSet {
         BoardSet {
             color,
             boards: vec![Board::start()],
+            max_boards: None,
         }
     }
 
@@ -62,6 +67,17 @@ impl BoardSet {
             .map(|f| Board::from_fen(f.as_ref()))
             .collect::<Result<Vec<_>, _>>()?;
         BoardSet::new(color, boards)
+    }
+
+    /// Tracking is exact and uncapped by default. With a limit, an update that would leave more
+    /// than `max_boards` boards fails with [`RbcError::TooLarge`] (the set unchanged) instead of
+    /// exhausting memory.
+    pub fn set_max_boards(&mut self, max_boards: Option<usize>) {
+        self.max_boards = max_boards;
+    }
+
+    pub fn max_boards(&self) -> Option<usize> {
+        self.max_boards
     }
 
     pub fn color(&self) -> Color {
@@ -119,8 +135,18 @@ impl BoardSet {
             };
         }
         let color = self.color;
-        let children = map_boards(&self.boards, |b| expand_opponent(b, color, observed));
         let n = self.boards.len();
+        let mut children = Vec::with_capacity(n);
+        let mut total = 0usize;
+        // Chunks bound the memory an over-limit expansion can take before it is refused.
+        for chunk in self.boards.chunks(EXPANSION_CHUNK) {
+            let expanded = map_boards(chunk, |b| expand_opponent(b, color, observed));
+            total += expanded.iter().map(Vec::len).sum::<usize>();
+            children.extend(expanded);
+            if let Some(limit) = self.max_boards.filter(|&limit| total > 2 * limit) {
+                return Err(too_large(limit, n));
+            }
+        }
         self.replace(children, || {
             format!(
                 "no board in the set ({n} boards) is consistent with {} after the opponent's move",
@@ -238,9 +264,22 @@ impl BoardSet {
         if boards.is_empty() {
             return Err(RbcError::InconsistentObservation(message()));
         }
-        self.boards = dedup_in_order(boards);
+        let boards = dedup_in_order(boards);
+        if let Some(limit) = self.max_boards.filter(|&limit| boards.len() > limit) {
+            return Err(RbcError::TooLarge(format!(
+                "the update would leave {} boards, more than max_boards = {limit}",
+                boards.len()
+            )));
+        }
+        self.boards = boards;
         Ok(())
     }
+}
+
+fn too_large(limit: usize, parents: usize) -> RbcError {
+    RbcError::TooLarge(format!(
+        "expanding {parents} boards by the opponent's possible moves would exceed max_boards = {limit}"
+    ))
 }
 
 fn checked_capture(

@@ -12,6 +12,8 @@ pub enum RbcError {
     InconsistentObservation(String),
     /// The observation itself is malformed (square out of range, contradictory flags, …).
     MalformedObservation(String),
+    /// The update would grow the set past its `max_boards` limit.
+    TooLarge(String),
     /// A FEN could not be read.
     Fen(FenError),
 }
@@ -21,7 +23,8 @@ impl fmt::Display for RbcError {
         match self {
             RbcError::IllegalRequest(m)
             | RbcError::InconsistentObservation(m)
-            | RbcError::MalformedObservation(m) => f.write_str(m),
+            | RbcError::MalformedObservation(m)
+            | RbcError::TooLarge(m) => f.write_str(m),
             RbcError::Fen(e) => write!(f, "{e}"),
         }
     }

@@ -1,0 +1,270 @@
+"""Board-set tracking of whole games: replaying a reconchess ``GameHistory`` through board sets,
+and the demo, a live game between two reconchess baseline bots with both sides tracked."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import chess
+import reconchess
+from reconchess import GameHistory, LocalGame, play_turn
+
+from fogsearch.rbc import BoardSet
+
+
+@dataclass
+class Observation:
+    """One callback a player receives, with the true board (FEN) at that moment."""
+
+    color: chess.Color
+    turn_number: int
+    method: str  # a BoardSet / reconchess.Player callback name
+    args: tuple
+    truth_fen: str
+
+    def apply(self, board_set: BoardSet) -> None:
+        getattr(board_set, self.method)(*self.args)
+
+
+def observations(history: GameHistory, color: chess.Color) -> Iterator[Observation]:
+    """The callbacks the player of ``color`` received in ``history``, in order. After the
+    opponent-move and sense callbacks ``truth_fen`` is the board the player faced; after its
+    move it is the board its move produced."""
+    previous = None
+    for turn in history.turns():
+        if turn.color != color:
+            previous = turn
+            continue
+        capture = (
+            history.capture_square(previous)
+            if previous is not None and history.has_move(previous)
+            else None
+        )
+        before = history.truth_fen_before_move(turn)
+        yield Observation(
+            color,
+            turn.turn_number,
+            "handle_opponent_move_result",
+            (capture is not None, capture),
+            before,
+        )
+        if history.has_sense(turn):
+            yield Observation(
+                color,
+                turn.turn_number,
+                "handle_sense_result",
+                (history.sense_result(turn),),
+                before,
+            )
+        if history.has_move(turn):
+            requested, taken, capture_here = history.move_result(turn)
+            after = history.truth_fen_after_move(turn)
+            args = (requested, taken, capture_here is not None, capture_here)
+            yield Observation(color, turn.turn_number, "handle_move_result", args, after)
+
+
+@dataclass
+class TurnSizes:
+    color: chess.Color
+    turn_number: int
+    after_opponent_move: int = 0
+    after_sense: int = 0
+    after_move: int = 0
+    truth_in_set: bool = True
+
+
+def replay(history: GameHistory, color: chess.Color) -> list[TurnSizes]:
+    """Replays the player of ``color`` through a board set; per turn, the set sizes after each
+    observation and whether the true board was always in the set."""
+    board_set = BoardSet(color)
+    rows: dict[int, TurnSizes] = {}
+    for obs in observations(history, color):
+        obs.apply(board_set)
+        row = rows.setdefault(obs.turn_number, TurnSizes(color, obs.turn_number))
+        field = {
+            "handle_opponent_move_result": "after_opponent_move",
+            "handle_sense_result": "after_sense",
+            "handle_move_result": "after_move",
+        }[obs.method]
+        setattr(row, field, len(board_set))
+        row.truth_in_set &= obs.truth_fen in board_set
+    return list(rows.values())
+
+
+BASELINE_BOTS = {
+    "random": "reconchess.bots.random_bot",
+    "attacker": "reconchess.bots.attacker_bot",
+    "trout": "reconchess.bots.trout_bot",
+}
+
+
+class GreedySensing(reconchess.Player):
+    """A baseline bot whose senses are chosen to shrink its own board set (with an optional share
+    of random senses), and whose moves stay the bot's own. Baseline bots sense at random, which
+    lets exact sets grow without bound; this keeps tracked games tractable."""
+
+    def __init__(self, inner: reconchess.Player, random_sense_rate: float, rng: random.Random):
+        self.inner = inner
+        self.random_sense_rate = random_sense_rate
+        self.rng = rng
+        self.board_set: BoardSet | None = None
+
+    def handle_game_start(self, color, board, opponent_name):
+        self.board_set = BoardSet(color)
+        self.inner.handle_game_start(color, board, opponent_name)
+
+    def handle_opponent_move_result(self, captured_my_piece, capture_square):
+        self.board_set.handle_opponent_move_result(captured_my_piece, capture_square)
+        self.inner.handle_opponent_move_result(captured_my_piece, capture_square)
+
+    def choose_sense(self, sense_actions, move_actions, seconds_left):
+        if self.rng.random() < self.random_sense_rate:
+            return self.rng.choice(sense_actions)
+        stats = self.board_set.sense_stats()
+        return min(stats, key=lambda sq: (stats[sq], sq))
+
+    def handle_sense_result(self, sense_result):
+        self.board_set.handle_sense_result(sense_result)
+        self.inner.handle_sense_result(sense_result)
+
+    def choose_move(self, move_actions, seconds_left):
+        return self.inner.choose_move(move_actions, seconds_left)
+
+    def handle_move_result(
+        self, requested_move, taken_move, captured_opponent_piece, capture_square
+    ):
+        self.board_set.handle_move_result(
+            requested_move, taken_move, captured_opponent_piece, capture_square
+        )
+        self.inner.handle_move_result(
+            requested_move, taken_move, captured_opponent_piece, capture_square
+        )
+
+    def handle_game_end(self, winner_color, win_reason, game_history):
+        self.inner.handle_game_end(winner_color, win_reason, game_history)
+
+
+def play_baseline_game(
+    white: str,
+    black: str,
+    seed: int,
+    max_turns: int | None,
+    sensing: str = "greedy",
+    random_sense_rate: float = 0.0,
+) -> GameHistory:
+    """A local reconchess game between two baseline bots (names from ``BASELINE_BOTS`` or module
+    paths), seeded, stopped after ``max_turns`` full turns. ``sensing="greedy"`` replaces the
+    bots' random senses by set-shrinking ones (``random_sense_rate`` of them stay random);
+    ``sensing="bot"`` keeps the bots' own."""
+    if sensing not in ("greedy", "bot"):
+        raise ValueError(f"sensing must be 'greedy' or 'bot', got {sensing!r}")
+    random.seed(seed)
+    rng = random.Random(seed)
+    players = {}
+    for color, name in ((chess.WHITE, white), (chess.BLACK, black)):
+        if name == "trout":
+            from fogsearch.tournament.players import ensure_stockfish_env
+
+            ensure_stockfish_env()
+        _, cls = reconchess.load_player(BASELINE_BOTS.get(name, name))
+        player = cls()
+        if sensing == "greedy":
+            player = GreedySensing(player, random_sense_rate, rng)
+        players[color] = player
+    game = LocalGame(seconds_per_player=900, full_turn_limit=max_turns)
+    game.store_players(white, black)
+    players[chess.WHITE].handle_game_start(chess.WHITE, game.board.copy(), black)
+    players[chess.BLACK].handle_game_start(chess.BLACK, game.board.copy(), white)
+    game.start()
+    while not game.is_over():
+        play_turn(game, players[game.turn], end_turn_last=True)
+    game.end()
+    for player in players.values():
+        player.handle_game_end(
+            game.get_winner_color(), game.get_win_reason(), game.get_game_history()
+        )
+        inner = getattr(player, "inner", player)
+        if getattr(inner, "engine", None) is not None:
+            inner.engine.quit()
+    return game.get_game_history()
+
+
+def format_rows(rows: list[TurnSizes]) -> str:
+    lines = [
+        f"{'turn':>4} {'side':<5} {'after opp. move':>15} {'after sense':>11} {'after move':>10}  truth in set"
+    ]
+    for r in rows:
+        lines.append(
+            f"{r.turn_number:>4} {chess.COLOR_NAMES[r.color]:<5} {r.after_opponent_move:>15} "
+            f"{r.after_sense:>11} {r.after_move:>10}  {'yes' if r.truth_in_set else 'NO'}"
+        )
+    return "\n".join(lines)
+
+
+def interleave(history: GameHistory) -> list[TurnSizes]:
+    """Both players' rows, in the order the turns were played."""
+    white, black = replay(history, chess.WHITE), replay(history, chess.BLACK)
+    rows = [*white, *black]
+    return sorted(rows, key=lambda r: (r.turn_number, r.color == chess.BLACK))
+
+
+def add_parsers(subparsers) -> None:
+    demo = subparsers.add_parser(
+        "demo",
+        help="a local game between two baseline bots, both sides tracked by fogsearch board sets",
+    )
+    demo.add_argument("--white", default="random", help="random, attacker, trout or a bot module")
+    demo.add_argument("--black", default="attacker")
+    demo.add_argument("--seed", type=int, default=0)
+    demo.add_argument("--max-turns", type=int, default=40, help="full turns before a draw")
+    demo.add_argument(
+        "--sensing",
+        choices=["greedy", "bot"],
+        default="greedy",
+        help="greedy: senses that shrink each side's set (default); bot: the bots' own random senses",
+    )
+    demo.add_argument("--random-sense-rate", type=float, default=0.25)
+    demo.add_argument("--save", default=None, help="save the reconchess GameHistory JSON here")
+    demo.set_defaults(handler=run_demo)
+
+    track = subparsers.add_parser(
+        "track", help="replay a saved reconchess GameHistory through board sets"
+    )
+    track.add_argument("history", help="GameHistory JSON (as saved by reconchess)")
+    track.set_defaults(handler=run_track)
+
+
+def _report(history: GameHistory) -> int:
+    rows = interleave(history)
+    print(format_rows(rows))
+    winner = history.get_winner_color()
+    print(
+        f"result: {'draw' if winner is None else chess.COLOR_NAMES[winner]} "
+        f"({history.get_win_reason().name if history.get_win_reason() else 'no reason'}), "
+        f"{history.num_turns()} turns"
+    )
+    missing = [r for r in rows if not r.truth_in_set]
+    if missing:
+        print(f"ERROR: the true board was missing from the set on {len(missing)} turns")
+        return 1
+    print("the true board was in both sides' sets at every step")
+    return 0
+
+
+def run_demo(args) -> int:
+    print(
+        f"{args.white} (white) vs {args.black} (black), seed {args.seed}, "
+        f"{args.sensing} sensing; set sizes per turn:"
+    )
+    history = play_baseline_game(
+        args.white, args.black, args.seed, args.max_turns, args.sensing, args.random_sense_rate
+    )
+    if args.save:
+        history.save(args.save)
+    return _report(history)
+
+
+def run_track(args) -> int:
+    return _report(GameHistory.from_file(args.history))
