@@ -1,0 +1,160 @@
+"""BoardSet: tracking of real reconchess games against a plain python-chess reference tracker,
+the accessors, and bad input."""
+
+import chess
+import numpy as np
+import pytest
+from rbc_reference import ReferenceTracker, position_key
+
+from fogsearch.rbc import (
+    BoardSet,
+    BoardSetTooLargeError,
+    FogsearchError,
+    IllegalRequestError,
+    InconsistentObservationError,
+    InvalidFenError,
+    MalformedObservationError,
+)
+from fogsearch.tracking import observations, play_baseline_game
+
+# 50 games, alternating pairings and sensing mixes (greedy set-shrinking senses, with 0-40% random
+# ones), capped at 6 full turns. The python-chess reference expands ~50k children/s, so it follows a
+# side only while the parent set has at most REFERENCE_LIMIT boards; fogsearch keeps tracking (and
+# the true board is checked) to the end.
+GAMES = [
+    (white, black, seed, rate)
+    for seed in range(25)
+    for white, black, rate in [
+        ("random", "attacker", (0.0, 0.1, 0.25)[seed % 3]),
+        ("attacker", "random", (0.25, 0.0, 0.1)[seed % 3]),
+    ]
+]
+REFERENCE_LIMIT = 1000
+
+
+def _keys(board_set: BoardSet) -> set[str]:
+    return {position_key(b) for b in board_set.to_boards()}
+
+
+def test_fifty_games_tracked_exactly_for_both_colours():
+    compared = truth_checks = 0
+    for white, black, seed, rate in GAMES:
+        history = play_baseline_game(white, black, seed, max_turns=6, random_sense_rate=rate)
+        for color in (chess.WHITE, chess.BLACK):
+            board_set, reference = BoardSet(color), ReferenceTracker(color)
+            for obs in observations(history, color):
+                if reference is not None and len(board_set) > REFERENCE_LIMIT:
+                    reference = None
+                obs.apply(board_set)
+                assert obs.truth_fen in board_set, (white, black, seed, obs)
+                truth_checks += 1
+                if reference is not None:
+                    obs.apply(reference)
+                    assert _keys(board_set) == reference.keys(), (white, black, seed, obs.method)
+                    compared += 1
+    assert truth_checks > 1000 and compared > 0.6 * truth_checks
+
+
+def test_start_sets_and_accessors():
+    white = BoardSet(chess.WHITE)
+    assert len(white) == 1 and chess.Board() in white and chess.STARTING_FEN in white
+    black = BoardSet(chess.BLACK)
+    black.handle_opponent_move_result(False, None)
+    assert len(black) == 21
+    keys = black.zobrist_keys()
+    assert keys.dtype == np.uint64 and len(np.unique(keys)) == 21
+    assert all(isinstance(b, chess.Board) for b in black.to_boards())
+    stats = black.sense_stats()
+    assert len(stats) == 36 and set(stats) == {r * 8 + f for r in range(1, 7) for f in range(1, 7)}
+    assert all(1.0 <= v <= 21.0 for v in stats.values())
+    assert "21 boards" in repr(black)
+
+
+def test_duplicate_fens_are_one_position():
+    fens = [chess.STARTING_FEN, chess.STARTING_FEN.replace(" 0 1", " 5 9")]
+    assert len(BoardSet(chess.WHITE, fens)) == 1
+
+
+def _snapshot(board_set):
+    return board_set.fens()
+
+
+@pytest.fixture
+def black_after_e4():
+    s = BoardSet(chess.BLACK)
+    s.handle_opponent_move_result(False, None)
+    return s
+
+
+def test_invalid_fen_is_a_clear_error():
+    with pytest.raises(InvalidFenError, match="8 ranks"):
+        BoardSet(chess.WHITE, ["rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"])
+    with pytest.raises(InvalidFenError, match="unknown piece"):
+        BoardSet(chess.WHITE, ["xnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"])
+    with pytest.raises(ValueError):
+        BoardSet(chess.WHITE, [])
+    assert issubclass(InvalidFenError, FogsearchError) and issubclass(FogsearchError, ValueError)
+
+
+def test_request_not_in_move_actions_leaves_the_set(black_after_e4):
+    before = _snapshot(black_after_e4)
+    with pytest.raises(IllegalRequestError, match="e7e3"):
+        black_after_e4.handle_move_result(chess.Move.from_uci("e7e3"), None, False, None)
+    assert _snapshot(black_after_e4) == before
+
+
+def test_malformed_sense_results_leave_the_set(black_after_e4):
+    before = _snapshot(black_after_e4)
+    bad_results = [
+        [(64, None)],
+        [(chess.E4, "P")],
+        [(chess.E4,)],
+        "e4",
+        [("e4", None)],
+    ]
+    for bad in bad_results:
+        with pytest.raises((MalformedObservationError, TypeError)):
+            black_after_e4.handle_sense_result(bad)
+        assert _snapshot(black_after_e4) == before
+
+
+def test_inconsistent_observations_leave_the_set(black_after_e4):
+    before = _snapshot(black_after_e4)
+    with pytest.raises(InconsistentObservationError, match="sense result"):
+        black_after_e4.handle_sense_result([(chess.E5, chess.Piece(chess.QUEEN, chess.WHITE))])
+    assert _snapshot(black_after_e4) == before
+    with pytest.raises(InconsistentObservationError):
+        # e7e5 cannot capture anything on the first move.
+        black_after_e4.handle_move_result(
+            chess.Move.from_uci("e7e5"), chess.Move.from_uci("e7e5"), True, chess.E5
+        )
+    assert _snapshot(black_after_e4) == before
+
+
+def test_contradictory_capture_flags_are_malformed(black_after_e4):
+    before = _snapshot(black_after_e4)
+    with pytest.raises(MalformedObservationError, match="capture_square is None"):
+        black_after_e4.handle_move_result(None, None, True, None)
+    with pytest.raises(TypeError):
+        black_after_e4.handle_move_result("e7e5", None, False, None)
+    with pytest.raises(TypeError):
+        black_after_e4.handle_opponent_move_result("no", None)
+    assert _snapshot(black_after_e4) == before
+
+
+def test_max_boards_refuses_growth_and_keeps_the_set():
+    s = BoardSet(chess.BLACK, max_boards=10)
+    with pytest.raises(BoardSetTooLargeError, match="max_boards"):
+        s.handle_opponent_move_result(False, None)
+    assert len(s) == 1
+
+
+def test_results_do_not_depend_on_the_thread_count():
+    history = play_baseline_game("random", "attacker", seed=3, max_turns=6, random_sense_rate=1.0)
+    fens = []
+    for threads in (1, 2):
+        s = BoardSet(chess.BLACK, threads=threads)
+        for obs in observations(history, chess.BLACK):
+            obs.apply(s)
+        fens.append(s.fens())
+    assert fens[0] == fens[1]
