@@ -1,7 +1,713 @@
-//! Bindings for `fogsearch_core::sketch`.
+//! Bindings for `fogsearch_core::sketch`: argument conversion, GIL-free calls, pickling and reprs.
+//!
+//! Keys: a numpy `uint64` array is borrowed without copying (a non-contiguous one is copied);
+//! other integer arrays, Python ints and sequences of ints are converted when every value lies in
+//! `[0, 2**64)` (negative values are refused rather than reinterpreted); floats, bools, strings and
+//! arrays of more than one dimension are refused with a `TypeError`/`ValueError`. Every check runs
+//! before the sketch is touched, and the core validates lengths before mutating, so a refused call
+//! leaves the sketch as it was.
 
+use fogsearch_core::sketch as core;
+use numpy::{
+    PyArray1, PyArrayDescrMethods, PyArrayMethods, PyReadonlyArray1, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyInt, PyString};
 
-pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+use crate::errors::{detach_guarded, FogsearchError};
+
+pyo3::create_exception!(
+    fogsearch,
+    SketchError,
+    FogsearchError,
+    "A sketch parameter, comparison or serialised form was invalid."
+);
+
+fn sketch_err(error: core::SketchError) -> PyErr {
+    SketchError::new_err(error.to_string())
+}
+
+// ---- argument conversion -----------------------------------------------------------------------
+
+/// A batch of `u64` values: borrowed from a numpy array when possible, else converted.
+enum Batch<'py, T: numpy::Element> {
+    Borrowed(PyReadonlyArray1<'py, T>),
+    Owned(Vec<T>),
+}
+
+impl<T: numpy::Element + Copy> Batch<'_, T> {
+    fn as_slice(&self) -> &[T] {
+        match self {
+            Batch::Borrowed(array) => array.as_slice().expect("checked contiguous"),
+            Batch::Owned(values) => values,
+        }
+    }
+}
+
+/// Keys in any accepted form, and whether a single Python int was given.
+fn extract_keys<'py>(obj: &Bound<'py, PyAny>) -> PyResult<(Batch<'py, u64>, bool)> {
+    if obj.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(
+            "keys must be integers in [0, 2**64), got a bool",
+        ));
+    }
+    if obj.is_instance_of::<PyInt>() {
+        return Ok((Batch::Owned(vec![key_from_int(obj)?]), true));
+    }
+    if let Ok(array) = obj.extract::<PyReadonlyArray1<'py, u64>>() {
+        if array.is_contiguous() {
+            return Ok((Batch::Borrowed(array), false));
+        }
+        return Ok((Batch::Owned(array.as_array().to_vec()), false));
+    }
+    if let Ok(array) = obj.cast::<PyUntypedArray>() {
+        check_one_dimensional("keys", array)?;
+        let converted = integer_array_as(array, "keys", "uint64", true)?;
+        let values = converted
+            .extract::<PyReadonlyArray1<'py, u64>>()?
+            .as_array()
+            .to_vec();
+        return Ok((Batch::Owned(values), false));
+    }
+    if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+        return Err(PyTypeError::new_err(
+            "keys must be integers or an array of them, got a string",
+        ));
+    }
+    let iterator = obj.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "keys must be an int, a numpy uint64 array or a sequence of ints, got {}",
+            type_name(obj)
+        ))
+    })?;
+    let mut keys = Vec::new();
+    for item in iterator {
+        let item = item?;
+        if item.is_instance_of::<PyBool>() || !item.is_instance_of::<PyInt>() {
+            return Err(PyTypeError::new_err(format!(
+                "keys must be integers in [0, 2**64), found {}",
+                type_name(&item)
+            )));
+        }
+        keys.push(key_from_int(&item)?);
+    }
+    Ok((Batch::Owned(keys), false))
+}
+
+fn key_from_int(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    obj.extract::<u64>()
+        .map_err(|_| PyValueError::new_err(format!("key {obj} is outside [0, 2**64)")))
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "an object".to_string())
+}
+
+fn check_one_dimensional(what: &str, array: &Bound<'_, PyUntypedArray>) -> PyResult<()> {
+    if array.ndim() != 1 {
+        return Err(PyValueError::new_err(format!(
+            "{what} must be a 1-D array, got an array of shape ({})",
+            array
+                .shape()
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    Ok(())
+}
+
+/// Converts an integer array of another dtype to `target` after checking its range; refuses
+/// non-integer dtypes.
+fn integer_array_as<'py>(
+    array: &Bound<'py, PyUntypedArray>,
+    what: &str,
+    target: &str,
+    unsigned_target: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let dtype = array.dtype();
+    let kind = dtype.kind();
+    if kind != b'i' && kind != b'u' {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be an integer array ({target} preferred), got dtype {}",
+            dtype.str()?
+        )));
+    }
+    if array.len() > 0 {
+        if unsigned_target && kind == b'i' && array.call_method0("min")?.extract::<i64>()? < 0 {
+            return Err(PyValueError::new_err(format!(
+                "{what} must be non-negative (keys are unsigned 64-bit), found a negative value"
+            )));
+        }
+        if !unsigned_target
+            && kind == b'u'
+            && array.call_method0("max")?.extract::<u64>()? > i64::MAX as u64
+        {
+            return Err(PyValueError::new_err(format!("{what} must fit in int64")));
+        }
+    }
+    array.call_method1("astype", (target,))
+}
+
+/// Weights: `None`, an int (for a single key), an integer array or a sequence of ints.
+fn extract_weights<'py>(obj: Option<&Bound<'py, PyAny>>) -> PyResult<Option<Batch<'py, i64>>> {
+    let Some(obj) = obj else { return Ok(None) };
+    if obj.is_none() {
+        return Ok(None);
+    }
+    if obj.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err("weights must be integers, got a bool"));
+    }
+    if obj.is_instance_of::<PyInt>() {
+        return Ok(Some(Batch::Owned(vec![weight_from_int(obj)?])));
+    }
+    if let Ok(array) = obj.extract::<PyReadonlyArray1<'py, i64>>() {
+        if array.is_contiguous() {
+            return Ok(Some(Batch::Borrowed(array)));
+        }
+        return Ok(Some(Batch::Owned(array.as_array().to_vec())));
+    }
+    if let Ok(array) = obj.cast::<PyUntypedArray>() {
+        check_one_dimensional("weights", array)?;
+        let converted = integer_array_as(array, "weights", "int64", false)?;
+        let values = converted
+            .extract::<PyReadonlyArray1<'py, i64>>()?
+            .as_array()
+            .to_vec();
+        return Ok(Some(Batch::Owned(values)));
+    }
+    let iterator = obj.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "weights must be ints or an array, got {}",
+            type_name(obj)
+        ))
+    })?;
+    let mut weights = Vec::new();
+    for item in iterator {
+        let item = item?;
+        if item.is_instance_of::<PyBool>() || !item.is_instance_of::<PyInt>() {
+            return Err(PyTypeError::new_err(format!(
+                "weights must be integers, found {}",
+                type_name(&item)
+            )));
+        }
+        weights.push(weight_from_int(&item)?);
+    }
+    Ok(Some(Batch::Owned(weights)))
+}
+
+fn weight_from_int(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
+    obj.extract::<i64>()
+        .map_err(|_| PyValueError::new_err(format!("weight {obj} does not fit in int64")))
+}
+
+/// A size parameter (`k`, `width`, `depth`): a non-negative int; zero is refused by the core.
+fn size_param(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be an int, got {}",
+            type_name(obj)
+        )));
+    }
+    obj.extract::<usize>()
+        .map_err(|_| PyValueError::new_err(format!("{name} must be a non-negative int, got {obj}")))
+}
+
+fn seed_param(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
+        return Err(PyTypeError::new_err(format!(
+            "seed must be an int, got {}",
+            type_name(obj)
+        )));
+    }
+    obj.extract::<u64>()
+        .map_err(|_| PyValueError::new_err(format!("seed must be in [0, 2**64), got {obj}")))
+}
+
+/// Known set sizes: both or neither.
+fn sizes_param(size_self: Option<f64>, size_other: Option<f64>) -> PyResult<Option<(f64, f64)>> {
+    match (size_self, size_other) {
+        (None, None) => Ok(None),
+        (Some(a), Some(b)) => Ok(Some((a, b))),
+        _ => Err(PyValueError::new_err(
+            "give both size_self and size_other, or neither",
+        )),
+    }
+}
+
+// ---- CountSketch -------------------------------------------------------------------------------
+
+#[pyclass(module = "fogsearch._core", name = "CountSketch")]
+pub struct PyCountSketch {
+    inner: core::CountSketch,
+}
+
+#[pymethods]
+impl PyCountSketch {
+    #[new]
+    #[pyo3(signature = (width, depth, seed = None))]
+    fn new(
+        width: &Bound<'_, PyAny>,
+        depth: &Bound<'_, PyAny>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let seed = seed.map(seed_param).transpose()?.unwrap_or(0);
+        let inner = core::CountSketch::new(
+            size_param("width", width)?,
+            size_param("depth", depth)?,
+            seed,
+        )
+        .map_err(sketch_err)?;
+        Ok(PyCountSketch { inner })
+    }
+
+    /// Adds `weights[i]` (default 1) occurrences of `keys[i]`.
+    #[pyo3(signature = (keys, weights = None))]
+    fn update(
+        &mut self,
+        py: Python<'_>,
+        keys: &Bound<'_, PyAny>,
+        weights: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let (keys, _) = extract_keys(keys)?;
+        let weights = extract_weights(weights)?;
+        let (keys, weights) = (keys.as_slice(), weights.as_ref().map(|w| w.as_slice()));
+        let sketch = &mut self.inner;
+        detach_guarded(py, || sketch.update_many(keys, weights))?.map_err(sketch_err)
+    }
+
+    /// Median-of-rows estimates: an int for an int, an int64 array otherwise.
+    fn estimate<'py>(
+        &self,
+        py: Python<'py>,
+        keys: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (keys, scalar) = extract_keys(keys)?;
+        if scalar {
+            return Ok(self
+                .inner
+                .estimate(keys.as_slice()[0])
+                .into_pyobject(py)?
+                .into_any());
+        }
+        let sketch = &self.inner;
+        let keys = keys.as_slice();
+        let estimates = detach_guarded(py, || sketch.estimate_many(keys))?;
+        Ok(PyArray1::from_vec(py, estimates).into_any())
+    }
+
+    fn merge(&mut self, other: PyRef<'_, Self>) -> PyResult<()> {
+        if std::ptr::eq(&self.inner, &other.inner) {
+            let copy = other.inner.clone();
+            return self.inner.merge(&copy).map_err(sketch_err);
+        }
+        self.inner.merge(&other.inner).map_err(sketch_err)
+    }
+
+    fn clear(&mut self) {
+        self.inner.clear();
+    }
+
+    #[getter]
+    fn width(&self) -> usize {
+        self.inner.width()
+    }
+
+    #[getter]
+    fn depth(&self) -> usize {
+        self.inner.depth()
+    }
+
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.inner.seed()
+    }
+
+    /// The counters as a `(depth, width)` int64 array (a copy).
+    #[getter]
+    fn counters<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let flat = PyArray1::from_slice(py, self.inner.counters());
+        flat.reshape([self.inner.depth(), self.inner.width()])
+            .map(|a| a.into_any())
+    }
+
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.inner.to_bytes())
+    }
+
+    #[staticmethod]
+    fn from_bytes(data: &[u8]) -> PyResult<Self> {
+        Ok(PyCountSketch {
+            inner: core::CountSketch::from_bytes(data).map_err(sketch_err)?,
+        })
+    }
+
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+        Ok((
+            py.get_type::<Self>().getattr("from_bytes")?,
+            (self.to_bytes(py),),
+        ))
+    }
+
+    fn __eq__(&self, other: PyRef<'_, Self>) -> bool {
+        self.inner == other.inner
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "CountSketch(width={}, depth={}, seed={})",
+            self.inner.width(),
+            self.inner.depth(),
+            self.inner.seed()
+        )
+    }
+}
+
+// ---- TopK --------------------------------------------------------------------------------------
+
+#[pyclass(module = "fogsearch._core", name = "TopK")]
+pub struct PyTopK {
+    inner: core::TopK,
+}
+
+#[pymethods]
+impl PyTopK {
+    #[new]
+    #[pyo3(signature = (k, width, depth, seed = None))]
+    fn new(
+        k: &Bound<'_, PyAny>,
+        width: &Bound<'_, PyAny>,
+        depth: &Bound<'_, PyAny>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let seed = seed.map(seed_param).transpose()?.unwrap_or(0);
+        let inner = core::TopK::new(
+            size_param("k", k)?,
+            size_param("width", width)?,
+            size_param("depth", depth)?,
+            seed,
+        )
+        .map_err(sketch_err)?;
+        Ok(PyTopK { inner })
+    }
+
+    /// Adds occurrences; returns the new estimate for a single int key, else None.
+    #[pyo3(signature = (keys, weights = None))]
+    fn update(
+        &mut self,
+        py: Python<'_>,
+        keys: &Bound<'_, PyAny>,
+        weights: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Option<i64>> {
+        let (keys, scalar) = extract_keys(keys)?;
+        let weights = extract_weights(weights)?;
+        if scalar {
+            let weight = match &weights {
+                None => 1,
+                Some(w) if w.as_slice().len() == 1 => w.as_slice()[0],
+                Some(w) => {
+                    return Err(PyValueError::new_err(format!(
+                        "a single key takes a single weight, got {}",
+                        w.as_slice().len()
+                    )))
+                }
+            };
+            return Ok(Some(self.inner.update(keys.as_slice()[0], weight)));
+        }
+        let (keys, weights) = (keys.as_slice(), weights.as_ref().map(|w| w.as_slice()));
+        let top = &mut self.inner;
+        detach_guarded(py, || top.update_many(keys, weights))?.map_err(sketch_err)?;
+        Ok(None)
+    }
+
+    /// (key, estimate) pairs, highest estimate first.
+    fn items(&self) -> Vec<(u64, i64)> {
+        self.inner.items()
+    }
+
+    fn estimate<'py>(
+        &self,
+        py: Python<'py>,
+        keys: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (keys, scalar) = extract_keys(keys)?;
+        if scalar {
+            return Ok(self
+                .inner
+                .estimate(keys.as_slice()[0])
+                .into_pyobject(py)?
+                .into_any());
+        }
+        let sketch = self.inner.sketch();
+        let keys = keys.as_slice();
+        let estimates = detach_guarded(py, || sketch.estimate_many(keys))?;
+        Ok(PyArray1::from_vec(py, estimates).into_any())
+    }
+
+    fn clear(&mut self) {
+        self.inner.clear();
+    }
+
+    #[getter]
+    fn k(&self) -> usize {
+        self.inner.k()
+    }
+
+    #[getter]
+    fn width(&self) -> usize {
+        self.inner.sketch().width()
+    }
+
+    #[getter]
+    fn depth(&self) -> usize {
+        self.inner.sketch().depth()
+    }
+
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.inner.sketch().seed()
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+
+    fn __contains__(&self, key: &Bound<'_, PyAny>) -> bool {
+        key.extract::<u64>()
+            .map(|key| self.inner.contains(key))
+            .unwrap_or(false)
+    }
+
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.inner.to_bytes())
+    }
+
+    #[staticmethod]
+    fn from_bytes(data: &[u8]) -> PyResult<Self> {
+        Ok(PyTopK {
+            inner: core::TopK::from_bytes(data).map_err(sketch_err)?,
+        })
+    }
+
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+        Ok((
+            py.get_type::<Self>().getattr("from_bytes")?,
+            (self.to_bytes(py),),
+        ))
+    }
+
+    fn __eq__(&self, other: PyRef<'_, Self>) -> bool {
+        self.inner == other.inner
+    }
+
+    fn __repr__(&self) -> String {
+        let sketch = self.inner.sketch();
+        format!(
+            "TopK(k={}, width={}, depth={}, seed={}, tracked={})",
+            self.inner.k(),
+            sketch.width(),
+            sketch.depth(),
+            sketch.seed(),
+            self.inner.len()
+        )
+    }
+}
+
+// ---- MinHash -----------------------------------------------------------------------------------
+
+#[pyclass(module = "fogsearch._core", name = "MinHash")]
+pub struct PyMinHash {
+    inner: core::MinHash,
+}
+
+#[pymethods]
+impl PyMinHash {
+    #[new]
+    #[pyo3(signature = (k, seed = None, kind = "bottom_k"))]
+    fn new(k: &Bound<'_, PyAny>, seed: Option<&Bound<'_, PyAny>>, kind: &str) -> PyResult<Self> {
+        let seed = seed.map(seed_param).transpose()?.unwrap_or(0);
+        let kind = core::MinHashKind::from_name(kind).ok_or_else(|| {
+            PyValueError::new_err(format!("kind must be 'bottom_k' or 'k_hash', got {kind:?}"))
+        })?;
+        let inner = core::MinHash::new(kind, size_param("k", k)?, seed).map_err(sketch_err)?;
+        Ok(PyMinHash { inner })
+    }
+
+    /// Adds keys to the set (an int, an array or a sequence).
+    fn update(&mut self, py: Python<'_>, keys: &Bound<'_, PyAny>) -> PyResult<()> {
+        let (keys, _) = extract_keys(keys)?;
+        let (keys, signature) = (keys.as_slice(), &mut self.inner);
+        detach_guarded(py, || signature.extend(keys))
+    }
+
+    fn jaccard(&self, other: PyRef<'_, Self>) -> PyResult<f64> {
+        self.inner.jaccard(&other.inner).map_err(sketch_err)
+    }
+
+    #[pyo3(signature = (other, size_self = None, size_other = None))]
+    fn intersection_size(
+        &self,
+        other: PyRef<'_, Self>,
+        size_self: Option<f64>,
+        size_other: Option<f64>,
+    ) -> PyResult<f64> {
+        match sizes_param(size_self, size_other)? {
+            None => self.inner.intersection_size(&other.inner),
+            Some((a, b)) => self.inner.intersection_size_with_sizes(&other.inner, a, b),
+        }
+        .map_err(sketch_err)
+    }
+
+    #[pyo3(signature = (other, size_self = None, size_other = None))]
+    fn containment(
+        &self,
+        other: PyRef<'_, Self>,
+        size_self: Option<f64>,
+        size_other: Option<f64>,
+    ) -> PyResult<f64> {
+        match sizes_param(size_self, size_other)? {
+            None => self.inner.containment(&other.inner),
+            Some((a, b)) => self.inner.containment_with_sizes(&other.inner, a, b),
+        }
+        .map_err(sketch_err)
+    }
+
+    fn cardinality(&self) -> f64 {
+        self.inner.cardinality()
+    }
+
+    fn merge(&mut self, other: PyRef<'_, Self>) -> PyResult<()> {
+        if std::ptr::eq(&self.inner, &other.inner) {
+            return Ok(());
+        }
+        self.inner.merge(&other.inner).map_err(sketch_err)
+    }
+
+    fn clear(&mut self) {
+        self.inner.clear();
+    }
+
+    fn copy(&self) -> Self {
+        PyMinHash {
+            inner: self.inner.clone(),
+        }
+    }
+
+    #[getter]
+    fn k(&self) -> usize {
+        self.inner.k()
+    }
+
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.inner.seed()
+    }
+
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.inner.kind().name()
+    }
+
+    /// The signature as a uint64 array (a copy): ascending bottom-k values, or the k slot minima.
+    #[getter]
+    fn signature<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
+        PyArray1::from_slice(py, self.inner.values())
+    }
+
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.inner.to_bytes())
+    }
+
+    #[staticmethod]
+    fn from_bytes(data: &[u8]) -> PyResult<Self> {
+        Ok(PyMinHash {
+            inner: core::MinHash::from_bytes(data).map_err(sketch_err)?,
+        })
+    }
+
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+        Ok((
+            py.get_type::<Self>().getattr("from_bytes")?,
+            (self.to_bytes(py),),
+        ))
+    }
+
+    fn __eq__(&self, other: PyRef<'_, Self>) -> bool {
+        self.inner == other.inner
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "MinHash(k={}, seed={}, kind='{}')",
+            self.inner.k(),
+            self.inner.seed(),
+            self.inner.kind().name()
+        )
+    }
+}
+
+// ---- functions ---------------------------------------------------------------------------------
+
+/// Order-independent 64-bit id of a collection of keys (a multiset id; see the core's `set_id`).
+#[pyfunction]
+fn set_id(py: Python<'_>, keys: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let (keys, _) = extract_keys(keys)?;
+    let keys = keys.as_slice();
+    detach_guarded(py, || core::set_id(keys))
+}
+
+/// The 64-bit finaliser every sketch applies to keys first.
+#[pyfunction]
+fn mix64(key: &Bound<'_, PyAny>) -> PyResult<u64> {
+    if key.is_instance_of::<PyBool>() || !key.is_instance_of::<PyInt>() {
+        return Err(PyTypeError::new_err(format!(
+            "key must be an int, got {}",
+            type_name(key)
+        )));
+    }
+    Ok(core::mix64(key_from_int(key)?))
+}
+
+/// |A ∩ B| = J(|A| + |B|)/(1 + J), clamped to [0, min(|A|, |B|)].
+#[pyfunction]
+fn intersection_from_jaccard(jaccard: f64, size_a: f64, size_b: f64) -> PyResult<f64> {
+    for (name, value) in [("size_a", size_a), ("size_b", size_b)] {
+        if !(value.is_finite() && value >= 0.0) {
+            return Err(PyValueError::new_err(format!(
+                "{name} must be a finite non-negative set size, got {value}"
+            )));
+        }
+    }
+    if !(0.0..=1.0).contains(&jaccard) {
+        return Err(PyValueError::new_err(format!(
+            "jaccard must lie in [0, 1], got {jaccard}"
+        )));
+    }
+    Ok(core::intersection_from_jaccard(jaccard, size_a, size_b))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("SketchError", m.py().get_type::<SketchError>())?;
+    m.add_class::<PyCountSketch>()?;
+    m.add_class::<PyTopK>()?;
+    m.add_class::<PyMinHash>()?;
+    m.add_function(wrap_pyfunction!(set_id, m)?)?;
+    m.add_function(wrap_pyfunction!(mix64, m)?)?;
+    m.add_function(wrap_pyfunction!(intersection_from_jaccard, m)?)?;
     Ok(())
 }
