@@ -14,6 +14,7 @@ import os
 import time
 
 import numpy as np
+
 from fogsearch.sketch import CountSketch, MinHash, TopK
 
 

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+
 from fogsearch.sketch import CountSketch, MinHash, TopK, set_id
 
 KEYS = np.random.default_rng(0).integers(0, 2**64, size=100_000, dtype=np.uint64)

@@ -88,10 +88,14 @@ class ReferenceTracker:
 
     def handle_sense_result(self, sense_result):
         self.boards = {
-            k: b for k, b in self.boards.items() if all(b.piece_at(sq) == p for sq, p in sense_result)
+            k: b
+            for k, b in self.boards.items()
+            if all(b.piece_at(sq) == p for sq, p in sense_result)
         }
 
-    def handle_move_result(self, requested_move, taken_move, captured_opponent_piece, capture_square):
+    def handle_move_result(
+        self, requested_move, taken_move, captured_opponent_piece, capture_square
+    ):
         new = {}
         for board in self.boards.values():
             if requested_move is None:

@@ -36,7 +36,9 @@ RULE_VECTORS = [
 ]
 
 
-@pytest.mark.parametrize("fen,requested,taken,capture", RULE_VECTORS, ids=[f"{v[0]} {v[1]}" for v in RULE_VECTORS])
+@pytest.mark.parametrize(
+    "fen,requested,taken,capture", RULE_VECTORS, ids=[f"{v[0]} {v[1]}" for v in RULE_VECTORS]
+)
 def test_rule_vector(fen, requested, taken, capture):
     got_taken, got_capture = capture_square(fen, chess.Move.from_uci(requested))
     assert (got_taken.uci() if got_taken else None) == taken

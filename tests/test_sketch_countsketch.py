@@ -5,6 +5,7 @@ import pickle
 
 import numpy as np
 import pytest
+
 from fogsearch.sketch import CountSketch, SketchError, TopK
 
 
@@ -100,11 +101,17 @@ def test_bad_input_is_refused_and_leaves_the_sketch_unchanged():
     before = sketch.counters.copy()
     bad_calls = [
         (TypeError, "dtype float64", lambda: sketch.update(np.array([1.0]))),
-        (ValueError, r"1-D array, got an array of shape \(2, 2\)",
-         lambda: sketch.update(np.ones((2, 2), dtype=np.uint64))),
+        (
+            ValueError,
+            r"1-D array, got an array of shape \(2, 2\)",
+            lambda: sketch.update(np.ones((2, 2), dtype=np.uint64)),
+        ),
         (SketchError, "same length", lambda: sketch.update([1, 2], [1])),
-        (TypeError, "weights must be an integer array",
-         lambda: sketch.update([1], np.array([0.5]))),
+        (
+            TypeError,
+            "weights must be an integer array",
+            lambda: sketch.update([1], np.array([0.5])),
+        ),
         (ValueError, "non-negative", lambda: sketch.update(np.array([-3], dtype=np.int8))),
         (SketchError, "differ in width", lambda: sketch.merge(CountSketch(32, 3, seed=1))),
         (SketchError, "differ in depth", lambda: sketch.merge(CountSketch(16, 4, seed=1))),

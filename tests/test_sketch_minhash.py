@@ -5,6 +5,7 @@ import pickle
 
 import numpy as np
 import pytest
+
 from fogsearch.sketch import MinHash, SketchError, intersection_from_jaccard
 
 KINDS = ["bottom_k", "k_hash"]
@@ -194,8 +195,12 @@ def test_pickle_round_trip_and_repr(kind):
 def test_keys_in_every_accepted_form_give_the_same_signature():
     reference = MinHash(16)
     reference.update(np.array([1, 5, 9], dtype=np.uint64))
-    for form in ([1, 5, 9], (9, 5, 1), np.array([1, 5, 9], dtype=np.int32),
-                 np.array([1, 0, 5, 0, 9], dtype=np.uint64)[::2]):
+    for form in (
+        [1, 5, 9],
+        (9, 5, 1),
+        np.array([1, 5, 9], dtype=np.int32),
+        np.array([1, 0, 5, 0, 9], dtype=np.uint64)[::2],
+    ):
         sketch = MinHash(16)
         sketch.update(form)
         assert sketch == reference, form
@@ -220,10 +225,18 @@ def test_bad_input_is_refused_and_leaves_the_sketch_unchanged(kind):
         (TypeError, "float", lambda: sketch.update([1, 2.5])),
         (SketchError, "differ in k", lambda: sketch.jaccard(MinHash(32, seed=1, kind=kind))),
         (SketchError, "differ in seed", lambda: sketch.merge(MinHash(16, seed=2, kind=kind))),
-        (SketchError, "cannot combine", lambda: sketch.containment(
-            MinHash(16, seed=1, kind="k_hash" if kind == "bottom_k" else "bottom_k"))),
-        (ValueError, "both size_self and size_other",
-         lambda: sketch.containment(sketch, size_self=3)),
+        (
+            SketchError,
+            "cannot combine",
+            lambda: sketch.containment(
+                MinHash(16, seed=1, kind="k_hash" if kind == "bottom_k" else "bottom_k")
+            ),
+        ),
+        (
+            ValueError,
+            "both size_self and size_other",
+            lambda: sketch.containment(sketch, size_self=3),
+        ),
         (SketchError, "non-negative set size", lambda: sketch.containment(sketch, -1, 3)),
     ]
     for error, message, call in bad_calls:

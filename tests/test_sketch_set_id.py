@@ -4,6 +4,7 @@ import chess
 import chess.polyglot
 import numpy as np
 import pytest
+
 from fogsearch.sketch import mix64, set_id
 
 

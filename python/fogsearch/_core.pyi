@@ -3,12 +3,88 @@
 Each section belongs to one core module; the user-facing API lives in the Python submodules.
 """
 
+import numpy as np
+import numpy.typing as npt
+
 __version__: str
 
 class FogsearchError(ValueError):
     """Base class of fogsearch's errors."""
 
 # ---- rbc ---------------------------------------------------------------------------------------
+
+class InvalidFenError(FogsearchError):
+    """A FEN string could not be read."""
+
+class IllegalRequestError(FogsearchError):
+    """A requested move is not among the move actions."""
+
+class InconsistentObservationError(FogsearchError):
+    """No board in the set is consistent with the observation."""
+
+class MalformedObservationError(FogsearchError):
+    """An observation is malformed (bad square, contradictory capture flags, ...)."""
+
+class BoardSetTooLargeError(FogsearchError):
+    """An update would grow a board set past its ``max_boards`` limit."""
+
+def perft(fen: str, depth: int) -> int:
+    """Bulk-counted RBC pseudo-legal perft; the GIL is released."""
+
+def normalize_fen(fen: str) -> str:
+    """The FEN as fogsearch stores it (e.p. square only where an e.p. capture is possible)."""
+
+def zobrist(fen: str) -> int: ...
+def move_actions(fen: str) -> list[str]:
+    """reconchess ``move_actions`` as UCI strings."""
+
+def pseudo_legal_moves(fen: str) -> list[str]:
+    """RBC pseudo-legal moves (python-chess's without its castles, plus RBC castles)."""
+
+def revise_move(fen: str, uci: str) -> str | None:
+    """reconchess ``revise_move``: the UCI move taken, or ``None`` for a pass."""
+
+def resolve_request(fen: str, uci: str | None) -> tuple[str | None, int | None]:
+    """``(taken, capture_square)`` as the referee resolves a request; raises
+    ``IllegalRequestError`` for a request outside the move actions."""
+
+def push_move(fen: str, uci: str | None) -> str:
+    """The FEN after making a pseudo-legal move (``None``: a null move)."""
+
+class BoardSet:
+    """The native board set behind ``fogsearch.rbc.BoardSet``. Moves are UCI strings and pieces
+    ``(piece_type, is_white)`` pairs; every update runs without the GIL and leaves the set
+    unchanged when it raises."""
+
+    def __init__(
+        self,
+        white: bool,
+        fens: list[str] | None = None,
+        threads: int | None = None,
+        max_boards: int | None = None,
+    ) -> None: ...
+    @property
+    def white(self) -> bool: ...
+    @property
+    def max_boards(self) -> int | None: ...
+    def __len__(self) -> int: ...
+    def contains_fen(self, fen: str) -> bool: ...
+    def fens(self) -> list[str]: ...
+    def zobrist_keys(self) -> npt.NDArray[np.uint64]: ...
+    def handle_opponent_move_result(
+        self, captured_my_piece: bool, capture_square: int | None
+    ) -> None: ...
+    def handle_sense_result(self, result: list[tuple[int, tuple[int, bool] | None]]) -> None: ...
+    def handle_move_result(
+        self,
+        requested: str | None,
+        taken: str | None,
+        captured_opponent_piece: bool,
+        capture_square: int | None,
+    ) -> None: ...
+    def sense_stats(self) -> list[tuple[int, float]]:
+        """``(square, expected boards left)`` for the 36 non-edge sense squares."""
+    def copy(self) -> BoardSet: ...
 
 # ---- end rbc -----------------------------------------------------------------------------------
 

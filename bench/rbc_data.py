@@ -1,0 +1,75 @@
+"""Board sets taken from recorded reconchess games, shared by the RBC benchmarks.
+
+The games are recorded once (``python bench/rbc_data.py --record``) as reconchess GameHistory JSON
+in ``bench/data/``; the sets are rebuilt from them by replaying the observations, so every
+benchmark times fogsearch and the python-chess reference on exactly the same boards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import chess
+from reconchess import GameHistory
+
+from fogsearch.rbc import BoardSet
+from fogsearch.tracking import observations, play_baseline_game
+
+DATA = Path(__file__).parent / "data"
+# (white, black, seed, random sense rate, full turns): greedy-sensing baseline games whose sets
+# reach the sizes seen in real play (NOTES: median 56, 90th percentile 3.2k after the opponent's move).
+RECORDED = [
+    ("random", "attacker", 3, 0.25, 12),
+    ("attacker", "random", 7, 0.25, 12),
+    ("random", "random", 11, 0.3, 12),
+]
+
+
+@dataclass
+class Case:
+    """A set just before an observation, and the observation."""
+
+    game: str
+    color: chess.Color
+    method: str
+    args: tuple
+    fens: list[str]
+
+
+def game_files() -> list[Path]:
+    return [DATA / f"rbc_{w}_{b}_{seed}.json" for w, b, seed, _, _ in RECORDED]
+
+
+def record() -> None:
+    DATA.mkdir(exist_ok=True)
+    for (white, black, seed, rate, turns), path in zip(RECORDED, game_files(), strict=True):
+        history = play_baseline_game(white, black, seed, max_turns=turns, random_sense_rate=rate)
+        history.save(str(path))
+        print(f"recorded {path.name}: {history.num_turns()} turns")
+
+
+def cases(min_boards: int = 1, max_boards: int = 20_000) -> list[Case]:
+    """Every (set, observation) pair of the recorded games, both colours, with the set size in range."""
+    out = []
+    for path in game_files():
+        history = GameHistory.from_file(str(path))
+        for color in (chess.WHITE, chess.BLACK):
+            board_set = BoardSet(color)
+            for obs in observations(history, color):
+                if min_boards <= len(board_set) <= max_boards:
+                    out.append(Case(path.stem, color, obs.method, obs.args, board_set.fens()))
+                obs.apply(board_set)
+    return out
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--record", action="store_true", help="record the games again")
+    if parser.parse_args().record:
+        record()
+    else:
+        found = cases()
+        print(f"{len(found)} cases; largest set {max(len(c.fens) for c in found)}", file=sys.stderr)
