@@ -237,3 +237,11 @@ def test_bad_input_is_refused_and_leaves_the_sketch_unchanged(kind):
     with pytest.raises(ValueError, match="seed"):
         MinHash(8, seed=-1)
     assert issubclass(SketchError, ValueError)
+
+
+def test_merging_a_signature_with_itself_changes_nothing():
+    sketch = MinHash(8)
+    sketch.update(range(100))
+    before = sketch.copy()
+    sketch.merge(sketch)
+    assert sketch == before and sketch.jaccard(sketch) == 1.0

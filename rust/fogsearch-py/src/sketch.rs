@@ -302,12 +302,17 @@ impl PyCountSketch {
         Ok(PyArray1::from_vec(py, estimates).into_any())
     }
 
-    fn merge(&mut self, other: PyRef<'_, Self>) -> PyResult<()> {
-        if std::ptr::eq(&self.inner, &other.inner) {
-            let copy = other.inner.clone();
-            return self.inner.merge(&copy).map_err(sketch_err);
+    /// Adds `other`'s counters; `sketch.merge(sketch)` doubles every count.
+    fn merge(slf: &Bound<'_, Self>, other: &Bound<'_, Self>) -> PyResult<()> {
+        if slf.is(other) {
+            let copy = slf.borrow().inner.clone();
+            return slf.borrow_mut().inner.merge(&copy).map_err(sketch_err);
         }
-        self.inner.merge(&other.inner).map_err(sketch_err)
+        let other = other.borrow();
+        slf.borrow_mut()
+            .inner
+            .merge(&other.inner)
+            .map_err(sketch_err)
     }
 
     fn clear(&mut self) {
@@ -588,11 +593,16 @@ impl PyMinHash {
         self.inner.cardinality()
     }
 
-    fn merge(&mut self, other: PyRef<'_, Self>) -> PyResult<()> {
-        if std::ptr::eq(&self.inner, &other.inner) {
+    /// Becomes the signature of the union; merging a signature with itself changes nothing.
+    fn merge(slf: &Bound<'_, Self>, other: &Bound<'_, Self>) -> PyResult<()> {
+        if slf.is(other) {
             return Ok(());
         }
-        self.inner.merge(&other.inner).map_err(sketch_err)
+        let other = other.borrow();
+        slf.borrow_mut()
+            .inner
+            .merge(&other.inner)
+            .map_err(sketch_err)
     }
 
     fn clear(&mut self) {
