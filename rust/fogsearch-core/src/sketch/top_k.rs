@@ -71,7 +71,7 @@ impl TopK {
         Ok(TopK {
             k,
             sketch,
-            heap: Vec::with_capacity(k),
+            heap: Vec::new(),
             position: PositionMap::default(),
         })
     }
@@ -238,7 +238,7 @@ impl TopK {
         let mut top = TopK {
             k,
             sketch,
-            heap: Vec::with_capacity(k),
+            heap: Vec::with_capacity(tracked),
             position: PositionMap::default(),
         };
         for pair in words.chunks_exact(2) {
