@@ -200,9 +200,12 @@ def test_keys_in_every_accepted_form_give_the_same_signature():
         sketch.update(form)
         assert sketch == reference, form
     single = MinHash(16)
-    for key in (1, 5, 9):
+    for key in (1, np.uint64(5), np.int16(9)):
         single.update(key)
     assert single == reference
+    numpy_scalars = MinHash(16)
+    numpy_scalars.update(list(np.array([9, 1, 5], dtype=np.uint64)))
+    assert numpy_scalars == reference
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -8,7 +8,7 @@
 
 Keys may be a numpy ``uint64`` array (borrowed without copying; the GIL is released while the
 sketch works), any other integer array or sequence of ints with values in ``[0, 2**64)`` (converted;
-negative values raise ``ValueError``), or a single int. Floats, bools, strings and arrays that are
+negative values raise ``ValueError``), or a single int (Python or numpy integer scalar). Floats, bools, strings and arrays that are
 not 1-D are refused. Invalid parameters and comparisons of sketches built with different parameters
 raise :class:`SketchError` (a ``ValueError``); a refused call leaves the sketch unchanged.
 """
