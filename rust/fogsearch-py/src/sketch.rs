@@ -1,9 +1,10 @@
 //! Bindings for `fogsearch_core::sketch`: argument conversion, GIL-free calls, pickling and reprs.
 //!
 //! Keys: a numpy `uint64` array is borrowed without copying (a non-contiguous one is copied);
-//! other integer arrays, Python ints, numpy integer scalars and sequences of them are converted when every value lies in
-//! `[0, 2**64)` (negative values are refused rather than reinterpreted); floats, bools, strings and
-//! arrays of more than one dimension are refused with a `TypeError`/`ValueError`. Every check runs
+//! other integer arrays, Python ints, numpy integer scalars and sequences of them are converted
+//! when every value lies in `[0, 2**64)` (negative values are refused rather than reinterpreted);
+//! floats, bools, strings and arrays of more than one dimension are refused with a
+//! `TypeError`/`ValueError`. Every check runs
 //! before the sketch is touched, and the core validates lengths before mutating, so a refused call
 //! leaves the sketch as it was.
 
