@@ -174,3 +174,10 @@ def test_top_k_bad_input():
     with pytest.raises(SketchError, match="same length"):
         top.update([1, 2, 3], [1, 1])
     assert top.items() == before
+
+
+def test_merging_a_sketch_with_itself_doubles_it():
+    sketch = CountSketch(64, 3, seed=1)
+    sketch.update([1, 2, 2])
+    sketch.merge(sketch)
+    assert list(sketch.estimate([1, 2])) == [2, 4]

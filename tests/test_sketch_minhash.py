@@ -205,9 +205,12 @@ def test_keys_in_every_accepted_form_give_the_same_signature():
         sketch.update(form)
         assert sketch == reference, form
     single = MinHash(16)
-    for key in (1, 5, 9):
+    for key in (1, np.uint64(5), np.int16(9)):
         single.update(key)
     assert single == reference
+    numpy_scalars = MinHash(16)
+    numpy_scalars.update(list(np.array([9, 1, 5], dtype=np.uint64)))
+    assert numpy_scalars == reference
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -250,3 +253,11 @@ def test_bad_input_is_refused_and_leaves_the_sketch_unchanged(kind):
     with pytest.raises(ValueError, match="seed"):
         MinHash(8, seed=-1)
     assert issubclass(SketchError, ValueError)
+
+
+def test_merging_a_signature_with_itself_changes_nothing():
+    sketch = MinHash(8)
+    sketch.update(range(100))
+    before = sketch.copy()
+    sketch.merge(sketch)
+    assert sketch == before and sketch.jaccard(sketch) == 1.0

@@ -7,10 +7,11 @@
 - :func:`set_id`: an order-independent 64-bit id of a collection of keys.
 
 Keys may be a numpy ``uint64`` array (borrowed without copying; the GIL is released while the
-sketch works), any other integer array or sequence of ints with values in ``[0, 2**64)`` (converted;
-negative values raise ``ValueError``), or a single int. Floats, bools, strings and arrays that are
-not 1-D are refused. Invalid parameters and comparisons of sketches built with different parameters
-raise :class:`SketchError` (a ``ValueError``); a refused call leaves the sketch unchanged.
+sketch works), any other integer array or sequence of ints with values in ``[0, 2**64)``
+(converted; negative values raise ``ValueError``), or a single Python or numpy integer. Floats,
+bools, strings and arrays that are not 1-D are refused. Invalid parameters and comparisons of
+sketches built with different parameters raise :class:`SketchError` (a ``ValueError``); a refused
+call leaves the sketch unchanged.
 """
 
 from fogsearch._core import (

@@ -1,9 +1,10 @@
 //! Bindings for `fogsearch_core::sketch`: argument conversion, GIL-free calls, pickling and reprs.
 //!
 //! Keys: a numpy `uint64` array is borrowed without copying (a non-contiguous one is copied);
-//! other integer arrays, Python ints and sequences of ints are converted when every value lies in
-//! `[0, 2**64)` (negative values are refused rather than reinterpreted); floats, bools, strings and
-//! arrays of more than one dimension are refused with a `TypeError`/`ValueError`. Every check runs
+//! other integer arrays, Python ints, numpy integer scalars and sequences of them are converted
+//! when every value lies in `[0, 2**64)` (negative values are refused rather than reinterpreted);
+//! floats, bools, strings and arrays of more than one dimension are refused with a
+//! `TypeError`/`ValueError`. Every check runs
 //! before the sketch is touched, and the core validates lengths before mutating, so a refused call
 //! leaves the sketch as it was.
 
@@ -53,8 +54,8 @@ fn extract_keys<'py>(obj: &Bound<'py, PyAny>) -> PyResult<(Batch<'py, u64>, bool
             "keys must be integers in [0, 2**64), got a bool",
         ));
     }
-    if obj.is_instance_of::<PyInt>() {
-        return Ok((Batch::Owned(vec![key_from_int(obj)?]), true));
+    if let Some(int) = int_like(obj)? {
+        return Ok((Batch::Owned(vec![key_from_int(&int)?]), true));
     }
     if let Ok(array) = obj.extract::<PyReadonlyArray1<'py, u64>>() {
         if array.is_contiguous() {
@@ -85,15 +86,32 @@ fn extract_keys<'py>(obj: &Bound<'py, PyAny>) -> PyResult<(Batch<'py, u64>, bool
     let mut keys = Vec::new();
     for item in iterator {
         let item = item?;
-        if item.is_instance_of::<PyBool>() || !item.is_instance_of::<PyInt>() {
-            return Err(PyTypeError::new_err(format!(
-                "keys must be integers in [0, 2**64), found {}",
-                type_name(&item)
-            )));
+        match int_like(&item)? {
+            Some(int) if !item.is_instance_of::<PyBool>() => keys.push(key_from_int(&int)?),
+            _ => {
+                return Err(PyTypeError::new_err(format!(
+                    "keys must be integers in [0, 2**64), found {}",
+                    type_name(&item)
+                )))
+            }
         }
-        keys.push(key_from_int(&item)?);
     }
     Ok((Batch::Owned(keys), false))
+}
+
+/// An int-like scalar as a Python int: ints and numpy integer scalars (through `__index__`).
+/// `None` for bools (refused by callers) and for anything that is not an integer scalar.
+fn int_like<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    if obj.is_instance_of::<PyBool>() {
+        return Ok(None);
+    }
+    if obj.is_instance_of::<PyInt>() {
+        return Ok(Some(obj.clone()));
+    }
+    if obj.cast::<PyUntypedArray>().is_err() && obj.hasattr("__index__")? {
+        return obj.call_method0("__index__").map(Some);
+    }
+    Ok(None)
 }
 
 fn key_from_int(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
@@ -164,8 +182,8 @@ fn extract_weights<'py>(obj: Option<&Bound<'py, PyAny>>) -> PyResult<Option<Batc
     if obj.is_instance_of::<PyBool>() {
         return Err(PyTypeError::new_err("weights must be integers, got a bool"));
     }
-    if obj.is_instance_of::<PyInt>() {
-        return Ok(Some(Batch::Owned(vec![weight_from_int(obj)?])));
+    if let Some(int) = int_like(obj)? {
+        return Ok(Some(Batch::Owned(vec![weight_from_int(&int)?])));
     }
     if let Ok(array) = obj.extract::<PyReadonlyArray1<'py, i64>>() {
         if array.is_contiguous() {
@@ -191,13 +209,15 @@ fn extract_weights<'py>(obj: Option<&Bound<'py, PyAny>>) -> PyResult<Option<Batc
     let mut weights = Vec::new();
     for item in iterator {
         let item = item?;
-        if item.is_instance_of::<PyBool>() || !item.is_instance_of::<PyInt>() {
-            return Err(PyTypeError::new_err(format!(
-                "weights must be integers, found {}",
-                type_name(&item)
-            )));
+        match int_like(&item)? {
+            Some(int) if !item.is_instance_of::<PyBool>() => weights.push(weight_from_int(&int)?),
+            _ => {
+                return Err(PyTypeError::new_err(format!(
+                    "weights must be integers, found {}",
+                    type_name(&item)
+                )))
+            }
         }
-        weights.push(weight_from_int(&item)?);
     }
     Ok(Some(Batch::Owned(weights)))
 }
@@ -302,12 +322,17 @@ impl PyCountSketch {
         Ok(PyArray1::from_vec(py, estimates).into_any())
     }
 
-    fn merge(&mut self, other: PyRef<'_, Self>) -> PyResult<()> {
-        if std::ptr::eq(&self.inner, &other.inner) {
-            let copy = other.inner.clone();
-            return self.inner.merge(&copy).map_err(sketch_err);
+    /// Adds `other`'s counters; `sketch.merge(sketch)` doubles every count.
+    fn merge(slf: &Bound<'_, Self>, other: &Bound<'_, Self>) -> PyResult<()> {
+        if slf.is(other) {
+            let copy = slf.borrow().inner.clone();
+            return slf.borrow_mut().inner.merge(&copy).map_err(sketch_err);
         }
-        self.inner.merge(&other.inner).map_err(sketch_err)
+        let other = other.borrow();
+        slf.borrow_mut()
+            .inner
+            .merge(&other.inner)
+            .map_err(sketch_err)
     }
 
     fn clear(&mut self) {
@@ -588,11 +613,16 @@ impl PyMinHash {
         self.inner.cardinality()
     }
 
-    fn merge(&mut self, other: PyRef<'_, Self>) -> PyResult<()> {
-        if std::ptr::eq(&self.inner, &other.inner) {
+    /// Becomes the signature of the union; merging a signature with itself changes nothing.
+    fn merge(slf: &Bound<'_, Self>, other: &Bound<'_, Self>) -> PyResult<()> {
+        if slf.is(other) {
             return Ok(());
         }
-        self.inner.merge(&other.inner).map_err(sketch_err)
+        let other = other.borrow();
+        slf.borrow_mut()
+            .inner
+            .merge(&other.inner)
+            .map_err(sketch_err)
     }
 
     fn clear(&mut self) {

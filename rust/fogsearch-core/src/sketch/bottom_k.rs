@@ -34,7 +34,7 @@ impl BottomKMinHash {
             k,
             seed,
             salt: seed_salt(seed),
-            values: Vec::with_capacity(k),
+            values: Vec::new(),
         })
     }
 

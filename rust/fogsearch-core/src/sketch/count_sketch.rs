@@ -203,6 +203,13 @@ impl CountSketch {
         let width = decoder.len(u32::MAX as u64)?;
         let depth = decoder.len(MAX_DEPTH)?;
         let seed = decoder.u64()?;
+        // Check the payload before allocating, so forged sizes cannot make us allocate gigabytes.
+        if decoder.words_left() as u64 != width as u64 * depth as u64 {
+            return Err(super::encoding::corrupt(format!(
+                "expected {} counters for width {width} and depth {depth}",
+                width as u64 * depth as u64
+            )));
+        }
         let mut sketch = CountSketch::new(width, depth, seed)
             .map_err(|e| super::encoding::corrupt(e.to_string()))?;
         sketch.counters = decoder.i64s(sketch.counters.len())?;
@@ -297,5 +304,11 @@ mod tests {
         assert_eq!(CountSketch::from_bytes(&bytes).unwrap(), sketch);
         assert!(CountSketch::from_bytes(&bytes[..bytes.len() - 1]).is_err());
         assert!(CountSketch::from_bytes(b"nonsense").is_err());
+        // A forged header claiming 2^28 counters is refused before anything is allocated.
+        let forged = Encoder::new(MAGIC, 3).u64(1 << 22).u64(64).u64(0).finish();
+        assert!(matches!(
+            CountSketch::from_bytes(&forged),
+            Err(SketchError::Corrupt { .. })
+        ));
     }
 }

@@ -95,6 +95,11 @@ impl<'a> Decoder<'a> {
         Ok(self.u64s(count)?.into_iter().map(|v| v as i64).collect())
     }
 
+    /// How many whole words are left.
+    pub(crate) fn words_left(&self) -> usize {
+        self.rest.len() / 8
+    }
+
     pub(crate) fn finish(self) -> Result<(), SketchError> {
         if self.rest.is_empty() {
             Ok(())

@@ -71,7 +71,7 @@ impl TopK {
         Ok(TopK {
             k,
             sketch,
-            heap: Vec::with_capacity(k),
+            heap: Vec::new(),
             position: PositionMap::default(),
         })
     }
@@ -100,8 +100,16 @@ impl TopK {
 
     /// Adds `weight` to `key` and returns the key's new estimate.
     pub fn update(&mut self, key: u64, weight: i64) -> i64 {
+        self.update_with_eviction(key, weight).0
+    }
+
+    /// As [`update`](Self::update), also returning the key that left the tracked set to make room
+    /// for `key`, if any: callers that keep data per tracked key (the search's cached bounds) can
+    /// drop it then.
+    pub fn update_with_eviction(&mut self, key: u64, weight: i64) -> (i64, Option<u64>) {
         let estimate = self.sketch.update_and_estimate(key, weight);
         let entry = Entry { estimate, key };
+        let mut evicted = None;
         if let Some(&slot) = self.position.get(&key) {
             let old = self.heap[slot];
             self.heap[slot] = entry;
@@ -116,12 +124,14 @@ impl TopK {
             self.position.insert(key, slot);
             self.sift_up(slot);
         } else if self.heap[0].below(entry) {
-            self.position.remove(&self.heap[0].key);
+            let smallest = self.heap[0].key;
+            self.position.remove(&smallest);
+            evicted = Some(smallest);
             self.heap[0] = entry;
             self.position.insert(key, 0);
             self.sift_down(0);
         }
-        estimate
+        (estimate, evicted)
     }
 
     /// Adds a batch (one occurrence each when `weights` is `None`).
@@ -228,7 +238,7 @@ impl TopK {
         let mut top = TopK {
             k,
             sketch,
-            heap: Vec::with_capacity(k),
+            heap: Vec::with_capacity(tracked),
             position: PositionMap::default(),
         };
         for pair in words.chunks_exact(2) {
@@ -305,9 +315,10 @@ mod tests {
         top.update(2, 20);
         top.update(1, -9);
         check_heap(&top);
-        top.update(3, 5);
+        assert_eq!(top.update_with_eviction(3, 5), (5, Some(1)));
         check_heap(&top);
         assert_eq!(top.items(), vec![(2, 20), (3, 5)]);
+        assert_eq!(top.update_with_eviction(3, 1), (6, None));
     }
 
     #[test]
