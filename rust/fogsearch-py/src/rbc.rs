@@ -55,7 +55,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "MalformedObservationError",
         py.get_type::<MalformedObservationError>(),
     )?;
-    m.add("BoardSetTooLargeError", py.get_type::<BoardSetTooLargeError>())?;
+    m.add(
+        "BoardSetTooLargeError",
+        py.get_type::<BoardSetTooLargeError>(),
+    )?;
     m.add_class::<PyBoardSet>()?;
     m.add_function(wrap_pyfunction!(perft, m)?)?;
     m.add_function(wrap_pyfunction!(normalize_fen, m)?)?;
