@@ -142,6 +142,36 @@ impl Board {
         self.colors[1] &= clear;
     }
 
+    pub fn set_turn(&mut self, color: Color) {
+        self.turn = color;
+    }
+
+    /// Sets castling rights (`WHITE_KINGSIDE | ...`), dropping those the king and rooks on their
+    /// original squares do not support, as python-chess cleans them.
+    pub fn set_castling_rights(&mut self, rights: u8) {
+        self.castling = rights & self.valid_castling_mask();
+    }
+
+    /// Sets the stored e.p. square (squares >= 64 clear it).
+    pub fn set_ep_square(&mut self, square: Option<Square>) {
+        self.ep_square = square.filter(|&s| s < 64);
+    }
+
+    pub fn set_clocks(&mut self, halfmove_clock: u32, fullmove_number: u32) {
+        self.halfmove_clock = halfmove_clock;
+        self.fullmove_number = fullmove_number.max(1);
+    }
+
+    /// True when the two boards are the same position: placement, side to move, castling
+    /// rights and effective e.p. square (clocks ignored).
+    pub fn same_position(&self, other: &Board) -> bool {
+        self.pieces == other.pieces
+            && self.colors == other.colors
+            && self.turn == other.turn
+            && self.castling == other.castling
+            && self.effective_ep_square() == other.effective_ep_square()
+    }
+
     /// The square of `color`'s king (the lowest one, should there be several).
     pub fn king_square(&self, color: Color) -> Option<Square> {
         self.pieces_of(PieceType::King, color).first()

@@ -116,7 +116,8 @@ fn push_pawn_moves(list: &mut MoveList, mut targets: u64, offset: i32, last_rank
 /// Per-side geometry of pawn moves.
 struct PawnGeometry {
     push_offset: i32,
-    third_rank: u64,
+    /// Where python-chess lets a double push land (it masks the target, not the origin).
+    double_push_targets: u64,
     last_rank: u64,
 }
 
@@ -125,12 +126,12 @@ fn pawn_geometry(color: Color) -> PawnGeometry {
     match color {
         Color::White => PawnGeometry {
             push_offset: 8,
-            third_rank: 0xFF << 16,
+            double_push_targets: 0xFFFF << 16,
             last_rank: 0xFF << 56,
         },
         Color::Black => PawnGeometry {
             push_offset: -8,
-            third_rank: 0xFF << 40,
+            double_push_targets: 0xFFFF << 32,
             last_rank: 0xFF,
         },
     }
@@ -152,9 +153,19 @@ impl Board {
     /// Appends every RBC pseudo-legal move to `list` (which is cleared first).
     pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
         list.clear();
-        if !self.both_kings_present() {
-            return;
+        if self.both_kings_present() {
+            self.generate_moves(list);
         }
+    }
+
+    /// Like [`Board::pseudo_legal_moves`] but also on boards with a missing king, as python-chess
+    /// generates them (reconchess builds move actions on a board without the enemy king).
+    pub fn pseudo_legal_moves_ignoring_missing_kings(&self, list: &mut MoveList) {
+        list.clear();
+        self.generate_moves(list);
+    }
+
+    fn generate_moves(&self, list: &mut MoveList) {
         let t = tables();
         let us = self.turn.index();
         let own = self.colors[us];
@@ -196,7 +207,7 @@ impl Board {
         let pawns = self.pieces[PieceType::Pawn.index()] & own;
         let empty = !occupied;
         let single = shift(pawns, g.push_offset) & empty;
-        let double = shift(single & g.third_rank, g.push_offset) & empty;
+        let double = shift(single, g.push_offset) & empty & g.double_push_targets;
         push_pawn_moves(list, single, g.push_offset, g.last_rank);
         push_pawn_moves(list, double, 2 * g.push_offset, 0);
         let (left, right) = (g.push_offset - 1, g.push_offset + 1);
@@ -273,7 +284,7 @@ impl Board {
         let pawns = self.pieces[PieceType::Pawn.index()] & own;
         let empty = !occupied;
         let single = shift(pawns, g.push_offset) & empty;
-        let double = shift(single & g.third_rank, g.push_offset) & empty;
+        let double = shift(single, g.push_offset) & empty & g.double_push_targets;
         let (left, right) = (g.push_offset - 1, g.push_offset + 1);
         let captures_left = shift(pawns & NOT_A_FILE, left) & enemy;
         let captures_right = shift(pawns & NOT_H_FILE, right) & enemy;
