@@ -1,7 +1,132 @@
-//! Bindings for `fogsearch_core::search`.
+//! Bindings for `fogsearch_core::search`: converts FENs and the config, searches with the GIL
+//! released, and returns plain Python values (the `fogsearch.search` module builds the result types).
 
+use std::time::Duration;
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
-pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+use fogsearch_core::chess::Board;
+use fogsearch_core::search::{self, CacheMode, SearchConfig, SenseMode};
+
+use crate::errors::{detach_guarded, FogsearchError};
+
+create_exception!(
+    fogsearch,
+    SearchError,
+    FogsearchError,
+    "A search could not run: a bad configuration or an unsearchable board set."
+);
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("SearchError", m.py().get_type::<SearchError>())?;
+    m.add_function(wrap_pyfunction!(search_information_set, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluate_fen, m)?)?;
+    m.add_function(wrap_pyfunction!(piece_square_tables, m)?)?;
     Ok(())
+}
+
+fn parse_boards(fens: &[String]) -> PyResult<Vec<Board>> {
+    fens.iter()
+        .enumerate()
+        .map(|(index, fen)| {
+            Board::from_fen(fen)
+                .map_err(|e| PyValueError::new_err(format!("board {index} of the set: {e}")))
+        })
+        .collect()
+}
+
+/// Searches the set given by `fens` (all ours to move) and returns a dict with `best_move` (UCI or
+/// None for a pass), `value`, `move_values` (list of (UCI or "0000", value)), `depth`, `stats`.
+#[pyfunction]
+#[pyo3(signature = (fens, depth, mode, threshold, k, sketch_width, sketch_depth, table_size, sense_mode, threads, time_limit, seed))]
+#[allow(clippy::too_many_arguments)]
+fn search_information_set<'py>(
+    py: Python<'py>,
+    fens: Vec<String>,
+    depth: u32,
+    mode: &str,
+    threshold: f64,
+    k: usize,
+    sketch_width: usize,
+    sketch_depth: usize,
+    table_size: usize,
+    sense_mode: &str,
+    threads: usize,
+    time_limit: Option<f64>,
+    seed: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let invalid = |e: search::SearchError| SearchError::new_err(e.to_string());
+    let time_limit = match time_limit {
+        None => None,
+        Some(seconds) if seconds.is_finite() && seconds > 0.0 => {
+            Some(Duration::from_secs_f64(seconds))
+        }
+        Some(seconds) => return Err(SearchError::new_err(format!(
+            "invalid search config: time_limit must be a positive number of seconds, got {seconds}"
+        ))),
+    };
+    let config = SearchConfig {
+        mode: CacheMode::from_name(mode).map_err(invalid)?,
+        threshold,
+        k,
+        sketch_width,
+        sketch_depth,
+        table_size,
+        sense_mode: SenseMode::from_name(sense_mode).map_err(invalid)?,
+        threads,
+        time_limit,
+        seed,
+    };
+    config.validate().map_err(invalid)?;
+    let boards = parse_boards(&fens)?;
+    let result =
+        detach_guarded(py, move || search::search(&boards, depth, &config))?.map_err(invalid)?;
+
+    let uci = |m: Option<fogsearch_core::chess::Move>| {
+        m.map_or_else(|| "0000".to_string(), |m| m.to_uci())
+    };
+    let out = PyDict::new(py);
+    out.set_item("best_move", result.best_move.map(|m| m.to_uci()))?;
+    out.set_item("value", result.value)?;
+    let move_values: Vec<(String, i32)> = result
+        .move_values
+        .iter()
+        .map(|&(m, v)| (uci(m), v))
+        .collect();
+    out.set_item("move_values", move_values)?;
+    out.set_item("depth", result.depth)?;
+    let stats = PyDict::new(py);
+    stats.set_item("nodes", result.stats.nodes)?;
+    stats.set_item("leaf_evaluations", result.stats.leaf_evaluations)?;
+    stats.set_item("bounds_used", result.stats.bounds_used)?;
+    stats.set_item("bound_cutoffs", result.stats.bound_cutoffs)?;
+    stats.set_item("table_hits", result.stats.table_hits)?;
+    stats.set_item("elapsed_seconds", result.stats.elapsed_seconds)?;
+    out.set_item("stats", stats)?;
+    Ok(out)
+}
+
+/// The static evaluation of one board from the side to move's point of view (centipawns).
+#[pyfunction]
+fn evaluate_fen(fen: &str) -> PyResult<i32> {
+    let board = Board::from_fen(fen).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(search::evaluate(&board, board.turn()))
+}
+
+/// `(piece_values, tables)`: material by piece type (pawn .. king) and, per piece type, the 64
+/// placement bonuses of a White piece (a1 = 0); Black's are mirrored (`square ^ 56`).
+#[pyfunction]
+fn piece_square_tables() -> (Vec<i32>, Vec<Vec<i32>>) {
+    let tables = fogsearch_core::chess::PieceType::ALL
+        .iter()
+        .map(|&pt| {
+            (0..64u8)
+                .map(|sq| search::piece_square_table(pt, sq))
+                .collect()
+        })
+        .collect();
+    (search::PIECE_VALUES.to_vec(), tables)
 }

@@ -1,0 +1,166 @@
+"""Information-set alpha-beta search for Reconnaissance Blind Chess.
+
+A node is an information set: the boards consistent with what we know, ours to move. Its value is
+the worst case over its boards (centipawns, from our point of view). Depth counts our moves. The
+search can reuse values with an exact transposition table (``mode="exact"``), with the CountSketch
+and MinHash bounds of Bernardoni (2019) (``mode="sketch"``), or both (``"exact+sketch"``).
+
+>>> from fogsearch.search import SearchConfig, search
+>>> result = search(["4k3/8/8/8/8/8/8/3KR3 w - - 0 1"], depth=1)
+>>> result.best_move.uci(), result.value
+('e1e8', 99999)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+
+import chess
+
+from fogsearch import _core
+
+__all__ = ["MATE", "SearchConfig", "SearchError", "SearchResult", "SearchStats", "search"]
+
+SearchError = _core.SearchError
+
+#: Capturing the opponent's king scores ``MATE - ply``; losing ours ``-MATE + ply``.
+MATE = 100_000
+
+_MODES = ("none", "exact", "sketch", "exact+sketch")
+_SENSE_MODES = ("search", "min_size")
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """How to search.
+
+    mode: ``"none"`` (the paper's baseline), ``"exact"`` (transposition table keyed by set id),
+        ``"sketch"`` (CountSketch/MinHash bounds) or ``"exact+sketch"``.
+    threshold: minimum probability that a cached set bounds the current one before its value is
+        used as a bound (sketch modes), in (0, 1].
+    k: MinHash (bottom-k) signature size.
+    sketch_width, sketch_depth: CountSketch shape counting how often each set is searched or used.
+    table_size: how many of the most frequent sets are kept with their values.
+    sense_mode: ``"search"`` (max over every distinct sense) or ``"min_size"`` (only the sense that
+        minimises the expected set size; much cheaper).
+    threads: root moves searched in parallel. Values in modes none/exact do not depend on it; in
+        sketch modes each root move then has its own sketch, so values may differ from 1 thread.
+    time_limit: seconds; iterative deepening then returns the deepest completed depth (depth 1
+        always completes). ``None``: search exactly ``depth``.
+    seed: seeds the sketches' hash functions.
+    """
+
+    mode: str = "none"
+    threshold: float = 0.9
+    k: int = 64
+    sketch_width: int = 1024
+    sketch_depth: int = 5
+    table_size: int = 64
+    sense_mode: str = "search"
+    threads: int = 1
+    time_limit: float | None = None
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.mode not in _MODES:
+            raise ValueError(f"mode must be one of {_MODES}, got {self.mode!r}")
+        if self.sense_mode not in _SENSE_MODES:
+            raise ValueError(f"sense_mode must be one of {_SENSE_MODES}, got {self.sense_mode!r}")
+        if not isinstance(self.threshold, (int, float)) or not 0.0 < self.threshold <= 1.0:
+            raise ValueError(f"threshold must be in (0, 1], got {self.threshold!r}")
+        for name in ("k", "sketch_width", "sketch_depth", "table_size", "threads"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+        if self.time_limit is not None and (
+            isinstance(self.time_limit, bool)
+            or not isinstance(self.time_limit, (int, float))
+            or not math.isfinite(self.time_limit)
+            or self.time_limit <= 0
+        ):
+            raise ValueError(f"time_limit must be a positive number of seconds or None, got {self.time_limit!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < 2**64:
+            raise ValueError(f"seed must be an integer in [0, 2**64), got {self.seed!r}")
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    nodes: int
+    leaf_evaluations: int
+    bounds_used: int
+    bound_cutoffs: int
+    table_hits: int
+    elapsed_seconds: float
+
+    def as_dict(self) -> dict[str, float]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """best_move: ``None`` is a pass. move_values: UCI -> centipawns for every root request, the
+    pass as ``"0000"``. depth: the deepest completed depth."""
+
+    best_move: chess.Move | None
+    value: int
+    move_values: dict[str, int]
+    depth: int
+    stats: SearchStats
+
+
+def _fens_of(board_set: object) -> list[str]:
+    if isinstance(board_set, (str, chess.Board)):
+        board_set = [board_set]
+    fens_method = getattr(board_set, "fens", None)
+    if callable(fens_method):
+        return [str(f) for f in fens_method()]
+    if not isinstance(board_set, Iterable):
+        raise TypeError(
+            "board_set must be a fogsearch.rbc.BoardSet or an iterable of FEN strings / chess.Board,"
+            f" got {type(board_set).__name__}"
+        )
+    fens = []
+    for index, board in enumerate(board_set):
+        if isinstance(board, chess.Board):
+            fens.append(board.fen(en_passant="fen"))
+        elif isinstance(board, str):
+            fens.append(board)
+        else:
+            raise TypeError(
+                f"board {index} of the set must be a FEN string or chess.Board, got {type(board).__name__}"
+            )
+    return fens
+
+
+def search(board_set: object, depth: int, config: SearchConfig | None = None) -> SearchResult:
+    """Searches ``board_set`` (a ``fogsearch.rbc.BoardSet``, or FEN strings / ``chess.Board``s, all
+    with our side to move) ``depth`` of our moves deep. The GIL is released while it searches."""
+    config = SearchConfig() if config is None else config
+    if not isinstance(config, SearchConfig):
+        raise TypeError(f"config must be a SearchConfig, got {type(config).__name__}")
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise ValueError(f"depth must be an integer >= 1, got {depth!r}")
+    raw = _core.search_information_set(
+        _fens_of(board_set),
+        depth,
+        config.mode,
+        float(config.threshold),
+        config.k,
+        config.sketch_width,
+        config.sketch_depth,
+        config.table_size,
+        config.sense_mode,
+        config.threads,
+        None if config.time_limit is None else float(config.time_limit),
+        config.seed,
+    )
+    best = raw["best_move"]
+    return SearchResult(
+        best_move=None if best is None else chess.Move.from_uci(best),
+        value=raw["value"],
+        move_values=dict(raw["move_values"]),
+        depth=raw["depth"],
+        stats=SearchStats(**raw["stats"]),
+    )

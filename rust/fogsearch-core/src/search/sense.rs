@@ -1,0 +1,124 @@
+//! Sense choices: the 36 non-edge squares (b2..g7), each splitting a set by what the 3x3 window
+//! around it shows. Squares giving the same partition are one choice.
+
+use crate::chess::{Board, Square};
+
+/// The non-edge squares b2..g7 in python-chess order.
+pub fn sense_squares() -> impl Iterator<Item = Square> {
+    (1..7u8).flat_map(|rank| (1..7u8).map(move |file| rank * 8 + file))
+}
+
+/// One distinct way of splitting the set: the cells (indices into the set), the first square that
+/// gives it, and the expected number of boards left, sum n_r^2 / N.
+pub struct SenseChoice {
+    #[allow(dead_code)] // kept for diagnostics and tests
+    pub square: Square,
+    pub cells: Vec<Vec<usize>>,
+    pub expected_size: f64,
+}
+
+fn square_code(board: &Board, square: Square) -> u64 {
+    match board.piece_at(square) {
+        None => 0,
+        Some(piece) => 1 + piece.piece_type.index() as u64 + 6 * piece.color.index() as u64,
+    }
+}
+
+/// What a sense at `centre` shows on `board`, packed into one number (13 states per square).
+fn window_code(codes: &[u64; 64], centre: Square) -> u64 {
+    let mut code = 0u64;
+    for rank_offset in [-1i32, 0, 1] {
+        for file_offset in [-1i32, 0, 1] {
+            let square = centre as i32 + 8 * rank_offset + file_offset;
+            code = code * 13 + codes[square as usize];
+        }
+    }
+    code
+}
+
+/// The distinct sense choices for `boards`, most informative (smallest expected size) first;
+/// ties keep square order.
+pub fn sense_choices(boards: &[Board]) -> Vec<SenseChoice> {
+    let codes: Vec<[u64; 64]> = boards
+        .iter()
+        .map(|board| {
+            let mut row = [0u64; 64];
+            for (square, slot) in row.iter_mut().enumerate() {
+                *slot = square_code(board, square as Square);
+            }
+            row
+        })
+        .collect();
+    let mut choices: Vec<SenseChoice> = Vec::new();
+    let mut seen_labels: Vec<Vec<u32>> = Vec::new();
+    for square in sense_squares() {
+        let mut distinct: Vec<u64> = Vec::new();
+        let mut labels: Vec<u32> = Vec::with_capacity(boards.len());
+        for row in &codes {
+            let window = window_code(row, square);
+            let label = match distinct.iter().position(|&w| w == window) {
+                Some(label) => label,
+                None => {
+                    distinct.push(window);
+                    distinct.len() - 1
+                }
+            };
+            labels.push(label as u32);
+        }
+        // Labels are numbered by first occurrence, so equal partitions have equal label vectors.
+        if seen_labels.contains(&labels) {
+            continue;
+        }
+        let mut cells: Vec<Vec<usize>> = vec![Vec::new(); distinct.len()];
+        for (index, &label) in labels.iter().enumerate() {
+            cells[label as usize].push(index);
+        }
+        let n = boards.len() as f64;
+        let expected_size = cells
+            .iter()
+            .map(|c| (c.len() * c.len()) as f64)
+            .sum::<f64>()
+            / n;
+        seen_labels.push(labels);
+        choices.push(SenseChoice {
+            square,
+            cells,
+            expected_size,
+        });
+    }
+    choices.sort_by(|a, b| a.expected_size.total_cmp(&b.expected_size));
+    choices
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn there_are_36_sense_squares_from_b2_to_g7() {
+        let squares: Vec<Square> = sense_squares().collect();
+        assert_eq!(squares.len(), 36);
+        assert_eq!(squares[0], 9);
+        assert_eq!(*squares.last().unwrap(), 54);
+    }
+
+    #[test]
+    fn a_single_board_has_one_choice_with_one_cell() {
+        let choices = sense_choices(&[Board::start()]);
+        assert_eq!(choices.len(), 1);
+        assert_eq!(choices[0].cells, vec![vec![0]]);
+    }
+
+    #[test]
+    fn boards_differing_on_e4_split_only_near_e4() {
+        let a = Board::start();
+        let b =
+            Board::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        let choices = sense_choices(&[a, b]);
+        // Split (both e2 and e4 differ, seen from d2..f5 windows) and not split (the rest).
+        assert_eq!(choices.len(), 2);
+        assert_eq!(choices[0].cells.len(), 2);
+        assert_eq!(choices[0].expected_size, 1.0);
+        assert_eq!(choices[1].expected_size, 2.0);
+    }
+}

@@ -1,0 +1,173 @@
+//! The paper's accelerated search (§6): every searched set gets an id, a size and a bottom-k
+//! MinHash signature; a CountSketch counts how often each set is searched or used as a bound; a
+//! table of the most frequent sets keeps their values. A set X met again is compared with every
+//! table entry q of the same remaining depth:
+//! - q bounds X from above (v(X) <= v(q)) when q's worst board lies in X: P ~ |X∩q| / |q|;
+//! - q bounds X from below (v(X) >= v(q)) when X's worst board lies in q: P ~ |X∩q| / |X|;
+//!
+//! with |X∩q| = J (|X| + |q|) / (1 + J) from the estimated Jaccard index J (the paper's `1 - J`
+//! denominator is an erratum). Bounds whose probability reaches the threshold are used.
+
+use crate::rng::splitmix64;
+use crate::sketch::{intersection_from_jaccard, BottomKMinHash, CountSketch};
+
+use super::transposition::{value_from_table, value_to_table, Flag};
+
+/// Floating-point slack so that exact containment (P = 1 up to rounding) meets a threshold of 1.
+const PROBABILITY_SLACK: f64 = 1e-9;
+
+struct TableEntry {
+    key: u64,
+    depth: u32,
+    size: usize,
+    signature: BottomKMinHash,
+    /// Node-relative (see `value_to_table`).
+    value: i32,
+    flag: Flag,
+    count: i64,
+}
+
+/// The tightest bounds found for a set, and how many table entries supplied them.
+#[derive(Debug, Default)]
+pub struct Bounds {
+    pub lower: Option<i32>,
+    pub upper: Option<i32>,
+    pub used: u64,
+}
+
+pub struct SketchBounds {
+    counts: CountSketch,
+    table: Vec<TableEntry>,
+    table_size: usize,
+    k: usize,
+    seed: u64,
+    threshold: f64,
+}
+
+/// The CountSketch key of a set at a remaining depth (values depend on both).
+fn frequency_key(set_id: u64, depth: u32) -> u64 {
+    splitmix64(set_id ^ (depth as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+impl SketchBounds {
+    /// Parameters are validated by `SearchConfig::validate`.
+    pub fn new(
+        k: usize,
+        sketch_width: usize,
+        sketch_depth: usize,
+        table_size: usize,
+        threshold: f64,
+        seed: u64,
+    ) -> SketchBounds {
+        SketchBounds {
+            counts: CountSketch::new(sketch_width, sketch_depth, seed)
+                .expect("validated sketch parameters"),
+            table: Vec::with_capacity(table_size),
+            table_size,
+            k,
+            seed,
+            threshold,
+        }
+    }
+
+    pub fn signature(&self, keys: &[u64]) -> BottomKMinHash {
+        BottomKMinHash::from_keys(self.k, self.seed, keys).expect("validated k")
+    }
+
+    /// The tightest bounds on the set (`size` boards, `signature`) at `depth`, read at `ply`.
+    /// Entries that supply the final bounds are counted as used, in the table and the sketch.
+    pub fn bounds(
+        &mut self,
+        depth: u32,
+        size: usize,
+        signature: &BottomKMinHash,
+        ply: u32,
+    ) -> Bounds {
+        let mut best_lower: Option<(i32, usize)> = None;
+        let mut best_upper: Option<(i32, usize)> = None;
+        for (index, entry) in self.table.iter().enumerate() {
+            if entry.depth != depth {
+                continue;
+            }
+            let jaccard = match signature.jaccard(&entry.signature) {
+                Ok(j) if j > 0.0 => j,
+                _ => continue,
+            };
+            let intersection = intersection_from_jaccard(jaccard, size as f64, entry.size as f64);
+            let value = value_from_table(entry.value, ply);
+            let p_upper = intersection / entry.size as f64;
+            let p_lower = intersection / size as f64;
+            if entry.flag.bounds_from_above()
+                && p_upper + PROBABILITY_SLACK >= self.threshold
+                && best_upper.is_none_or(|(u, _)| value < u)
+            {
+                best_upper = Some((value, index));
+            }
+            if entry.flag.bounds_from_below()
+                && p_lower + PROBABILITY_SLACK >= self.threshold
+                && best_lower.is_none_or(|(l, _)| value > l)
+            {
+                best_lower = Some((value, index));
+            }
+        }
+        let mut bounds = Bounds::default();
+        for (value, index) in [best_lower, best_upper].into_iter().flatten() {
+            let entry = &mut self.table[index];
+            self.counts.update(entry.key, 1);
+            entry.count = self.counts.estimate(entry.key);
+            bounds.used += 1;
+            let _ = value;
+        }
+        bounds.lower = best_lower.map(|(v, _)| v);
+        bounds.upper = best_upper.map(|(v, _)| v);
+        bounds
+    }
+
+    /// Records a fully searched set: counts it, and keeps it in the table if it is now among the
+    /// `table_size` most frequent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn record(
+        &mut self,
+        set_id: u64,
+        depth: u32,
+        size: usize,
+        signature: BottomKMinHash,
+        value: i32,
+        flag: Flag,
+        ply: u32,
+    ) {
+        let key = frequency_key(set_id, depth);
+        self.counts.update(key, 1);
+        let count = self.counts.estimate(key);
+        let value = value_to_table(value, ply);
+        if let Some(entry) = self.table.iter_mut().find(|e| e.key == key) {
+            entry.value = value;
+            entry.flag = flag;
+            entry.count = count;
+            return;
+        }
+        let entry = TableEntry {
+            key,
+            depth,
+            size,
+            signature,
+            value,
+            flag,
+            count,
+        };
+        if self.table.len() < self.table_size {
+            self.table.push(entry);
+            return;
+        }
+        let (weakest, weakest_count) = self
+            .table
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (i, e.count))
+            .min_by_key(|&(_, c)| c)
+            .expect("table_size >= 1");
+        if count > weakest_count {
+            self.table[weakest] = entry;
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! Specification tests for the information-set search.
+
+use super::*;
+use crate::chess::Board;
+
+fn boards(fens: &[&str]) -> Vec<Board> {
+    fens.iter().map(|f| Board::from_fen(f).unwrap()).collect()
+}
+
+fn config(mode: CacheMode) -> SearchConfig {
+    SearchConfig {
+        mode,
+        ..SearchConfig::default()
+    }
+}
+
+#[test]
+fn capturing_a_visible_king_is_a_win_on_our_first_move() {
+    let set = boards(&["4k3/8/8/8/8/8/8/3KR3 w - - 0 1"]);
+    let result = search(&set, 1, &config(CacheMode::None)).unwrap();
+    assert_eq!(result.value, MATE - 1);
+    assert_eq!(result.best_move, Some(Move::from_uci("e1e8").unwrap()));
+}
+
+#[test]
+fn a_king_attacked_on_any_board_loses_unless_we_act() {
+    // Black's rook on e8 attacks our king on e1 on one of the two boards; passing loses on it.
+    let set = boards(&[
+        "4r2k/8/8/8/8/8/8/4K3 w - - 0 1",
+        "7k/8/8/8/8/8/8/r3K3 w - - 0 1",
+    ]);
+    let result = search(&set, 1, &config(CacheMode::None)).unwrap();
+    let pass = result
+        .move_values
+        .iter()
+        .find(|(m, _)| m.is_none())
+        .unwrap()
+        .1;
+    assert_eq!(pass, -MATE + 2);
+    assert!(result.value > -MATE + 2, "a king move escapes both threats");
+}
+
+#[test]
+fn every_mode_gives_the_same_best_value_at_depth_one() {
+    let set = boards(&[
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/8/PPPP1PPP/RNBQK1NR w KQkq - 2 3",
+    ]);
+    let base = search(&set, 1, &config(CacheMode::None)).unwrap();
+    let exact = search(&set, 1, &config(CacheMode::Exact)).unwrap();
+    assert_eq!(base.move_values, exact.move_values);
+}
+
+#[test]
+fn exact_transpositions_never_change_a_value_at_depth_two() {
+    let set = boards(&[
+        "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1",
+        "4k3/8/8/8/3p4/8/3PP3/4K3 w - - 0 1",
+    ]);
+    for sense_mode in [SenseMode::Search, SenseMode::MinSize] {
+        let mut c = config(CacheMode::None);
+        c.sense_mode = sense_mode;
+        let base = search(&set, 2, &c).unwrap();
+        c.mode = CacheMode::Exact;
+        let exact = search(&set, 2, &c).unwrap();
+        assert_eq!(base.move_values, exact.move_values);
+        assert!(exact.stats.table_hits > 0);
+        assert!(exact.stats.nodes < base.stats.nodes);
+    }
+}
+
+#[test]
+fn results_do_not_depend_on_the_thread_count() {
+    let set = boards(&[
+        "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1",
+        "3k4/8/8/8/8/8/3PP3/4K3 w - - 0 1",
+    ]);
+    for mode in [CacheMode::None, CacheMode::Exact] {
+        let mut c = config(mode);
+        let one = search(&set, 2, &c).unwrap();
+        c.threads = 2;
+        let two = search(&set, 2, &c).unwrap();
+        assert_eq!(one.move_values, two.move_values);
+        assert_eq!(one.best_move, two.best_move);
+    }
+}
+
+#[test]
+fn bad_configs_and_sets_are_rejected_with_reasons() {
+    let set = boards(&["4k3/8/8/8/8/8/8/4K3 w - - 0 1"]);
+    let mut c = config(CacheMode::Sketch);
+    c.threshold = 1.5;
+    let err = search(&set, 1, &c).unwrap_err();
+    assert!(err.to_string().contains("threshold"));
+    assert_eq!(
+        search(&[], 1, &config(CacheMode::None)).unwrap_err(),
+        SearchError::EmptySet
+    );
+    assert_eq!(
+        search(&set, 0, &config(CacheMode::None)).unwrap_err(),
+        SearchError::ZeroDepth
+    );
+    let mixed = boards(&[
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4K3 b - - 0 1",
+    ]);
+    assert_eq!(
+        search(&mixed, 1, &config(CacheMode::None)).unwrap_err(),
+        SearchError::MixedTurns
+    );
+    let kingless = boards(&["8/8/8/8/8/8/8/4K3 w - - 0 1"]);
+    assert!(matches!(
+        search(&kingless, 1, &config(CacheMode::None)),
+        Err(SearchError::MissingKing { .. })
+    ));
+}
+
+#[test]
+fn sketch_mode_uses_bounds_and_stays_near_the_baseline() {
+    let set = boards(&[
+        "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1",
+        "4k3/8/8/8/3p4/8/3PP3/4K3 w - - 0 1",
+    ]);
+    let base = search(&set, 2, &config(CacheMode::None)).unwrap();
+    let sketch = search(&set, 2, &config(CacheMode::Sketch)).unwrap();
+    assert!(sketch.stats.bounds_used > 0);
+    assert_eq!(base.move_values.len(), sketch.move_values.len());
+}
+
+#[test]
+fn a_time_limit_returns_a_completed_depth() {
+    let set = vec![Board::start()];
+    let mut c = config(CacheMode::Exact);
+    c.time_limit = Some(std::time::Duration::from_millis(200));
+    let result = search(&set, 6, &c).unwrap();
+    assert!(result.depth >= 1 && result.depth < 6);
+    assert_eq!(result.move_values.len(), 35);
+}

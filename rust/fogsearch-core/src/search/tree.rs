@@ -1,0 +1,409 @@
+//! The alpha-beta recursion over information sets. Four steps alternate:
+//! our move (max over requests) -> its resolution (min over move observations) -> the opponent's
+//! reply (min over capture observations) -> our sense (max over distinct partitions, min over
+//! cells) -> our next move. A set's value is the worst case over its boards.
+
+use std::time::Instant;
+
+use crate::chess::{Board, Color, Move, MoveList, Square};
+
+use super::eval::{evaluate, INFINITY, MATE, PIECE_VALUES};
+use super::rules::{
+    capture_square, opponent_replies, resolve, union_of_move_actions, MoveObservation,
+};
+use super::sense::sense_choices;
+use super::sketch_bounds::SketchBounds;
+use super::transposition::{value_from_table, value_to_table, Entry, Flag, TranspositionTable};
+use super::{SearchConfig, SearchStats, SenseMode};
+
+/// How often (in nodes) the clock is read.
+const CLOCK_INTERVAL: u64 = 256;
+/// Exact-table capacity in sets.
+const TRANSPOSITION_CAPACITY: usize = 4_000_000;
+
+/// Boards deduplicated by position key and sorted by it: the canonical form of a set.
+pub fn into_information_set(boards: Vec<Board>) -> (Vec<Board>, Vec<u64>) {
+    let mut keyed: Vec<(u64, Board)> = boards.into_iter().map(|b| (b.zobrist(), b)).collect();
+    keyed.sort_by_key(|(key, _)| *key);
+    keyed.dedup_by_key(|(key, _)| *key);
+    keyed.into_iter().unzip_boards()
+}
+
+trait UnzipBoards {
+    fn unzip_boards(self) -> (Vec<Board>, Vec<u64>);
+}
+
+impl<I: Iterator<Item = (u64, Board)>> UnzipBoards for I {
+    fn unzip_boards(self) -> (Vec<Board>, Vec<u64>) {
+        let mut boards = Vec::new();
+        let mut keys = Vec::new();
+        for (key, board) in self {
+            keys.push(key);
+            boards.push(board);
+        }
+        (boards, keys)
+    }
+}
+
+/// One search's state: the caches it owns and its statistics.
+pub struct Searcher<'c> {
+    us: Color,
+    config: &'c SearchConfig,
+    pub stats: SearchStats,
+    transpositions: Option<TranspositionTable>,
+    sketch: Option<SketchBounds>,
+    deadline: Option<Instant>,
+    pub aborted: bool,
+}
+
+impl<'c> Searcher<'c> {
+    pub fn new(us: Color, config: &'c SearchConfig, seed: u64, deadline: Option<Instant>) -> Self {
+        Searcher {
+            us,
+            config,
+            stats: SearchStats::default(),
+            transpositions: config
+                .mode
+                .uses_exact_table()
+                .then(|| TranspositionTable::new(TRANSPOSITION_CAPACITY)),
+            sketch: config.mode.uses_sketch().then(|| {
+                SketchBounds::new(
+                    config.k,
+                    config.sketch_width,
+                    config.sketch_depth,
+                    config.table_size,
+                    config.threshold,
+                    seed,
+                )
+            }),
+            deadline,
+            aborted: false,
+        }
+    }
+
+    /// The exact value of playing `request` first from the root set, searched with an open window
+    /// so every root move gets its true value (not just a bound).
+    pub fn root_request_value(
+        &mut self,
+        boards: &[Board],
+        request: Option<Move>,
+        depth: u32,
+    ) -> i32 {
+        self.request_value(boards, request, depth, 0, -INFINITY, INFINITY)
+    }
+
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+        self.aborted = false;
+    }
+
+    fn tick(&mut self) {
+        self.stats.nodes += 1;
+        if self.stats.nodes % CLOCK_INTERVAL == 0 {
+            if let Some(deadline) = self.deadline {
+                if Instant::now() >= deadline {
+                    self.aborted = true;
+                }
+            }
+        }
+    }
+
+    fn leaf(&mut self, boards: &[Board]) -> i32 {
+        self.stats.leaf_evaluations += boards.len() as u64;
+        boards
+            .iter()
+            .map(|b| evaluate(b, self.us))
+            .min()
+            .unwrap_or(INFINITY)
+    }
+
+    /// An our-move node: `boards` (canonical, ours to move), `depth` our moves left.
+    fn our_move(
+        &mut self,
+        boards: &[Board],
+        keys: &[u64],
+        depth: u32,
+        ply: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.tick();
+        if depth == 0 {
+            return self.leaf(boards);
+        }
+        if self.aborted {
+            return 0;
+        }
+        let (mut alpha, mut beta) = (alpha, beta);
+        let caching = self.transpositions.is_some() || self.sketch.is_some();
+        let set_id = if caching {
+            crate::sketch::set_id(keys)
+        } else {
+            0
+        };
+
+        let mut first_request = None;
+        if let Some(table) = &self.transpositions {
+            if let Some(entry) = table.probe(set_id, depth) {
+                first_request = entry.best_request;
+                let value = value_from_table(entry.value, ply);
+                let usable = match entry.flag {
+                    Flag::Exact => true,
+                    Flag::Lower => value >= beta,
+                    Flag::Upper => value <= alpha,
+                };
+                if usable {
+                    self.stats.table_hits += 1;
+                    return value;
+                }
+            }
+        }
+
+        let mut clamp = (-INFINITY, INFINITY);
+        let mut signature = None;
+        if let Some(sketch) = &mut self.sketch {
+            let sig = sketch.signature(keys);
+            let bounds = sketch.bounds(depth, boards.len(), &sig, ply);
+            signature = Some(sig);
+            self.stats.bounds_used += bounds.used;
+            if let Some(upper) = bounds.upper {
+                if upper <= alpha {
+                    self.stats.bound_cutoffs += 1;
+                    return upper;
+                }
+            }
+            if let Some(lower) = bounds.lower {
+                if lower >= beta {
+                    self.stats.bound_cutoffs += 1;
+                    return lower;
+                }
+            }
+            let lower = bounds.lower.unwrap_or(-INFINITY);
+            let upper = bounds.upper.unwrap_or(INFINITY);
+            if lower <= upper {
+                alpha = alpha.max(lower);
+                beta = beta.min(upper);
+                clamp = (lower, upper);
+            }
+        }
+
+        let requests = self.ordered_requests(boards, first_request);
+        let (alpha_searched, beta_searched) = (alpha, beta);
+        let mut best = -INFINITY;
+        let mut best_request = None;
+        for request in requests {
+            let value = self.request_value(boards, request, depth, ply, alpha, beta);
+            if self.aborted {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                best_request = Some(request);
+            }
+            alpha = alpha.max(best);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let best = best.clamp(clamp.0, clamp.1);
+        let flag = Flag::of(best, alpha_searched, beta_searched);
+        if let Some(table) = &mut self.transpositions {
+            let entry = Entry {
+                value: value_to_table(best, ply),
+                flag,
+                best_request,
+            };
+            table.store(set_id, depth, entry);
+        }
+        if let (Some(sketch), Some(sig)) = (&mut self.sketch, signature) {
+            sketch.record(set_id, depth, boards.len(), sig, best, flag, ply);
+        }
+        best
+    }
+
+    /// Requests to try, best first: the stored best, captures by victim value, quiet moves, pass.
+    fn ordered_requests(&self, boards: &[Board], first: Option<Option<Move>>) -> Vec<Option<Move>> {
+        let mut requests: Vec<Option<Move>> = union_of_move_actions(boards, self.us)
+            .into_iter()
+            .map(Some)
+            .collect();
+        requests.push(None);
+        let probe = &boards[0];
+        let them = self.us.other();
+        let score = |request: &Option<Move>| -> i32 {
+            if Some(*request) == first {
+                return i32::MAX;
+            }
+            match request {
+                None => -1,
+                Some(mv) => match probe.piece_at(mv.to) {
+                    Some(victim) if victim.color == them => {
+                        1 + PIECE_VALUES[victim.piece_type.index()]
+                    }
+                    _ => 0,
+                },
+            }
+        };
+        requests.sort_by_key(|r| std::cmp::Reverse(score(r)));
+        requests
+    }
+
+    /// After `request` from `boards`: the min over move observations of the opponent-reply value.
+    fn request_value(
+        &mut self,
+        boards: &[Board],
+        request: Option<Move>,
+        depth: u32,
+        ply: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.tick();
+        let them = self.us.other();
+        // (observation, boards after our move, some board's opponent king was taken)
+        let mut groups: Vec<(MoveObservation, Vec<Board>)> = Vec::new();
+        for board in boards {
+            let observation = resolve(board, request);
+            let index = match groups.iter().position(|(o, _)| *o == observation) {
+                Some(i) => i,
+                None => {
+                    groups.push((observation, Vec::new()));
+                    groups.len() - 1
+                }
+            };
+            let takes_king = observation.1.is_some() && observation.1 == board.king_square(them);
+            if takes_king {
+                // A won board; the rest of its observation group plays on.
+                continue;
+            }
+            let mut child = board.clone();
+            child.push(observation.0);
+            groups[index].1.push(child);
+        }
+        let mut value = INFINITY;
+        for (_, children) in groups {
+            let group_value = if children.is_empty() {
+                MATE - (ply as i32 + 1)
+            } else {
+                let (set, _) = into_information_set(children);
+                self.opponent_reply(&set, depth, ply + 1, alpha, beta.min(value))
+            };
+            value = value.min(group_value);
+            if value <= alpha || self.aborted {
+                break;
+            }
+        }
+        value
+    }
+
+    /// The opponent to move on every board of `boards`: the min over capture observations of the
+    /// value after our sense. Our king taken on any board ends the search with a loss.
+    fn opponent_reply(
+        &mut self,
+        boards: &[Board],
+        depth: u32,
+        ply: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.tick();
+        let loss = -MATE + ply as i32 + 1;
+        let mut replies = MoveList::new();
+        for board in boards {
+            opponent_replies(board, &mut replies);
+            if let Some(king) = board.king_square(self.us) {
+                if replies.iter().any(|m| m.to == king) {
+                    return loss;
+                }
+            }
+        }
+        if depth == 1 {
+            // The next node is a leaf: sensing cannot change a min over all boards.
+            return self.min_eval_after_replies(boards);
+        }
+        let mut groups: Vec<(Option<Square>, Vec<Board>)> = Vec::new();
+        for board in boards {
+            opponent_replies(board, &mut replies);
+            for reply in std::iter::once(None).chain(replies.iter().copied().map(Some)) {
+                let captured = reply.and_then(|m| capture_square(board, m));
+                let mut child = board.clone();
+                child.push(reply);
+                match groups.iter_mut().find(|(c, _)| *c == captured) {
+                    Some((_, group)) => group.push(child),
+                    None => groups.push((captured, vec![child])),
+                }
+            }
+        }
+        let mut value = INFINITY;
+        for (_, children) in groups {
+            let (set, keys) = into_information_set(children);
+            let group_value = self.sense(&set, &keys, depth - 1, ply + 1, alpha, beta.min(value));
+            value = value.min(group_value);
+            if value <= alpha || self.aborted {
+                break;
+            }
+        }
+        value
+    }
+
+    fn min_eval_after_replies(&mut self, boards: &[Board]) -> i32 {
+        let mut replies = MoveList::new();
+        let mut value = INFINITY;
+        for board in boards {
+            opponent_replies(board, &mut replies);
+            for reply in std::iter::once(None).chain(replies.iter().copied().map(Some)) {
+                let mut child = board.clone();
+                child.push(reply);
+                value = value.min(evaluate(&child, self.us));
+                self.stats.leaf_evaluations += 1;
+            }
+        }
+        value
+    }
+
+    /// Our sense before our next move (`depth` >= 1 moves left).
+    fn sense(
+        &mut self,
+        boards: &[Board],
+        keys: &[u64],
+        depth: u32,
+        ply: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if boards.len() == 1 {
+            return self.our_move(boards, keys, depth, ply, alpha, beta);
+        }
+        self.tick();
+        let choices = sense_choices(boards);
+        let choices = match self.config.sense_mode {
+            SenseMode::MinSize => &choices[..1],
+            SenseMode::Search => &choices[..],
+        };
+        let mut best = -INFINITY;
+        for choice in choices {
+            let mut value = INFINITY;
+            for cell in &choice.cells {
+                let cell_boards: Vec<Board> = cell.iter().map(|&i| boards[i].clone()).collect();
+                let cell_keys: Vec<u64> = cell.iter().map(|&i| keys[i]).collect();
+                let cell_value = self.our_move(
+                    &cell_boards,
+                    &cell_keys,
+                    depth,
+                    ply,
+                    alpha.max(best),
+                    beta.min(value),
+                );
+                value = value.min(cell_value);
+                if value <= alpha.max(best) || self.aborted {
+                    break;
+                }
+            }
+            best = best.max(value);
+            if best >= beta || self.aborted {
+                break;
+            }
+        }
+        best
+    }
+}
