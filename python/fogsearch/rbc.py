@@ -230,3 +230,10 @@ def capture_square(
     """Resolves a request as the referee does: ``(taken_move, capture_square)``."""
     taken, square = _core.resolve_request(_fen_of(board), _uci(requested, "requested"))
     return (None if taken is None else chess.Move.from_uci(taken)), square
+
+
+# The information-set search lives in its own module; it is offered here too, next to the sets it
+# searches, as `fogsearch.rbc.search(board_set, depth, config=SearchConfig(...))`.
+from fogsearch.search import SearchConfig, SearchResult, search  # noqa: E402
+
+__all__ += ["SearchConfig", "SearchResult", "search"]

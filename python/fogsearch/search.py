@@ -80,8 +80,14 @@ class SearchConfig:
             or not math.isfinite(self.time_limit)
             or self.time_limit <= 0
         ):
-            raise ValueError(f"time_limit must be a positive number of seconds or None, got {self.time_limit!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < 2**64:
+            raise ValueError(
+                f"time_limit must be a positive number of seconds or None, got {self.time_limit!r}"
+            )
+        if (
+            isinstance(self.seed, bool)
+            or not isinstance(self.seed, int)
+            or not 0 <= self.seed < 2**64
+        ):
             raise ValueError(f"seed must be an integer in [0, 2**64), got {self.seed!r}")
 
 

@@ -86,10 +86,10 @@ fn search_information_set<'py>(
         detach_guarded(py, move || search::search(&boards, depth, &config))?.map_err(invalid)?;
 
     let uci = |m: Option<fogsearch_core::chess::Move>| {
-        m.map_or_else(|| "0000".to_string(), |m| m.to_uci())
+        m.map_or_else(|| "0000".to_string(), |m| m.uci())
     };
     let out = PyDict::new(py);
-    out.set_item("best_move", result.best_move.map(|m| m.to_uci()))?;
+    out.set_item("best_move", result.best_move.map(|m| m.uci()))?;
     out.set_item("value", result.value)?;
     let move_values: Vec<(String, i32)> = result
         .move_values
