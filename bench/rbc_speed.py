@@ -116,25 +116,33 @@ def perft_rows(depth: int = 6) -> list[str]:
     ]
 
 
-def thread_scaling() -> list[str]:
+def large_parent_set() -> tuple[chess.Color, list[str], tuple]:
+    """A large set with the opponent to move: the largest recorded expansion, expanded, then
+    passed back (our pass), so the next expansion starts from tens of thousands of boards."""
     largest = max(
         (c for c in cases(max_boards=10**7) if c.method == "handle_opponent_move_result"),
         key=lambda c: len(c.fens),
     )
+    s = BoardSet(largest.color, largest.fens)
+    s.handle_opponent_move_result(*largest.args)
+    s.handle_move_result(None, None, False, None)
+    return largest.color, s.fens(), (False, None)
+
+
+def thread_scaling() -> list[str]:
+    color, fens, args = large_parent_set()
     rows, base = [], None
     for threads in sorted({1, 2, os.cpu_count() or 1}):
 
         def run(threads=threads):
-            s = BoardSet(largest.color, largest.fens, threads=threads)
-            s.handle_opponent_move_result(*largest.args)
+            s = BoardSet(color, fens, threads=threads)
+            s.handle_opponent_move_result(*args)
 
-        setup = _timed(
-            lambda threads=threads: BoardSet(largest.color, largest.fens, threads=threads), 0.5
-        )
-        seconds = _timed(run, 1.0) - setup
+        setup = _timed(lambda threads=threads: BoardSet(color, fens, threads=threads), 0.5)
+        seconds = _timed(run, 2.0) - setup
         base = base or seconds
         rows.append(
-            f"| {threads} | {len(largest.fens):,} | {seconds * 1e3:.1f} | {base / seconds:.2f}x | "
+            f"| {threads} | {len(fens):,} | {seconds * 1e3:.0f} | {base / seconds:.2f}x | "
             f"{base / seconds / threads:.2f} |"
         )
     return rows

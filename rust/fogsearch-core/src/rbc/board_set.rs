@@ -10,10 +10,10 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use rayon::prelude::*;
 
-use crate::chess::{Board, Color, Move, Piece, PieceType, Square};
+use crate::chess::{Board, Color, Move, MoveList, Piece, PieceType, Square};
 
 use super::error::RbcError;
-use super::rules::{capture_square, opponent_moves, resolve_request};
+use super::rules::{capture_square, resolve_request};
 use super::sense::{sense_squares, SENSE_SQUARES};
 
 /// Below this many boards the work is too small to be worth spreading over threads.
@@ -136,18 +136,15 @@ impl BoardSet {
         }
         let color = self.color;
         let n = self.boards.len();
-        let mut children = Vec::with_capacity(n);
-        let mut total = 0usize;
+        let mut children = Vec::new();
         // Chunks bound the memory an over-limit expansion can take before it is refused.
         for chunk in self.boards.chunks(EXPANSION_CHUNK) {
-            let expanded = map_boards(chunk, |b| expand_opponent(b, color, observed));
-            total += expanded.iter().map(Vec::len).sum::<usize>();
-            children.extend(expanded);
-            if let Some(limit) = self.max_boards.filter(|&limit| total > 2 * limit) {
+            children.extend(expand_all(chunk, color, observed));
+            if let Some(limit) = self.max_boards.filter(|&limit| children.len() > 2 * limit) {
                 return Err(too_large(limit, n));
             }
         }
-        self.replace(children, || {
+        self.replace(vec![children], || {
             format!(
                 "no board in the set ({n} boards) is consistent with {} after the opponent's move",
                 describe_capture(observed)
@@ -308,17 +305,44 @@ fn describe_capture(square: Option<Square>) -> String {
     })
 }
 
-/// The children of `board` (opponent to move) whose capture observation is `observed`.
-fn expand_opponent(board: &Board, us: Color, observed: Option<Square>) -> Vec<Board> {
-    opponent_moves(board)
-        .into_iter()
-        .filter(|&m| m.and_then(|mv| capture_square(board, mv)) == observed)
-        .filter_map(|m| {
-            let mut child = board.clone();
-            child.push(m);
-            (!child.pieces_of(PieceType::King, us).is_empty()).then_some(child)
-        })
-        .collect()
+/// Appends the children of `board` (opponent to move) whose capture observation is `observed`,
+/// skipping those where our king was taken.
+fn expand_opponent_into(board: &Board, us: Color, observed: Option<Square>, out: &mut Vec<Board>) {
+    let mut push_child = |m: Option<Move>| {
+        let mut child = board.clone();
+        child.push(m);
+        if child.pieces_of(PieceType::King, us).any() {
+            out.push(child);
+        }
+    };
+    if observed.is_none() {
+        push_child(None);
+    }
+    let mut moves = MoveList::new();
+    board.pseudo_legal_moves(&mut moves);
+    for &mv in moves.iter() {
+        if capture_square(board, mv) == observed {
+            push_child(Some(mv));
+        }
+    }
+}
+
+/// The children of `parents`, in parent order: one buffer per parallel chunk, no per-parent
+/// allocation.
+fn expand_all(parents: &[Board], us: Color, observed: Option<Square>) -> Vec<Board> {
+    let expand_chunk = |chunk: &[Board]| {
+        let mut out = Vec::with_capacity(chunk.len() * 8);
+        for board in chunk {
+            expand_opponent_into(board, us, observed, &mut out);
+        }
+        out
+    };
+    if parents.len() >= PARALLEL_THRESHOLD {
+        let chunks: Vec<Vec<Board>> = parents.par_chunks(64).map(expand_chunk).collect();
+        chunks.concat()
+    } else {
+        expand_chunk(parents)
+    }
 }
 
 fn map_boards<T: Send>(boards: &[Board], f: impl Fn(&Board) -> T + Sync + Send) -> Vec<T> {
@@ -367,17 +391,27 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// Removes repeated positions, keeping each one's first occurrence and the order.
+/// Removes repeated positions, keeping each one's first occurrence and the order. A key match is
+/// confirmed by comparing positions, so a Zobrist collision can never merge two positions.
 pub(crate) fn dedup_in_order(boards: Vec<Board>) -> Vec<Board> {
-    let mut seen: HashMap<u64, Vec<usize>, BuildHasherDefault<KeyHasher>> = HashMap::default();
+    let mut first_with_key: HashMap<u64, usize, BuildHasherDefault<KeyHasher>> =
+        HashMap::with_capacity_and_hasher(boards.len(), Default::default());
     let mut out: Vec<Board> = Vec::with_capacity(boards.len());
     for board in boards {
-        let slot = seen.entry(board.zobrist()).or_default();
-        if slot.iter().any(|&i| out[i].same_position(&board)) {
-            continue;
+        let key = board.zobrist();
+        match first_with_key.get(&key) {
+            None => {
+                first_with_key.insert(key, out.len());
+                out.push(board);
+            }
+            Some(&i) if out[i].same_position(&board) => {}
+            // A genuine collision (astronomically rare): fall back to a scan of the boards kept.
+            Some(_) => {
+                if !out.iter().any(|b| b.same_position(&board)) {
+                    out.push(board);
+                }
+            }
         }
-        slot.push(out.len());
-        out.push(board);
     }
     out
 }
