@@ -2,3 +2,10 @@
 //! max-flow construction of a consistent deal, and the TTCG Gibbs sampler with its baselines.
 
 pub mod constraints;
+// H4a: game, observation, construction, policies and reach.
+pub mod error;
+pub mod flow;
+pub mod history;
+pub mod observation;
+pub mod ohhell;
+pub mod policy;
