@@ -6,6 +6,7 @@ pub mod constraints;
 pub mod error;
 pub mod flow;
 pub mod history;
+pub mod maxflow;
 pub mod observation;
 pub mod ohhell;
 pub mod policy;
