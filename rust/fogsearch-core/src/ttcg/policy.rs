@@ -67,3 +67,83 @@ impl Policy for UniformPolicy {
         1.0 / info.legal_actions.len() as f64
     }
 }
+
+/// The supplement's random "policy bias" policy: at every information state, probability `bias`
+/// on one action chosen by a seeded hash of the information state, the rest spread uniformly over
+/// the other legal actions (probability 1 when only one action is legal).
+#[derive(Clone, Copy, Debug)]
+pub struct BiasPolicy {
+    pub seed: u64,
+    pub bias: f64,
+}
+
+impl BiasPolicy {
+    /// Index (into the legal actions) of the favoured action at `info`.
+    pub fn favoured_index(&self, info: &InfoStateView<'_>) -> usize {
+        let h = splitmix64(info.key() ^ splitmix64(self.seed));
+        ((h as u128 * info.legal_actions.len() as u128) >> 64) as usize
+    }
+}
+
+impl Policy for BiasPolicy {
+    fn action_probability(&self, info: &InfoStateView<'_>, index: usize) -> f64 {
+        let n = info.legal_actions.len();
+        if n == 1 {
+            return 1.0;
+        }
+        if index == self.favoured_index(info) {
+            self.bias
+        } else {
+            (1.0 - self.bias) / (n - 1) as f64
+        }
+    }
+}
+
+/// π(a | I) ∝ exp(β · u(I, a)) with utilities u ~ U(0, 1) drawn by a seeded hash of the
+/// information state and the action; β = 0 is uniform.
+#[derive(Clone, Copy, Debug)]
+pub struct SoftmaxPolicy {
+    pub seed: u64,
+    pub beta: f64,
+}
+
+impl SoftmaxPolicy {
+    /// The random utility u(I, a) in [0, 1).
+    #[inline]
+    pub fn utility(&self, info_key: u64, action: Action) -> f64 {
+        let h = splitmix64(info_key ^ splitmix64(self.seed ^ ((action as u64 + 1) << 32)));
+        (h >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+}
+
+impl Policy for SoftmaxPolicy {
+    fn action_probability(&self, info: &InfoStateView<'_>, index: usize) -> f64 {
+        let key = info.key();
+        let u: Vec<f64> = info
+            .legal_actions
+            .iter()
+            .map(|&a| self.utility(key, a))
+            .collect();
+        let max = u.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let z: f64 = u.iter().map(|&x| (self.beta * (x - max)).exp()).sum();
+        (self.beta * (u[index] - max)).exp() / z
+    }
+}
+
+/// A built-in policy chosen at run time.
+#[derive(Clone, Copy, Debug)]
+pub enum BuiltinPolicy {
+    Uniform,
+    Bias(BiasPolicy),
+    Softmax(SoftmaxPolicy),
+}
+
+impl Policy for BuiltinPolicy {
+    fn action_probability(&self, info: &InfoStateView<'_>, index: usize) -> f64 {
+        match self {
+            BuiltinPolicy::Uniform => UniformPolicy.action_probability(info, index),
+            BuiltinPolicy::Bias(p) => p.action_probability(info, index),
+            BuiltinPolicy::Softmax(p) => p.action_probability(info, index),
+        }
+    }
+}
