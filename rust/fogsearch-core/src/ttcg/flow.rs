@@ -113,11 +113,7 @@ pub fn construct_suit_lengths(c: &DealConstraints) -> Result<SuitLengths, TtcgEr
     if flow < total {
         let reachable = network.residual_reachable(source);
         return Err(TtcgError::Infeasible(explain_cut(
-            c,
-            &supply,
-            &reachable,
-            |o| owner_node(o),
-            |s| suit_node(s),
+            c, &supply, &reachable, owner_node, suit_node,
         )));
     }
     Ok(edge_ids

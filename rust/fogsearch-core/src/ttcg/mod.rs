@@ -15,4 +15,8 @@ pub mod observation;
 pub mod ohhell;
 pub mod policy;
 pub mod ring_swap;
+pub mod sampling;
 pub mod suit_lengths;
+
+#[cfg(test)]
+mod h4a_tests;
