@@ -10,7 +10,7 @@ use super::flow::construct_assignment;
 use super::gibbs::GibbsChain;
 use super::history::log_reach;
 use super::observation::Observation;
-use super::policy::BuiltinPolicy;
+use super::policy::{BuiltinPolicy, Policy};
 use super::suit_lengths::{DealSpace, DealSpaceError};
 use crate::rng::Rng;
 
@@ -27,16 +27,16 @@ impl From<DealSpaceError> for TtcgError {
 const START_STREAM_SALT: u64 = 0x5354_4152_5453_0000;
 
 /// The policy-weighted distribution over deal assignments consistent with an observation.
-pub struct ObservedRange {
+pub struct ObservedRange<P: Policy = BuiltinPolicy> {
     pub observation: Observation,
     pub space: DealSpace,
-    pub policy: BuiltinPolicy,
+    pub policy: P,
 }
 
-impl ObservedRange {
+impl<P: Policy> ObservedRange<P> {
     /// Fails with [`TtcgError::Infeasible`] (the max-flow construction's explanation) when no deal
     /// is consistent with the observation.
-    pub fn new(observation: Observation, policy: BuiltinPolicy) -> Result<Self, TtcgError> {
+    pub fn new(observation: Observation, policy: P) -> Result<Self, TtcgError> {
         let space = DealSpace::new(&observation.constraints)?;
         construct_assignment(&observation.constraints)?;
         Ok(ObservedRange {
