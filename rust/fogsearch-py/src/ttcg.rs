@@ -35,6 +35,13 @@ create_exception!(
     "No deal is consistent with the constraints; the message names the binding constraint."
 );
 
+/// Legal actions at every state along a history, the player to act at each, the final returns.
+type Trace = (Vec<Vec<Action>>, Vec<i64>, Vec<f64>);
+/// Answers of a Python policy per (information-state key, legal actions).
+type PolicyCache = Mutex<HashMap<(u64, Vec<Action>), Vec<f64>>>;
+/// Assignments, their log reach, and deal orders per assignment.
+type EnumeratedDeals<'py> = (Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<f64>>, f64);
+
 /// OpenSpiel's player id for chance nodes and terminal states.
 const CHANCE_PLAYER_ID: i64 = -1;
 const TERMINAL_PLAYER_ID: i64 = -4;
@@ -161,7 +168,7 @@ fn ohhell_trace(
     py: Python<'_>,
     params: &Bound<'_, PyDict>,
     histories: Vec<Vec<i64>>,
-) -> PyResult<Vec<(Vec<Vec<Action>>, Vec<i64>, Vec<f64>)>> {
+) -> PyResult<Vec<Trace>> {
     let p = params_from_dict(params)?;
     let histories: Vec<Vec<Action>> = histories
         .into_iter()
@@ -179,10 +186,7 @@ fn ohhell_trace(
     traced.map_err(to_py_err)
 }
 
-fn trace_one(
-    p: &OhHellParams,
-    h: &[Action],
-) -> Result<(Vec<Vec<Action>>, Vec<i64>, Vec<f64>), TtcgError> {
+fn trace_one(p: &OhHellParams, h: &[Action]) -> Result<Trace, TtcgError> {
     let mut s = OhHellState::new(p.clone())?;
     let mut legal = Vec::with_capacity(h.len() + 1);
     let mut players = Vec::with_capacity(h.len() + 1);
@@ -351,7 +355,7 @@ fn rows_to_array<'py>(
 /// Answers are cached per information state. Errors are kept and re-raised after the Rust loop.
 struct CallablePolicy {
     callable: Py<PyAny>,
-    cache: Mutex<HashMap<(u64, Vec<Action>), Vec<f64>>>,
+    cache: PolicyCache,
     error: Mutex<Option<PyErr>>,
 }
 
@@ -541,7 +545,7 @@ fn ttcg_enumerate_deals<'py>(
     observer: Option<i64>,
     policy: Option<&Bound<'py, PyAny>>,
     limit: usize,
-) -> PyResult<(Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<f64>>, f64)> {
+) -> PyResult<EnumeratedDeals<'py>> {
     let o = observe_py(params, actions, observer)?;
     let policy = extract_policy(policy)?;
     let w = weighted_deals(py, &o, &policy, limit)?;
