@@ -5,10 +5,10 @@ import random
 
 import pyspiel
 import pytest
-
 from fogsearch.ttcg import OhHellGame
 
-# (players, num_suits, num_cards_per_suit, num_tricks_fixed, off_bid_penalty, points_per_trick, games)
+# (players, num_suits, num_cards_per_suit, num_tricks_fixed, off_bid_penalty, points_per_trick,
+#  number of games)
 CONFIGS = [
     (3, 1, 4, -1, False, 1, 800),
     (3, 2, 4, 2, False, 1, 1200),
@@ -58,7 +58,8 @@ def test_at_least_10000_random_games_match_pyspiel_step_by_step():
         ours = OhHellGame(**params)
         games = [_random_pyspiel_game(spiel_game, rng) for _ in range(n)]
         traced = ours.trace([g[0] for g in games])
-        for (history, legal, to_act, returns), (our_legal, our_to_act, our_returns) in zip(games, traced):
+        for (history, legal, to_act, returns), ours_traced in zip(games, traced, strict=True):
+            our_legal, our_to_act, our_returns = ours_traced
             assert our_legal == legal, (params, history)
             assert our_to_act == to_act, (params, history)
             assert our_returns == returns, (params, history)

@@ -3,6 +3,9 @@ max-flow deal construction, exact enumeration with reach probabilities, policies
 Gibbs sampler with its baselines."""
 
 from fogsearch._core import InfeasibleConstraints
+
+# H4b: sampler and diagnostics.
+from fogsearch.ttcg.diagnostics import acceptance_rate, ess_bulk, rhat
 from fogsearch.ttcg.game import DEFAULT_PARAMS, OhHellGame
 from fogsearch.ttcg.observation import (
     DealConstraints,
@@ -15,9 +18,6 @@ from fogsearch.ttcg.observation import (
 )
 from fogsearch.ttcg.openspiel import resample_from_infostate
 from fogsearch.ttcg.policy import BiasPolicy, SoftmaxPolicy, UniformPolicy
-
-# H4b: sampler and diagnostics.
-from fogsearch.ttcg.diagnostics import acceptance_rate, ess_bulk, rhat
 from fogsearch.ttcg.sampling import GibbsDraws, JointRange
 
 __all__ = [

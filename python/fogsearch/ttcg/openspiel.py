@@ -27,11 +27,14 @@ def resample_from_infostate(
     Raises NotImplementedError when more than ``limit`` deals are consistent.
     """
     game = pyspiel_state.get_game()
-    if game.get_type().short_name != "oh_hell":
-        raise ValueError(f"resample_from_infostate supports oh_hell, got {game.get_type().short_name}")
+    name = game.get_type().short_name
+    if name != "oh_hell":
+        raise ValueError(f"resample_from_infostate supports oh_hell only, got {name}")
     params = dict(game.get_parameters())
     actions = [int(a) for a in pyspiel_state.history()]
-    new_actions = _core.ttcg_resample_history(params, actions, int(player), int(seed), policy, limit)
+    new_actions = _core.ttcg_resample_history(
+        params, actions, int(player), int(seed), policy, limit
+    )
     state = game.new_initial_state()
     for a in new_actions:
         state.apply_action(a)
