@@ -30,8 +30,8 @@ from fogsearch.ttcg import BiasPolicy, JointRange
 
 SIZES = {
     "192": ({"players": 3, "num_suits": 2, "num_cards_per_suit": 4, "num_tricks_fixed": 2}, 1),
-    "12,960": ({"players": 3, "num_suits": 3, "num_cards_per_suit": 4, "num_tricks_fixed": 3}, 2),
-    "544,320": ({"players": 3, "num_suits": 3, "num_cards_per_suit": 4, "num_tricks_fixed": 3}, 1),
+    "12960": ({"players": 3, "num_suits": 3, "num_cards_per_suit": 4, "num_tricks_fixed": 3}, 2),
+    "544320": ({"players": 3, "num_suits": 3, "num_cards_per_suit": 4, "num_tricks_fixed": 3}, 1),
 }
 SAMPLE_SIZES = [10, 20, 50, 100, 200, 400, 1000]
 BURN_INS = [0, 5, 20, 100]

@@ -73,7 +73,9 @@ class JointRange:
         self._range = _core.TtcgRange(self.params, self.actions, observer, policy)
 
     @classmethod
-    def from_pyspiel(cls, state: Any, observer: int | None = None, policy: Any = None) -> JointRange:
+    def from_pyspiel(
+        cls, state: Any, observer: int | None = None, policy: Any = None
+    ) -> JointRange:
         """The joint range at an OpenSpiel ``oh_hell`` state."""
         params = state.get_game().get_parameters()
         return cls(params, state.history(), observer, policy)

@@ -17,6 +17,9 @@ use fogsearch_core::ttcg::sampling::ObservedRange;
 use super::{extract_policy, observe_py, to_py_err, CallablePolicy, PolicyArg};
 use crate::errors::detach_guarded;
 
+/// Deals (n x cards owner codes) with one log weight each.
+type DealsWithLogWeights<'py> = (Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<f64>>);
+
 /// A built-in policy (reach computed in Rust) or a Python callable (asked under the GIL).
 enum AnyPolicy {
     Builtin(BuiltinPolicy),
@@ -193,7 +196,7 @@ impl PyTtcgRange {
         py: Python<'py>,
         n: usize,
         seed: u64,
-    ) -> PyResult<(Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<f64>>)> {
+    ) -> PyResult<DealsWithLogWeights<'py>> {
         let (flat, log_w) = self
             .run(py, |r| r.importance(n, seed))?
             .map_err(to_py_err)?;
@@ -202,11 +205,7 @@ impl PyTtcgRange {
 
     /// Every consistent deal with its log reach (at most `limit` deals).
     #[pyo3(signature = (limit=1_000_000))]
-    fn exact<'py>(
-        &self,
-        py: Python<'py>,
-        limit: usize,
-    ) -> PyResult<(Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<f64>>)> {
+    fn exact<'py>(&self, py: Python<'py>, limit: usize) -> PyResult<DealsWithLogWeights<'py>> {
         let w = self.run(py, |r| r.exact(limit))?.map_err(to_py_err)?;
         Ok((
             self.rows(py, w.assignments.concat()),
