@@ -13,13 +13,16 @@ PARAMS = {"players": 3, "num_suits": 3, "num_cards_per_suit": 4, "num_tricks_fix
 @pytest.fixture(scope="module")
 def joint_range():
     rng = np.random.default_rng(0)
-    s = _core.OhHellState(PARAMS)
-    public = 0
-    while public < 6:  # three bids and trick 1
-        if not s.is_chance_node():
-            public += 1
-        legal = s.legal_actions()
-        s.apply_action(int(legal[rng.integers(len(legal))]))
+    while True:  # three bids and trick 1, no void revealed (the paper's state)
+        s = _core.OhHellState(PARAMS)
+        public = 0
+        while public < 6:
+            if not s.is_chance_node():
+                public += 1
+            legal = s.legal_actions()
+            s.apply_action(int(legal[rng.integers(len(legal))]))
+        if not any(any(v) for v in _core.ohhell_observe(PARAMS, s.history(), None)["voids"]):
+            break
     return JointRange(PARAMS, s.history(), None, SoftmaxPolicy(1, 5.0))
 
 
