@@ -17,7 +17,8 @@ from fogsearch.ttcg.game import OhHellGame
 class DealConstraints:
     """What any consistent deal must satisfy. Owner codes: players ``0..P-1``, undealt pile ``P``,
     trump card ``P+1``; ``known_owner[c]`` is -1 for a hidden card; ``hidden_counts`` has one
-    entry per player then the undealt pile; ``voids[p][s]`` marks suits player ``p`` has shown it lacks."""
+    entry per player then the undealt pile; ``voids[p][s]`` marks suits player ``p`` has shown
+    it lacks."""
 
     num_players: int
     num_suits: int
