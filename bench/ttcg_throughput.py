@@ -3,7 +3,8 @@ three public-state sizes and on a 52-card, 4-player mid-game, and thread scaling
 machine's core count (one chain per thread).
 
 Every transition evaluates the proposal's reach probability (the whole public history replayed
-under the policy), which dominates the cost; the uniform-policy column still computes reach.
+under the policy); the "reach evals/s" column times that evaluation alone on uniform deals, to show
+how much of a transition it is. The uniform policy still computes reach (legal-action counts vary).
 
 Run: ``.venv/bin/python bench/ttcg_throughput.py`` (after ``maturin develop --release``).
 """
@@ -57,20 +58,24 @@ def main():
     args = ap.parse_args()
     cores = os.cpu_count() or 1
     print(f"machine: {cores} cores; one chain per thread\n")
-    print("| state | policy | transitions/s/core | acceptance | "
+    print("| state | policy | transitions/s/core | reach evals/s/core | acceptance | "
           + " | ".join(f"{k} threads (eff.)" for k in range(2, cores + 1)) + " |")
-    print("|---|---|---|---|" + "---|" * (cores - 1))
+    print("|---|---|---|---|---|" + "---|" * (cores - 1))
     for name, (params, played) in STATES.items():
         actions = random_public_state(params, played, seed=1)
         for label, policy in [("uniform", UniformPolicy()), ("softmax b=5", SoftmaxPolicy(1, 5.0))]:
             r = JointRange(params, actions, None, policy)
             transitions_per_second(r, 1, 2000)  # warm-up: fill the neighbourhood cache paths
             one, acc = transitions_per_second(r, 1, args.transitions)
+            deals = r.uniform(args.transitions, seed=0)
+            t0 = time.perf_counter()
+            r.log_reach(deals)
+            reach = len(deals) / (time.perf_counter() - t0)
             cells = []
             for k in range(2, cores + 1):
                 many, _ = transitions_per_second(r, k, args.transitions)
                 cells.append(f"{many / 1e3:.0f}k ({many / (k * one):.2f})")
-            row = f"| {name} | {label} | {one / 1e3:.0f}k | {acc:.2f} | "
+            row = f"| {name} | {label} | {one / 1e3:.0f}k | {reach / 1e3:.0f}k | {acc:.2f} | "
             print(row + " | ".join(cells) + " |")
 
 
