@@ -13,7 +13,8 @@ use pyo3::types::{PyDict, PyList};
 use fogsearch_core::rng::Rng;
 use fogsearch_core::ttcg::constraints::{DealConstraints, Owner};
 use fogsearch_core::ttcg::enumerate::{
-    deal_orders_per_assignment, enumerate_assignments, enumerate_weighted, WeightedDeals,
+    deal_orders_per_assignment, enumerate_assignments, enumerate_weighted, for_each_history,
+    WeightedDeals,
 };
 use fogsearch_core::ttcg::error::TtcgError;
 use fogsearch_core::ttcg::flow::construct_assignment;
@@ -557,6 +558,42 @@ fn ttcg_enumerate_deals<'py>(
     ))
 }
 
+/// Every OpenSpiel history (every deal order of every consistent deal) with its reach, walked in
+/// Rust: returns (number of histories, sum of their reach probabilities relative to the most
+/// likely deal). The cost of materialising each action list is included; nothing is returned per
+/// history, so this measures enumeration, not Python object creation.
+#[pyfunction]
+#[pyo3(signature = (params, actions, observer=None, policy=None, limit=1_000_000))]
+fn ttcg_walk_histories(
+    py: Python<'_>,
+    params: &Bound<'_, PyDict>,
+    actions: Vec<i64>,
+    observer: Option<i64>,
+    policy: Option<&Bound<'_, PyAny>>,
+    limit: usize,
+) -> PyResult<(usize, f64)> {
+    let o = observe_py(params, actions, observer)?;
+    let policy = extract_policy(policy)?;
+    let w = weighted_deals(py, &o, &policy, limit)?;
+    let max = w
+        .log_reach
+        .iter()
+        .cloned()
+        .fold(f64::NEG_INFINITY, f64::max);
+    detach_guarded(py, move || {
+        let mut total = 0.0;
+        let mut count = 0;
+        for (a, r) in w.assignments.iter().zip(&w.log_reach) {
+            let weight = (r - max).exp();
+            count += for_each_history(&o.template, std::slice::from_ref(a), |h| {
+                std::hint::black_box(h);
+                total += weight;
+            });
+        }
+        (count, total)
+    })
+}
+
 /// Log reach of `assignments` (n x cards) along the public history of `actions`.
 #[pyfunction]
 #[pyo3(signature = (params, actions, assignments, policy=None))]
@@ -665,6 +702,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ttcg_enumerate_consistent, m)?)?;
     m.add_function(wrap_pyfunction!(ttcg_enumerate_deals, m)?)?;
     m.add_function(wrap_pyfunction!(ttcg_log_reach, m)?)?;
+    m.add_function(wrap_pyfunction!(ttcg_walk_histories, m)?)?;
     m.add_function(wrap_pyfunction!(ttcg_resample_history, m)?)?;
     register_sampling(m)?;
     Ok(())
