@@ -3,7 +3,6 @@
 import random
 
 import pyspiel
-
 from fogsearch import _core
 from fogsearch.ttcg import OhHellGame, observe
 
