@@ -218,7 +218,9 @@ def test_resample_refuses_states_before_the_deal_and_too_large_ranges():
         resample_from_infostate(state, 0, seed=1)
     _, big, _ = _public_state_without_voids(_params(3, 4, 3), 0, seed=2)
     with pytest.raises(NotImplementedError, match="limited to 10"):
-        resample_from_infostate(big, 0, seed=1, limit=10)
+        resample_from_infostate(big, 0, seed=1, method="exact", limit=10)
+    with pytest.raises(ValueError, match="method"):
+        resample_from_infostate(big, 0, seed=1, method="best")
 
 
 def test_bad_policies_raise_clear_errors():
@@ -233,3 +235,42 @@ def test_bad_policies_raise_clear_errors():
         BiasPolicy(seed=1, bias=1.5)
     with pytest.raises(ValueError, match="beta"):
         SoftmaxPolicy(seed=1, beta=-1.0)
+
+
+def test_resample_falls_back_to_gibbs_on_large_states_keeping_the_infostate():
+    params = {"players": 4, "num_suits": 4, "num_cards_per_suit": 13, "num_tricks_fixed": 8}
+    game = pyspiel.load_game("oh_hell", params)
+    rng = random.Random(12)
+    state = game.new_initial_state()
+    public = 0
+    while public < 4 + 4 * 3 + 2:  # bids, three tricks, two cards of the fourth
+        if not state.is_chance_node():
+            public += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    with pytest.raises(NotImplementedError, match="limited to"):
+        resample_from_infostate(state, 2, seed=0, method="exact")
+    infostate = state.information_state_string(2)
+    hands = set()
+    for seed in range(15):
+        new = resample_from_infostate(state, 2, seed, policy=SoftmaxPolicy(seed=1, beta=2.0))
+        assert new.information_state_string(2) == infostate
+        hands.add(tuple(new.history()))
+    assert len(hands) == 15
+
+
+def test_gibbs_resampling_matches_the_exact_range_on_a_small_state():
+    params = _params(3, 4, 3)
+    game, state, _ = _public_state_without_voids(params, 1, seed=8)
+    n = 1500
+    gibbs_deals = Counter()
+    exact_deals = Counter()
+    for seed in range(n):
+        g = resample_from_infostate(state, 1, seed, method="gibbs", burn_in=100)
+        e = resample_from_infostate(state, 1, seed, method="exact")
+        gibbs_deals[_owner_key(g, 3)] += 1
+        exact_deals[_owner_key(e, 3)] += 1
+        assert g.information_state_string(1) == state.information_state_string(1)
+    keys = set(gibbs_deals) | set(exact_deals)
+    tvd = 0.5 * sum(abs(gibbs_deals[k] - exact_deals[k]) / n for k in keys)
+    # Two independent samples of 1500 over 90 equiprobable deals differ by about 0.17 in TVD.
+    assert tvd < 0.25, tvd

@@ -17,7 +17,7 @@ use fogsearch_core::ttcg::enumerate::{
     WeightedDeals,
 };
 use fogsearch_core::ttcg::error::TtcgError;
-use fogsearch_core::ttcg::flow::construct_assignment;
+use fogsearch_core::ttcg::flow::{construct_assignment, is_consistent};
 use fogsearch_core::ttcg::history::log_reach;
 use fogsearch_core::ttcg::observation::{observe, Observation};
 use fogsearch_core::ttcg::ohhell::{Action, Actor, OhHellParams, OhHellState};
@@ -673,6 +673,25 @@ fn ttcg_resample_history(
     Ok(shuffled_deal_history(&o, &w.assignments[chosen], &mut rng))
 }
 
+/// The OpenSpiel action list of the history of `actions` with the hidden cards re-dealt as in
+/// `assignment` (checked against `player`'s information state), deal order uniform by `seed`.
+#[pyfunction]
+fn ttcg_history_from_deal(
+    params: &Bound<'_, PyDict>,
+    actions: Vec<i64>,
+    player: i64,
+    assignment: Vec<u8>,
+    seed: u64,
+) -> PyResult<Vec<Action>> {
+    let o = observe_py(params, actions, Some(player))?;
+    if !is_consistent(&o.constraints, &assignment) {
+        return Err(PyValueError::new_err(
+            "the deal is not consistent with the player's information state",
+        ));
+    }
+    Ok(shuffled_deal_history(&o, &assignment, &mut Rng::new(seed)))
+}
+
 fn shuffled_deal_history(o: &Observation, assignment: &[Owner], rng: &mut Rng) -> Vec<Action> {
     let players = o.template.params.players;
     let mut actions = o.template.openspiel_actions(assignment);
@@ -704,6 +723,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ttcg_log_reach, m)?)?;
     m.add_function(wrap_pyfunction!(ttcg_walk_histories, m)?)?;
     m.add_function(wrap_pyfunction!(ttcg_resample_history, m)?)?;
+    m.add_function(wrap_pyfunction!(ttcg_history_from_deal, m)?)?;
     register_sampling(m)?;
     Ok(())
 }
