@@ -128,6 +128,12 @@ def ttcg_resample_history(
     """An action list with ``player``'s information state unchanged, hidden cards drawn exactly
     from the joint range under ``policy``, uniform deal order."""
 
+def ttcg_history_from_deal(
+    params: dict[str, int | bool], actions: list[int], player: int, assignment: list[int], seed: int
+) -> list[int]:
+    """The history of ``actions`` re-dealt as ``assignment`` (checked against ``player``'s
+    information state; ``ValueError`` if inconsistent), deal order uniform by ``seed``."""
+
 # H4b: the TTCG Gibbs sampler and its baselines (user API: fogsearch.ttcg.JointRange).
 
 class TtcgRange:
