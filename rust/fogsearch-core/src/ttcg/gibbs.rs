@@ -19,10 +19,11 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::rc::Rc;
 
 use super::constraints::{Card, Owner};
-use super::ring_swap::ring_swap_neighbours;
-use super::suit_lengths::{log_sum_exp, DealSpace, SuitLengths};
+use super::ring_swap::for_each_ring_swap_neighbour;
+use super::suit_lengths::{DealSpace, SuitLengths};
 use crate::rng::{splitmix64, Rng};
 
 /// Unnormalised log target of an assignment: the log reach probability of a history with that
@@ -48,22 +49,19 @@ pub struct Neighbourhood {
 
 impl Neighbourhood {
     pub fn of(space: &DealSpace, table: SuitLengths) -> Self {
-        let mut tables = ring_swap_neighbours(space, table);
-        tables.push(table);
-        let log_counts: Vec<f64> = tables.iter().map(|&t| space.log_deal_count(t)).collect();
-        let log_size = log_sum_exp(log_counts.iter().copied());
-        let mut running = 0.0;
-        let cumulative = log_counts
-            .iter()
-            .map(|lc| {
-                running += (lc - log_size).exp();
-                running
-            })
-            .collect();
+        // Weights relative to the table's own deal count (ratio 1), exact small rationals.
+        let mut tables = vec![table];
+        let mut cumulative = vec![1.0];
+        let mut running = 1.0;
+        for_each_ring_swap_neighbour(space, table, |n, ratio| {
+            running += ratio;
+            tables.push(n);
+            cumulative.push(running);
+        });
         Neighbourhood {
             tables,
             cumulative,
-            log_size,
+            log_size: space.log_deal_count(table) + running.ln(),
         }
     }
 
@@ -75,6 +73,13 @@ impl Neighbourhood {
         let i = self.cumulative.partition_point(|&c| c <= u);
         self.tables[i.min(self.tables.len() - 1)]
     }
+}
+
+/// `log |Ω|` for every assignment with this table, without building the neighbour list.
+pub fn log_neighbourhood_size(space: &DealSpace, table: SuitLengths) -> f64 {
+    let mut total = 1.0;
+    for_each_ring_swap_neighbour(space, table, |_, ratio| total += ratio);
+    space.log_deal_count(table) + total.ln()
 }
 
 /// One-step hasher for packed tables: they are already well mixed by `splitmix64`.
@@ -97,26 +102,56 @@ impl Hasher for TableHasher {
     }
 }
 
-/// Neighbourhoods already computed, keyed by table. A chain revisits few tables, so after warm-up a
-/// transition costs one lookup instead of a RingSwap enumeration.
-#[derive(Default)]
+type TableMap<V> = HashMap<SuitLengths, V, BuildHasherDefault<TableHasher>>;
+
+/// Neighbourhoods and neighbourhood sizes already computed, keyed by table. Small states revisit
+/// few tables, so after warm-up a transition costs lookups instead of RingSwap enumerations; large
+/// ones (a 52-card deck has millions of tables) would grow without bound, so each map is emptied
+/// when it reaches its cap.
 pub struct NeighbourhoodCache {
-    index: HashMap<SuitLengths, usize, BuildHasherDefault<TableHasher>>,
-    items: Vec<Neighbourhood>,
+    lists: TableMap<Rc<Neighbourhood>>,
+    sizes: TableMap<f64>,
 }
 
-impl NeighbourhoodCache {
-    pub fn get(&mut self, space: &DealSpace, table: SuitLengths) -> usize {
-        if let Some(&i) = self.index.get(&table) {
-            return i;
+impl Default for NeighbourhoodCache {
+    fn default() -> Self {
+        NeighbourhoodCache {
+            lists: TableMap::default(),
+            sizes: TableMap::default(),
         }
-        self.items.push(Neighbourhood::of(space, table));
-        self.index.insert(table, self.items.len() - 1);
-        self.items.len() - 1
+    }
+}
+
+/// Neighbour lists cost about 16 bytes per neighbour (hundreds per table in a 52-card deck).
+const MAX_CACHED_LISTS: usize = 4096;
+const MAX_CACHED_SIZES: usize = 1 << 18;
+
+impl NeighbourhoodCache {
+    /// The proposal set of `table` (shared, so the chain can hold it across cache resets).
+    pub fn neighbourhood(&mut self, space: &DealSpace, table: SuitLengths) -> Rc<Neighbourhood> {
+        if let Some(n) = self.lists.get(&table) {
+            return n.clone();
+        }
+        if self.lists.len() >= MAX_CACHED_LISTS {
+            self.lists.clear();
+        }
+        let n = Rc::new(Neighbourhood::of(space, table));
+        self.sizes.insert(table, n.log_size);
+        self.lists.insert(table, n.clone());
+        n
     }
 
-    pub fn item(&self, i: usize) -> &Neighbourhood {
-        &self.items[i]
+    /// `log |Ω|` of `table`.
+    pub fn log_size(&mut self, space: &DealSpace, table: SuitLengths) -> f64 {
+        if let Some(&s) = self.sizes.get(&table) {
+            return s;
+        }
+        if self.sizes.len() >= MAX_CACHED_SIZES {
+            self.sizes.clear();
+        }
+        let s = log_neighbourhood_size(space, table);
+        self.sizes.insert(table, s);
+        s
     }
 }
 
@@ -146,7 +181,7 @@ pub struct GibbsChain<'s, T: LogTarget + ?Sized> {
     cache: NeighbourhoodCache,
     assignment: Vec<Owner>,
     log_target: f64,
-    neighbourhood: usize,
+    neighbourhood: Rc<Neighbourhood>,
     proposal: Vec<Owner>,
     scratch: Vec<Card>,
     transitions: u64,
@@ -168,7 +203,7 @@ impl<'s, T: LogTarget + ?Sized> GibbsChain<'s, T> {
             cache: NeighbourhoodCache::default(),
             assignment: Vec::new(),
             log_target: 0.0,
-            neighbourhood: 0,
+            neighbourhood: Rc::new(Neighbourhood::of(space, space.table_of(start)?)),
             proposal: vec![0; space.num_cards()],
             scratch: Vec::new(),
             transitions: 0,
@@ -183,7 +218,7 @@ impl<'s, T: LogTarget + ?Sized> GibbsChain<'s, T> {
         let table = self.space.table_of(state)?;
         self.assignment = state.to_vec();
         self.log_target = self.target.log_weight(state);
-        self.neighbourhood = self.cache.get(self.space, table);
+        self.neighbourhood = self.cache.neighbourhood(self.space, table);
         Ok(())
     }
 
@@ -202,28 +237,30 @@ impl<'s, T: LogTarget + ?Sized> GibbsChain<'s, T> {
     /// One Metropolis-Hastings transition; returns whether the proposal was accepted.
     pub fn step(&mut self) -> bool {
         self.transitions += 1;
-        let here = self.cache.item(self.neighbourhood);
-        let log_size_here = here.log_size;
-        let table = here.draw_table(&mut self.rng);
+        let log_size_here = self.neighbourhood.log_size;
+        let table = self.neighbourhood.draw_table(&mut self.rng);
         self.space.deal_uniformly_within(
             table,
             &mut self.rng,
             &mut self.scratch,
             &mut self.proposal,
         );
-        let there = self.cache.get(self.space, table);
         let log_target_there = self.target.log_weight(&self.proposal);
+        if log_target_there == f64::NEG_INFINITY {
+            return false;
+        }
+        let log_size_there = self.cache.log_size(self.space, table);
         let log_alpha = log_acceptance(
             self.log_target,
             log_size_here,
             log_target_there,
-            self.cache.item(there).log_size,
+            log_size_there,
         );
         let accept = log_alpha >= 0.0 || self.rng.next_f64() < log_alpha.exp();
         if accept {
             std::mem::swap(&mut self.assignment, &mut self.proposal);
             self.log_target = log_target_there;
-            self.neighbourhood = there;
+            self.neighbourhood = self.cache.neighbourhood(self.space, table);
             self.accepted += 1;
         }
         accept
@@ -247,15 +284,13 @@ pub fn exact_transitions<T: LogTarget + ?Sized>(
     cache: &mut NeighbourhoodCache,
 ) -> Result<Vec<(Vec<Owner>, f64)>, String> {
     let table = space.table_of(state)?;
-    let here = cache.get(space, table);
-    let log_size_here = cache.item(here).log_size;
+    let here = cache.neighbourhood(space, table);
+    let log_size_here = here.log_size;
     let log_target_here = target.log_weight(state);
     let mut out = Vec::new();
     let mut leave = 0.0;
-    let tables = cache.item(here).tables.clone();
-    for t in tables {
-        let there = cache.get(space, t);
-        let log_size_there = cache.item(there).log_size;
+    for &t in &here.tables {
+        let log_size_there = cache.log_size(space, t);
         for candidate in space.assignments_within(t) {
             if candidate == state {
                 continue;
@@ -277,6 +312,7 @@ pub fn exact_transitions<T: LogTarget + ?Sized>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::suit_lengths::log_sum_exp;
     use super::super::suit_lengths::tests::{hand_made, paper_192};
     use super::*;
 
@@ -367,10 +403,10 @@ mod tests {
         let mut moved = vec![0.0; all.len()];
         let mut cache = NeighbourhoodCache::default();
         for a in &all {
-            let here = cache.get(&space, space.table_of(a).unwrap());
-            let log_size = cache.item(here).log_size;
+            let here = cache.neighbourhood(&space, space.table_of(a).unwrap());
+            let log_size = here.log_size;
             let mut leave = 0.0;
-            for t in cache.item(here).tables.clone() {
+            for &t in &here.tables {
                 for b in space.assignments_within(t) {
                     if &b != a {
                         let p =

@@ -16,13 +16,32 @@
 
 use super::suit_lengths::{DealSpace, SuitLengths, MAX_OWNERS, MAX_SUITS};
 
-/// The RingSwap neighbours of `table`, sorted and without duplicates. The table itself is never
-/// among them (row `i` always changes).
+/// The RingSwap neighbours of `table`, sorted. The table itself is never among them (row `i`
+/// always changes).
 pub fn ring_swap_neighbours(space: &DealSpace, table: SuitLengths) -> Vec<SuitLengths> {
     let mut out = Vec::new();
+    for_each_ring_swap_neighbour(space, table, |n, _| out.push(n));
+    out.sort_unstable();
+    out
+}
+
+/// Calls `visit(neighbour, count_ratio)` once for every RingSwap neighbour of `table`, where
+/// `count_ratio` is the neighbour's deal count divided by the table's.
+///
+/// Every ring is started from its lowest row, with its repair in higher rows only. A neighbour is
+/// `table + D` for one simple cycle `D` with a direction, and a cycle has one lowest row, so each
+/// neighbour is visited exactly once; no set is needed. The count ratio is carried along the ring:
+/// raising a cell from `a` to `a + 1` divides the multinomial by `a + 1`, lowering it from `a`
+/// multiplies it by `a`, and a simple cycle touches each cell once.
+pub fn for_each_ring_swap_neighbour(
+    space: &DealSpace,
+    table: SuitLengths,
+    mut visit: impl FnMut(SuitLengths, f64),
+) {
     for row in 0..space.num_owners {
         for lose in 0..space.num_suits {
-            if table.get(row, lose) == 0 || !space.is_open(row, lose) {
+            let have = table.get(row, lose);
+            if have == 0 || !space.is_open(row, lose) {
                 continue;
             }
             for gain in 0..space.num_suits {
@@ -30,8 +49,7 @@ pub fn ring_swap_neighbours(space: &DealSpace, table: SuitLengths) -> Vec<SuitLe
                     continue;
                 }
                 let swapped = table.swapped(row, gain, lose);
-                let mut used_rows = [false; MAX_OWNERS];
-                used_rows[row] = true;
+                let ratio = have as f64 / (table.get(row, gain) + 1) as f64;
                 let mut seen_suits = [false; MAX_SUITS];
                 seen_suits[gain] = true;
                 let ring = Ring {
@@ -39,13 +57,19 @@ pub fn ring_swap_neighbours(space: &DealSpace, table: SuitLengths) -> Vec<SuitLe
                     original: table,
                     deficit: lose,
                 };
-                ring.repair(swapped, gain, &mut used_rows, &mut seen_suits, &mut out);
+                let mut used_rows = [false; MAX_OWNERS];
+                used_rows[..=row].fill(true);
+                ring.repair(
+                    swapped,
+                    ratio,
+                    gain,
+                    &mut used_rows,
+                    &mut seen_suits,
+                    &mut visit,
+                );
             }
         }
     }
-    out.sort_unstable();
-    out.dedup();
-    out
 }
 
 struct Ring<'a> {
@@ -61,14 +85,16 @@ impl Ring<'_> {
     fn repair(
         &self,
         table: SuitLengths,
+        ratio: f64,
         surplus: usize,
         used_rows: &mut [bool; MAX_OWNERS],
         seen_suits: &mut [bool; MAX_SUITS],
-        out: &mut Vec<SuitLengths>,
+        visit: &mut impl FnMut(SuitLengths, f64),
     ) {
         for row in 0..self.space.num_owners {
             // Unused rows are untouched, so their counts are the original table's.
-            if used_rows[row] || self.original.get(row, surplus) == 0 {
+            let have = self.original.get(row, surplus);
+            if used_rows[row] || have == 0 {
                 continue;
             }
             for next in 0..self.space.num_suits {
@@ -76,12 +102,13 @@ impl Ring<'_> {
                     continue;
                 }
                 let repaired = table.swapped(row, next, surplus);
+                let ratio = ratio * have as f64 / (self.original.get(row, next) + 1) as f64;
                 if next == self.deficit {
-                    out.push(repaired);
+                    visit(repaired, ratio);
                 } else {
                     used_rows[row] = true;
                     seen_suits[next] = true;
-                    self.repair(repaired, next, used_rows, seen_suits, out);
+                    self.repair(repaired, ratio, next, used_rows, seen_suits, visit);
                     used_rows[row] = false;
                     seen_suits[next] = false;
                 }
@@ -163,6 +190,16 @@ mod tests {
             for &t in &tables {
                 let ns = ring_swap_neighbours(&space, t);
                 assert!(!ns.contains(&t));
+                assert!(
+                    ns.windows(2).all(|w| w[0] != w[1]),
+                    "a neighbour visited twice"
+                );
+                let mut ratios = Vec::new();
+                for_each_ring_swap_neighbour(&space, t, |n, r| ratios.push((n, r)));
+                for (n, r) in ratios {
+                    let expected = (space.log_deal_count(n) - space.log_deal_count(t)).exp();
+                    assert!((r - expected).abs() < 1e-12 * expected.max(1.0));
+                }
                 for &n in &ns {
                     assert!(is_valid(&space, n));
                     assert!(
