@@ -108,18 +108,10 @@ type TableMap<V> = HashMap<SuitLengths, V, BuildHasherDefault<TableHasher>>;
 /// few tables, so after warm-up a transition costs lookups instead of RingSwap enumerations; large
 /// ones (a 52-card deck has millions of tables) would grow without bound, so each map is emptied
 /// when it reaches its cap.
+#[derive(Default)]
 pub struct NeighbourhoodCache {
     lists: TableMap<Rc<Neighbourhood>>,
     sizes: TableMap<f64>,
-}
-
-impl Default for NeighbourhoodCache {
-    fn default() -> Self {
-        NeighbourhoodCache {
-            lists: TableMap::default(),
-            sizes: TableMap::default(),
-        }
-    }
 }
 
 /// Neighbour lists cost about 16 bytes per neighbour (hundreds per table in a 52-card deck).
