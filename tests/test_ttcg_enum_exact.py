@@ -19,6 +19,7 @@ from fogsearch.ttcg import (
     log_reach,
     observe,
     resample_from_infostate,
+    resample_many_from_infostate,
 )
 
 
@@ -274,3 +275,34 @@ def test_gibbs_resampling_matches_the_exact_range_on_a_small_state():
     tvd = 0.5 * sum(abs(gibbs_deals[k] - exact_deals[k]) / n for k in keys)
     # Two independent samples of 1500 over 90 equiprobable deals differ by about 0.17 in TVD.
     assert tvd < 0.25, tvd
+
+
+def test_batched_resampling_matches_the_exact_range_and_keeps_the_infostate():
+    game, state, obs = _public_state_without_voids(_params(3, 4, 3), 1, seed=8)
+    info_obs = observe(OhHellGame(**_params(3, 4, 3)), state.history(), observer=0)
+    deals, log_r = enumerate_deals(info_obs, SoftmaxPolicy(seed=4, beta=5.0))
+    p = np.exp(log_r - log_r.max())
+    exact = {}
+    for deal, q in zip(deals, p / p.sum(), strict=True):
+        history = next(iter(_histories_from_assignments(info_obs, [deal])))
+        replay = game.new_initial_state()
+        for a in history:
+            replay.apply_action(a)
+        exact[_owner_key(replay, 3)] = q
+    n = 8000
+    states = resample_many_from_infostate(state, 0, n, seed=5, policy=SoftmaxPolicy(4, 5.0))
+    infostate = state.information_state_string(0)
+    assert all(s.information_state_string(0) == infostate for s in states)
+    counts = Counter(_owner_key(s, 3) for s in states)
+    assert set(counts) <= set(exact)
+    tvd = 0.5 * sum(abs(counts[k] / n - q) for k, q in exact.items())
+    assert tvd < 2 * math.sqrt(len(exact) / (2 * math.pi * n)), tvd
+    bid_of_2 = next(a for p, a in obs.events if p == 2)
+
+    def never_bids_as_observed(player, info, legal):
+        if player == 2 and bid_of_2 in legal:
+            return [0.0 if a == bid_of_2 else 1 / (len(legal) - 1) for a in legal]
+        return [1 / len(legal)] * len(legal)
+
+    with pytest.raises(ValueError, match="probability 0"):
+        resample_many_from_infostate(state, 0, 3, seed=1, policy=never_bids_as_observed)

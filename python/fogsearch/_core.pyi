@@ -128,6 +128,17 @@ def ttcg_resample_history(
     """An action list with ``player``'s information state unchanged, hidden cards drawn exactly
     from the joint range under ``policy``, uniform deal order."""
 
+def ttcg_resample_histories(
+    params: dict[str, int | bool],
+    actions: list[int],
+    player: int,
+    seed: int,
+    n: int,
+    policy: object | None = None,
+    limit: int = 200_000,
+) -> list[list[int]]:
+    """``n`` exact resamples of ``player``'s information state, enumerating once."""
+
 def ttcg_history_from_deal(
     params: dict[str, int | bool], actions: list[int], player: int, assignment: list[int], seed: int
 ) -> list[int]:

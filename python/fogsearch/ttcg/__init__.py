@@ -16,7 +16,7 @@ from fogsearch.ttcg.observation import (
     log_reach,
     observe,
 )
-from fogsearch.ttcg.openspiel import resample_from_infostate
+from fogsearch.ttcg.openspiel import resample_from_infostate, resample_many_from_infostate
 from fogsearch.ttcg.policy import BiasPolicy, SoftmaxPolicy, UniformPolicy
 from fogsearch.ttcg.sampling import GibbsDraws, JointRange
 
@@ -35,6 +35,7 @@ __all__ = [
     "log_reach",
     "observe",
     "resample_from_infostate",
+    "resample_many_from_infostate",
     # H4b
     "GibbsDraws",
     "JointRange",

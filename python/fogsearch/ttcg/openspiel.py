@@ -58,3 +58,30 @@ def resample_from_infostate(
     for a in new_actions:
         state.apply_action(a)
     return state
+
+
+def resample_many_from_infostate(
+    pyspiel_state: Any,
+    player: int,
+    n: int,
+    seed: int,
+    policy: Any = None,
+    *,
+    limit: int = DEFAULT_ENUMERATION_LIMIT,
+) -> list[Any]:
+    """``n`` independent exact resamples (as :func:`resample_from_infostate` with
+    ``method="exact"``), enumerating the joint range once; draw ``i`` uses stream ``i`` of
+    ``seed``."""
+    game = pyspiel_state.get_game()
+    params = dict(game.get_parameters())
+    actions = [int(a) for a in pyspiel_state.history()]
+    histories = _core.ttcg_resample_histories(
+        params, actions, int(player), int(seed), int(n), policy, limit
+    )
+    states = []
+    for history in histories:
+        state = game.new_initial_state()
+        for a in history:
+            state.apply_action(a)
+        states.append(state)
+    return states

@@ -655,22 +655,69 @@ fn ttcg_resample_history(
     policy: Option<&Bound<'_, PyAny>>,
     limit: usize,
 ) -> PyResult<Vec<Action>> {
+    let mut histories = resample_histories(py, params, actions, player, seed, 1, policy, limit)?;
+    Ok(histories.pop().expect("one history was drawn"))
+}
+
+/// `n` independent resamples of one information state, enumerating its joint range once:
+/// draw `i` uses stream `i` of `seed`.
+#[pyfunction]
+#[pyo3(signature = (params, actions, player, seed, n, policy=None, limit=200_000))]
+#[allow(clippy::too_many_arguments)]
+fn ttcg_resample_histories(
+    py: Python<'_>,
+    params: &Bound<'_, PyDict>,
+    actions: Vec<i64>,
+    player: i64,
+    seed: u64,
+    n: usize,
+    policy: Option<&Bound<'_, PyAny>>,
+    limit: usize,
+) -> PyResult<Vec<Vec<Action>>> {
+    resample_histories(py, params, actions, player, seed, n, policy, limit)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn resample_histories(
+    py: Python<'_>,
+    params: &Bound<'_, PyDict>,
+    actions: Vec<i64>,
+    player: i64,
+    seed: u64,
+    n: usize,
+    policy: Option<&Bound<'_, PyAny>>,
+    limit: usize,
+) -> PyResult<Vec<Vec<Action>>> {
     let o = observe_py(params, actions, Some(player))?;
     let policy = extract_policy(policy)?;
     let w = weighted_deals(py, &o, &policy, limit)?;
-    let probs = w.probabilities();
-    let mut rng = Rng::new(seed);
-    let u = rng.next_f64();
-    let mut acc = 0.0;
-    let mut chosen = probs.len() - 1;
-    for (i, p) in probs.iter().enumerate() {
-        acc += p;
-        if u < acc {
-            chosen = i;
-            break;
-        }
+    if w.assignments.is_empty() {
+        return Err(PyValueError::new_err(
+            "the policy gives the observed actions probability 0 under every consistent deal",
+        ));
     }
-    Ok(shuffled_deal_history(&o, &w.assignments[chosen], &mut rng))
+    let cumulative: Vec<f64> = w
+        .probabilities()
+        .iter()
+        .scan(0.0, |acc, p| {
+            *acc += p;
+            Some(*acc)
+        })
+        .collect();
+    Ok((0..n as u64)
+        .map(|i| {
+            let mut rng = if n == 1 {
+                Rng::new(seed)
+            } else {
+                Rng::stream(seed, i)
+            };
+            let u = rng.next_f64() * cumulative[cumulative.len() - 1];
+            let chosen = cumulative
+                .partition_point(|&c| c <= u)
+                .min(cumulative.len() - 1);
+            shuffled_deal_history(&o, &w.assignments[chosen], &mut rng)
+        })
+        .collect())
 }
 
 /// The OpenSpiel action list of the history of `actions` with the hidden cards re-dealt as in
@@ -724,6 +771,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ttcg_walk_histories, m)?)?;
     m.add_function(wrap_pyfunction!(ttcg_resample_history, m)?)?;
     m.add_function(wrap_pyfunction!(ttcg_history_from_deal, m)?)?;
+    m.add_function(wrap_pyfunction!(ttcg_resample_histories, m)?)?;
     register_sampling(m)?;
     Ok(())
 }
