@@ -317,4 +317,23 @@ mod tests {
             assert!(range.space.table_of(s).is_ok());
         }
     }
+
+    #[test]
+    fn infeasible_and_malformed_observations_are_refused_with_their_reason() {
+        let obs = paper_state(3, 3, 1, 8);
+        let mut infeasible = obs.clone();
+        // Player 0 void in every suit but still hiding cards: no deal fits.
+        infeasible.constraints.voids[0] = vec![true; 3];
+        let err = ObservedRange::new(infeasible, BuiltinPolicy::Uniform)
+            .err()
+            .unwrap();
+        assert!(matches!(err, TtcgError::Infeasible(_)), "{err:?}");
+        let mut malformed = obs;
+        malformed.constraints.hidden_counts[0] += 1;
+        let err = ObservedRange::new(malformed, BuiltinPolicy::Uniform)
+            .err()
+            .unwrap();
+        assert!(matches!(err, TtcgError::InvalidInput(_)), "{err:?}");
+        assert!(err.to_string().contains("hidden_counts"), "{err}");
+    }
 }
