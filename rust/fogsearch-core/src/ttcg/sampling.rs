@@ -244,7 +244,7 @@ mod tests {
             .sum::<f64>()
     }
 
-    fn empirical<'a>(draws: &'a [Owner], deck: usize) -> HashMap<&'a [Owner], usize> {
+    fn empirical(draws: &[Owner], deck: usize) -> HashMap<&[Owner], usize> {
         let mut counts = HashMap::new();
         for a in draws.chunks(deck) {
             *counts.entry(a).or_insert(0) += 1;
