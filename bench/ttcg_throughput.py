@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import time
 
 import numpy as np
@@ -45,11 +46,19 @@ def random_public_state(params, tricks_played, seed):
     return s.history()
 
 
+def _cpu_seconds():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def transitions_per_second(r, chains, transitions, seed=0):
-    t0 = time.perf_counter()
+    """(transitions per wall second, acceptance rate, transitions per CPU second of this
+    process, all threads together)."""
+    t0, c0 = time.perf_counter(), _cpu_seconds()
     out = r.gibbs(chains, 1, burn_in=transitions - 1, thin=1, seed=seed)
-    wall = time.perf_counter() - t0
-    return int(out.transitions.sum()) / wall, out.acceptance_rate
+    wall, cpu = time.perf_counter() - t0, _cpu_seconds() - c0
+    total = int(out.transitions.sum())
+    return total / wall, out.acceptance_rate, total / cpu
 
 
 def main():
@@ -57,7 +66,10 @@ def main():
     ap.add_argument("--transitions", type=int, default=200_000)
     args = ap.parse_args()
     cores = os.cpu_count() or 1
-    print(f"machine: {cores} cores; one chain per thread\n")
+    print(f"machine: {cores} cores; one chain per thread; load average {os.getloadavg()}\n")
+    print("k threads: wall-clock throughput (parallel efficiency = k-thread / (k x 1-thread);")
+    print("per CPU s = transitions per CPU-second relative to 1 thread, which separates parallel")
+    print("overhead from cores taken by other processes)\n")
     print("| state | policy | transitions/s/core | reach evals/s/core | acceptance | "
           + " | ".join(f"{k} threads (eff.)" for k in range(2, cores + 1)) + " |")
     print("|---|---|---|---|---|" + "---|" * (cores - 1))
@@ -66,15 +78,16 @@ def main():
         for label, policy in [("uniform", UniformPolicy()), ("softmax b=5", SoftmaxPolicy(1, 5.0))]:
             r = JointRange(params, actions, None, policy)
             transitions_per_second(r, 1, 2000)  # warm-up: fill the neighbourhood cache paths
-            one, acc = transitions_per_second(r, 1, args.transitions)
+            one, acc, one_cpu = transitions_per_second(r, 1, args.transitions)
             deals = r.uniform(args.transitions, seed=0)
             t0 = time.perf_counter()
             r.log_reach(deals)
             reach = len(deals) / (time.perf_counter() - t0)
             cells = []
             for k in range(2, cores + 1):
-                many, _ = transitions_per_second(r, k, args.transitions)
-                cells.append(f"{many / 1e3:.0f}k ({many / (k * one):.2f})")
+                many, _, many_cpu = transitions_per_second(r, k, args.transitions)
+                efficiency = many / (k * one)
+                cells.append(f"{many / 1e3:.0f}k ({efficiency:.2f}; {many_cpu / one_cpu:.2f})")
             row = f"| {name} | {label} | {one / 1e3:.0f}k | {reach / 1e3:.0f}k | {acc:.2f} | "
             print(row + " | ".join(cells) + " |")
 
