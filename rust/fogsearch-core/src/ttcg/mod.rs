@@ -2,3 +2,21 @@
 //! max-flow construction of a consistent deal, and the TTCG Gibbs sampler with its baselines.
 
 pub mod constraints;
+// H4a: game, observation, construction, policies and reach.
+pub mod baselines;
+pub mod chains;
+pub mod enumerate;
+pub mod error;
+pub mod flow;
+pub mod gibbs;
+pub mod history;
+pub mod maxflow;
+pub mod observation;
+pub mod ohhell;
+pub mod policy;
+pub mod ring_swap;
+pub mod sampling;
+pub mod suit_lengths;
+
+#[cfg(test)]
+mod h4a_tests;

@@ -1,0 +1,96 @@
+"""TTCG Gibbs sampler throughput: Metropolis-Hastings transitions per second per core on the paper's
+three public-state sizes and on a 52-card, 4-player mid-game, and thread scaling from 1 to the
+machine's core count (one chain per thread).
+
+Every transition evaluates the proposal's reach probability (the whole public history replayed
+under the policy); the "reach evals/s" column times that evaluation alone on uniform deals, to show
+how much of a transition it is. The uniform policy still computes reach (legal-action counts vary).
+
+Run: ``.venv/bin/python bench/ttcg_throughput.py`` (after ``maturin develop --release``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import time
+
+import numpy as np
+from fogsearch import _core
+from fogsearch.ttcg import JointRange, SoftmaxPolicy, UniformPolicy
+
+STATES = {
+    "192 (3p, 2x4, after trick 1 of 2)": (
+        {"players": 3, "num_suits": 2, "num_cards_per_suit": 4, "num_tricks_fixed": 2}, 1),
+    "12,960 (3p, 3x4, after trick 2 of 3)": (
+        {"players": 3, "num_suits": 3, "num_cards_per_suit": 4, "num_tricks_fixed": 3}, 2),
+    "544,320 (3p, 3x4, after trick 1 of 3)": (
+        {"players": 3, "num_suits": 3, "num_cards_per_suit": 4, "num_tricks_fixed": 3}, 1),
+    "52 cards, 4p, 12 tricks, after trick 6": (
+        {"players": 4, "num_suits": 4, "num_cards_per_suit": 13, "num_tricks_fixed": 12}, 6),
+}
+
+
+def random_public_state(params, tricks_played, seed):
+    rng = np.random.default_rng(seed)
+    players = params["players"]
+    public_actions = players + players * tricks_played
+    s = _core.OhHellState(params)
+    public = 0
+    while public < public_actions:
+        if not s.is_chance_node():
+            public += 1
+        legal = s.legal_actions()
+        s.apply_action(int(legal[rng.integers(len(legal))]))
+    return s.history()
+
+
+def _cpu_seconds():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def transitions_per_second(r, chains, transitions, seed=0):
+    """(transitions per wall second, acceptance rate, transitions per CPU second of this
+    process, all threads together)."""
+    t0, c0 = time.perf_counter(), _cpu_seconds()
+    out = r.gibbs(chains, 1, burn_in=transitions - 1, thin=1, seed=seed)
+    wall, cpu = time.perf_counter() - t0, _cpu_seconds() - c0
+    total = int(out.transitions.sum())
+    return total / wall, out.acceptance_rate, total / cpu
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--transitions", type=int, default=200_000)
+    args = ap.parse_args()
+    cores = os.cpu_count() or 1
+    print(f"machine: {cores} cores; one chain per thread; load average {os.getloadavg()}\n")
+    print("k threads: wall-clock throughput (parallel efficiency = k-thread / (k x 1-thread);")
+    print("per CPU s = transitions per CPU-second relative to 1 thread, which separates parallel")
+    print("overhead from cores taken by other processes)\n")
+    print("| state | policy | transitions/s/core | reach evals/s/core | acceptance | "
+          + " | ".join(f"{k} threads (eff.)" for k in range(2, cores + 1)) + " |")
+    print("|---|---|---|---|---|" + "---|" * (cores - 1))
+    for name, (params, played) in STATES.items():
+        actions = random_public_state(params, played, seed=1)
+        for label, policy in [("uniform", UniformPolicy()), ("softmax b=5", SoftmaxPolicy(1, 5.0))]:
+            r = JointRange(params, actions, None, policy)
+            transitions_per_second(r, 1, 2000)  # warm-up: fill the neighbourhood cache paths
+            one, acc, one_cpu = transitions_per_second(r, 1, args.transitions)
+            deals = r.uniform(args.transitions, seed=0)
+            t0 = time.perf_counter()
+            r.log_reach(deals)
+            reach = len(deals) / (time.perf_counter() - t0)
+            cells = []
+            for k in range(2, cores + 1):
+                many, _, many_cpu = transitions_per_second(r, k, args.transitions)
+                efficiency = many / (k * one)
+                cells.append(f"{many / 1e3:.0f}k ({efficiency:.2f}; {many_cpu / one_cpu:.2f})")
+            row = f"| {name} | {label} | {one / 1e3:.0f}k | {reach / 1e3:.0f}k | {acc:.2f} | "
+            print(row + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,185 @@
+"""The sampler paper's value-estimation task (§5.4, Figures 4 and 6), on the paper's three sizes.
+
+For each of ``--states`` random public states (no void revealed, as in Table 1) of each size, the
+exact value V(S) = sum_h P(h|S) V(h) is computed by enumeration, where V(h) is player 0's expected
+return from h under the joint policy (the remaining play is enumerated to the end of the hand). Then
+each estimator averages V over n sampled deals:
+
+- ``true``: iid draws from the exact joint range;
+- ``gibbs b``: one TTCG Gibbs chain started from a uniformly drawn deal, recording a deal every
+  ``max(b, 1)`` transitions after ``b`` burn-in transitions (the paper's "burn-in" b; b = 0 records
+  every transition);
+- ``importance``: self-normalised importance sampling with the exact uniform proposal.
+
+The joint policy is the supplement's random "policy bias" policy (bias 0.9 on one random action per
+information state; Figure 6), since the paper's Q-learned policies are not available.
+
+Run: ``.venv/bin/python bench/ttcg_value_estimation.py --states 100`` (writes
+``bench/plots/ttcg_value_estimation.png`` and prints the error table).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+from fogsearch import _core
+from fogsearch.ttcg import BiasPolicy, JointRange
+
+SIZES = {
+    "192": ({"players": 3, "num_suits": 2, "num_cards_per_suit": 4, "num_tricks_fixed": 2}, 1),
+    "12960": ({"players": 3, "num_suits": 3, "num_cards_per_suit": 4, "num_tricks_fixed": 3}, 2),
+    "544320": ({"players": 3, "num_suits": 3, "num_cards_per_suit": 4, "num_tricks_fixed": 3}, 1),
+}
+SAMPLE_SIZES = [10, 20, 50, 100, 200, 400, 1000]
+BURN_INS = [0, 5, 20, 100]
+
+
+def random_public_state(params, tricks_played, rng):
+    public_actions = 3 + 3 * tricks_played
+    while True:
+        s = _core.OhHellState(params)
+        public = 0
+        while public < public_actions:
+            if not s.is_chance_node():
+                public += 1
+            legal = s.legal_actions()
+            s.apply_action(int(legal[rng.integers(len(legal))]))
+        obs = _core.ohhell_observe(params, s.history(), None)
+        if not any(any(row) for row in obs["voids"]):
+            return s.history()
+
+
+def history_with_deal(params, actions, assignment):
+    """The OpenSpiel history with the observed public actions and this deal (one deal order)."""
+    players, tricks = params["players"], params["num_tricks_fixed"]
+    hands = [np.flatnonzero(assignment == p) for p in range(players)]
+    deal = [int(hands[p][i]) for i in range(tricks) for p in range(players)]
+    return list(actions[:2]) + deal + list(actions[2 + players * tricks :])
+
+
+def deal_value(params, history, policy):
+    """Player 0's expected return from `history` to the end of the hand under `policy`: every
+    continuation is enumerated and weighted by its reach relative to the history's."""
+    terminals = []
+
+    def walk(state):
+        if state.is_terminal():
+            terminals.append((state.history(), state.returns()[0]))
+            return
+        for a in state.legal_actions():
+            child = state.clone()
+            child.apply_action(a)
+            walk(child)
+
+    start = _core.OhHellState(params)
+    for a in history:
+        start.apply_action(a)
+    walk(start)
+    # Reach of every player's actions along each terminal, relative to the shared prefix.
+    full = _deal_of(params, history)
+    base = _core.ttcg_log_reach(params, history, full, policy)[0]
+    value = 0.0
+    for z, ret in terminals:
+        value += np.exp(_core.ttcg_log_reach(params, z, full, policy)[0] - base) * ret
+    return value
+
+
+def _deal_of(params, history):
+    players, tricks = params["players"], params["num_tricks_fixed"]
+    cards = params["num_suits"] * params["num_cards_per_suit"]
+    a = np.full((1, cards), players, dtype=np.uint8)
+    for i in range(tricks * players):
+        a[0, history[2 + i]] = i % players
+    a[0, history[2 + players * tricks]] = players + 1
+    return a
+
+
+def run_state(params, actions, policy, seed, max_n):
+    r = JointRange(params, actions, None, policy)
+    deals, log_reach = r.exact()
+    p = np.exp(log_reach - log_reach.max())
+    p /= p.sum()
+    values = np.array(
+        [deal_value(params, history_with_deal(params, actions, d), policy) for d in deals]
+    )
+    exact_value = float(p @ values)
+    index = {bytes(d): i for i, d in enumerate(deals)}
+
+    def value_of(draws):
+        return values[[index[bytes(d)] for d in draws]]
+
+    errors = {}
+    true_v = value_of(r.true_samples(max_n, seed=seed))
+    errors["true"] = [abs(true_v[:n].mean() - exact_value) for n in SAMPLE_SIZES]
+    start = r.uniform(1, seed=seed + 1)
+    for b in BURN_INS:
+        g = r.gibbs(1, max_n, burn_in=b, thin=max(b, 1), seed=seed + 2, starts=start)
+        gv = value_of(g.flat())
+        errors[f"gibbs {b}"] = [abs(gv[:n].mean() - exact_value) for n in SAMPLE_SIZES]
+    draws, log_w = r.importance(max_n, seed=seed + 3)
+    iv = value_of(draws)
+    w = np.exp(log_w - log_w.max())
+    errors["importance"] = [
+        abs((w[:n] @ iv[:n]) / w[:n].sum() - exact_value) for n in SAMPLE_SIZES
+    ]
+    return errors, len(deals)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--states", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--bias", type=float, default=0.9)
+    ap.add_argument("--sizes", default=",".join(SIZES))
+    default_plot = Path(__file__).parent / "plots" / "ttcg_value_estimation.png"
+    ap.add_argument("--plot", default=str(default_plot))
+    args = ap.parse_args()
+    rng = np.random.default_rng(args.seed)
+    results = {}
+    for size in args.sizes.split(","):
+        params, played = SIZES[size]
+        t0 = time.perf_counter()
+        per_state = []
+        for i in range(args.states):
+            actions = random_public_state(params, played, rng)
+            policy = BiasPolicy(seed=args.seed * 1000 + i, bias=args.bias)
+            errs, n_deals = run_state(params, actions, policy, seed=i, max_n=max(SAMPLE_SIZES))
+            per_state.append(errs)
+        keys = list(per_state[0])
+        mean = {k: np.mean([e[k] for e in per_state], axis=0) for k in keys}
+        sem = {k: np.std([e[k] for e in per_state], axis=0, ddof=1) / np.sqrt(len(per_state))
+               for k in keys}
+        results[size] = (mean, sem)
+        print(f"\n## {size} histories ({n_deals} assignments), {args.states} states, "
+              f"{time.perf_counter() - t0:.1f} s")
+        print("| estimator | " + " | ".join(f"n={n}" for n in SAMPLE_SIZES) + " |")
+        print("|---|" + "---|" * len(SAMPLE_SIZES))
+        for k in keys:
+            cells = " | ".join(f"{m:.3f}±{s:.3f}" for m, s in zip(mean[k], sem[k], strict=True))
+            print(f"| {k} | {cells} |")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(results), figsize=(5 * len(results), 4), squeeze=False)
+    for ax, (size, (mean, sem)) in zip(axes[0], results.items(), strict=True):
+        for k in mean:
+            ax.errorbar(SAMPLE_SIZES, mean[k], yerr=sem[k], label=k, capsize=2)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_title(f"{size} histories")
+        ax.set_xlabel("samples")
+        ax.set_ylabel("|V estimate - V(S)|")
+    axes[0][0].legend()
+    fig.tight_layout()
+    Path(args.plot).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(args.plot, dpi=110)
+    print(f"\nplot: {args.plot}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+"""Oh Hell with OpenSpiel's ``oh_hell`` rules, parameter names and action ids."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from fogsearch import _core
+
+#: OpenSpiel's defaults for ``oh_hell``.
+DEFAULT_PARAMS: dict[str, Any] = {
+    "players": 3,
+    "num_suits": 4,
+    "num_cards_per_suit": 13,
+    "num_tricks_fixed": -1,
+    "off_bid_penalty": False,
+    "points_per_trick": 1,
+}
+
+
+class OhHellGame:
+    """``OhHellGame(players=3, num_suits=4, ...)``: the parameters ``pyspiel.load_game("oh_hell",
+    {...})`` takes. Invalid parameters raise ValueError naming the parameter."""
+
+    def __init__(self, **params: Any) -> None:
+        merged = {**DEFAULT_PARAMS, **params}
+        _core.OhHellState(merged)  # validates
+        self.params: dict[str, Any] = merged
+
+    @classmethod
+    def from_pyspiel(cls, game: Any) -> OhHellGame:
+        """The same game as a ``pyspiel`` ``oh_hell`` game object."""
+        return cls(**dict(game.get_parameters()))
+
+    def new_initial_state(self) -> _core.OhHellState:
+        return _core.OhHellState(self.params)
+
+    def replay(self, actions: Sequence[int]) -> _core.OhHellState:
+        """The state reached by ``actions`` (OpenSpiel ids, chance included); ValueError names the
+        first illegal action."""
+        state = self.new_initial_state()
+        for i, a in enumerate(actions):
+            try:
+                state.apply_action(int(a))
+            except ValueError as e:
+                raise ValueError(f"action {i} of the history: {e}") from None
+        return state
+
+    def trace(
+        self, histories: Sequence[Sequence[int]]
+    ) -> list[tuple[list[list[int]], list[int], list[float]]]:
+        """For every history, in one GIL-free call: the legal actions at every state along it
+        (before each action and at the end), the player to act at each (-1 chance, -4 terminal,
+        as OpenSpiel), and the returns at the end."""
+        return _core.ohhell_trace(self.params, [list(map(int, h)) for h in histories])
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"OhHellGame({args})"

@@ -1,0 +1,134 @@
+"""Sampling deals from the joint range of an observed Oh Hell state.
+
+``JointRange`` ties an observed history (OpenSpiel action ids), an observer and a joint policy to
+the samplers: the TTCG Gibbs sampler on many chains, and its baselines (exact uniform deals,
+importance sampling with that uniform proposal, iid draws from exact enumeration). Every sample is
+a deal *assignment*: one owner code per card id (players ``0..P-1``, undealt pile ``P``, trump card
+``P+1``); deal order never changes an information state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from fogsearch import _core
+from fogsearch.ttcg.diagnostics import acceptance_rate
+
+__all__ = ["GibbsDraws", "JointRange"]
+
+
+@dataclass(frozen=True)
+class GibbsDraws:
+    """Draws of several Gibbs chains."""
+
+    samples: np.ndarray
+    """uint8 array ``(chain, draw, card)`` of owner codes."""
+    transitions: np.ndarray
+    """Transitions run by each chain (burn-in included)."""
+    accepted: np.ndarray
+    """Accepted proposals of each chain."""
+
+    @property
+    def acceptance_rate(self) -> float:
+        return acceptance_rate(self.accepted, self.transitions)
+
+    def flat(self) -> np.ndarray:
+        """All draws as one ``(chain * draw, card)`` array."""
+        return self.samples.reshape(-1, self.samples.shape[-1])
+
+    def statistic(self, fn) -> np.ndarray:
+        """``fn`` applied to each draw, shaped ``(chain, draw)`` for :func:`rhat` and
+        :func:`ess_bulk`."""
+        c, d, _ = self.samples.shape
+        return np.array([fn(a) for a in self.flat()], dtype=float).reshape(c, d)
+
+
+def _params_dict(params: Mapping[str, Any]) -> dict[str, Any]:
+    return {str(k): v for k, v in params.items()}
+
+
+class JointRange:
+    """Deals consistent with ``observer``'s view of ``actions`` (``None``: the public state),
+    weighted by their reach probability under ``policy`` (``None``: every player uniform over legal
+    actions; or a built-in policy of ``fogsearch.ttcg``; or a callable, asked under the GIL).
+
+    Raises ``fogsearch.InfeasibleConstraints`` when no deal is consistent and ``ValueError`` for
+    malformed parameters or actions.
+    """
+
+    def __init__(
+        self,
+        params: Mapping[str, Any],
+        actions: Sequence[int],
+        observer: int | None = None,
+        policy: Any = None,
+    ) -> None:
+        self.params = _params_dict(params)
+        self.actions = [int(a) for a in actions]
+        self.observer = observer
+        self._range = _core.TtcgRange(self.params, self.actions, observer, policy)
+
+    @classmethod
+    def from_pyspiel(
+        cls, state: Any, observer: int | None = None, policy: Any = None
+    ) -> JointRange:
+        """The joint range at an OpenSpiel ``oh_hell`` state."""
+        params = state.get_game().get_parameters()
+        return cls(params, state.history(), observer, policy)
+
+    @property
+    def num_cards(self) -> int:
+        return self._range.num_cards
+
+    def gibbs(
+        self,
+        num_chains: int = 4,
+        draws: int = 1000,
+        *,
+        burn_in: int = 0,
+        thin: int = 1,
+        seed: int = 0,
+        starts: np.ndarray | None = None,
+    ) -> GibbsDraws:
+        """Runs ``num_chains`` TTCG Gibbs chains in parallel (GIL released), each from its own
+        randomised max-flow construction (or the given ``starts`` rows), discarding ``burn_in``
+        transitions and then recording every ``thin``-th state ``draws`` times. The same seed gives
+        the same draws on any number of threads."""
+        if starts is not None:
+            starts = np.ascontiguousarray(starts, dtype=np.uint8)
+        samples, transitions, accepted = self._range.gibbs(
+            num_chains, draws, burn_in, thin, seed, starts
+        )
+        return GibbsDraws(samples, transitions, accepted)
+
+    def starts(self, n: int, seed: int = 0) -> np.ndarray:
+        """``n`` different consistent deals from randomised max-flow constructions."""
+        return self._range.starts(n, seed)
+
+    def uniform(self, n: int, seed: int = 0) -> np.ndarray:
+        """``n`` exact uniform draws over consistent deals (no policy weighting)."""
+        return self._range.uniform(n, seed)
+
+    def importance(self, n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """Uniform draws and their log importance weights (log reach)."""
+        return self._range.importance(n, seed)
+
+    def exact(self, limit: int = 1_000_000) -> tuple[np.ndarray, np.ndarray]:
+        """Every consistent deal and its log reach (raises if there are more than ``limit``)."""
+        return self._range.exact(limit)
+
+    def true_samples(self, n: int, seed: int = 0, limit: int = 1_000_000) -> np.ndarray:
+        """``n`` iid draws from the exactly enumerated joint range."""
+        return self._range.true_samples(n, seed, limit)
+
+    def log_reach(self, assignments: np.ndarray) -> np.ndarray:
+        """Unnormalised log reach of each deal (rows of owner codes)."""
+        return self._range.log_target(np.ascontiguousarray(assignments, dtype=np.uint8))
+
+    def count_violations(self, assignments: np.ndarray) -> int:
+        """How many deals break a constraint (known cards, voids, hand sizes)."""
+        return self._range.count_violations(np.ascontiguousarray(assignments, dtype=np.uint8))

@@ -1,0 +1,149 @@
+//! Joint policies: π(a | information state) for the acting player.
+//!
+//! Random per-information-state quantities (the biased action, softmax utilities) come from a
+//! seeded hash of a canonical information-state key, so a policy is a few numbers, not a table, and
+//! is the same on every thread.
+
+use super::constraints::Card;
+use super::ohhell::Action;
+use crate::rng::splitmix64;
+
+/// What the acting player knows when it decides, in the form policies need.
+#[derive(Clone, Copy, Debug)]
+pub struct InfoStateView<'a> {
+    pub player: usize,
+    /// Bit `c` set when card `c` was dealt to the player (its whole dealt hand, played cards too).
+    pub dealt_hand: u64,
+    /// Bit `c` set when the player still holds card `c`.
+    pub current_hand: u64,
+    pub trump_card: Card,
+    pub num_tricks: usize,
+    pub dealer: usize,
+    /// The bids and plays before this decision (OpenSpiel ids).
+    pub public_actions: &'a [Action],
+    /// Hash of (number of tricks, dealer, trump card, public actions): with `player` and
+    /// `dealt_hand` it identifies the information state.
+    pub public_key: u64,
+    /// Legal actions, ascending.
+    pub legal_actions: &'a [Action],
+}
+
+impl InfoStateView<'_> {
+    /// Canonical 64-bit key of the information state (player, dealt hand, public history).
+    #[inline]
+    pub fn key(&self) -> u64 {
+        splitmix64(self.public_key ^ splitmix64(self.dealt_hand ^ ((self.player as u64) << 56)))
+    }
+}
+
+/// Extends a public key by one action.
+#[inline]
+pub fn extend_public_key(key: u64, action: Action) -> u64 {
+    splitmix64(key.rotate_left(17) ^ (action as u64 + 1))
+}
+
+/// The key of the public information at the start of bidding.
+pub fn initial_public_key(num_tricks: usize, dealer: usize, trump_card: Card) -> u64 {
+    splitmix64(
+        ((num_tricks as u64) << 16)
+            ^ ((dealer as u64) << 8)
+            ^ trump_card as u64
+            ^ 0xD1B5_4A32_D192_ED03,
+    )
+}
+
+/// π(a | I) for the acting player.
+pub trait Policy: Sync {
+    /// Probability of `info.legal_actions[index]` (the probabilities over all indices sum to 1).
+    fn action_probability(&self, info: &InfoStateView<'_>, index: usize) -> f64;
+}
+
+/// Every player uniform over its legal actions.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UniformPolicy;
+
+impl Policy for UniformPolicy {
+    fn action_probability(&self, info: &InfoStateView<'_>, _index: usize) -> f64 {
+        1.0 / info.legal_actions.len() as f64
+    }
+}
+
+/// The supplement's random "policy bias" policy: at every information state, probability `bias`
+/// on one action chosen by a seeded hash of the information state, the rest spread uniformly over
+/// the other legal actions (probability 1 when only one action is legal).
+#[derive(Clone, Copy, Debug)]
+pub struct BiasPolicy {
+    pub seed: u64,
+    pub bias: f64,
+}
+
+impl BiasPolicy {
+    /// Index (into the legal actions) of the favoured action at `info`.
+    pub fn favoured_index(&self, info: &InfoStateView<'_>) -> usize {
+        let h = splitmix64(info.key() ^ splitmix64(self.seed));
+        ((h as u128 * info.legal_actions.len() as u128) >> 64) as usize
+    }
+}
+
+impl Policy for BiasPolicy {
+    fn action_probability(&self, info: &InfoStateView<'_>, index: usize) -> f64 {
+        let n = info.legal_actions.len();
+        if n == 1 {
+            return 1.0;
+        }
+        if index == self.favoured_index(info) {
+            self.bias
+        } else {
+            (1.0 - self.bias) / (n - 1) as f64
+        }
+    }
+}
+
+/// π(a | I) ∝ exp(β · u(I, a)) with utilities u ~ U(0, 1) drawn by a seeded hash of the
+/// information state and the action; β = 0 is uniform.
+#[derive(Clone, Copy, Debug)]
+pub struct SoftmaxPolicy {
+    pub seed: u64,
+    pub beta: f64,
+}
+
+impl SoftmaxPolicy {
+    /// The random utility u(I, a) in [0, 1).
+    #[inline]
+    pub fn utility(&self, info_key: u64, action: Action) -> f64 {
+        let h = splitmix64(info_key ^ splitmix64(self.seed ^ ((action as u64 + 1) << 32)));
+        (h >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+}
+
+impl Policy for SoftmaxPolicy {
+    fn action_probability(&self, info: &InfoStateView<'_>, index: usize) -> f64 {
+        let key = info.key();
+        let u: Vec<f64> = info
+            .legal_actions
+            .iter()
+            .map(|&a| self.utility(key, a))
+            .collect();
+        let max = u.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let z: f64 = u.iter().map(|&x| (self.beta * (x - max)).exp()).sum();
+        (self.beta * (u[index] - max)).exp() / z
+    }
+}
+
+/// A built-in policy chosen at run time.
+#[derive(Clone, Copy, Debug)]
+pub enum BuiltinPolicy {
+    Uniform,
+    Bias(BiasPolicy),
+    Softmax(SoftmaxPolicy),
+}
+
+impl Policy for BuiltinPolicy {
+    fn action_probability(&self, info: &InfoStateView<'_>, index: usize) -> f64 {
+        match self {
+            BuiltinPolicy::Uniform => UniformPolicy.action_probability(info, index),
+            BuiltinPolicy::Bias(p) => p.action_probability(info, index),
+            BuiltinPolicy::Softmax(p) => p.action_probability(info, index),
+        }
+    }
+}
