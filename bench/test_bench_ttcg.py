@@ -4,6 +4,7 @@ once as a smoke test."""
 
 import numpy as np
 import pytest
+
 from fogsearch import _core
 from fogsearch.ttcg import JointRange, SoftmaxPolicy
 

@@ -3,6 +3,7 @@
 import random
 
 import pyspiel
+
 from fogsearch import _core
 from fogsearch.ttcg import OhHellGame, observe
 

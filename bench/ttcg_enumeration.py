@@ -15,6 +15,7 @@ import random
 import time
 
 import pyspiel
+
 from fogsearch import _core
 from fogsearch.ttcg import OhHellGame, observe
 
@@ -93,8 +94,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--full", action="store_true", help="run pyspiel on the 544,320 case too")
     args = ap.parse_args()
-    print("| public state | histories | fogsearch s | fogsearch histories/s | pyspiel s | "
-          "pyspiel histories/s | speed-up |")
+    print(
+        "| public state | histories | fogsearch s | fogsearch histories/s | pyspiel s | "
+        "pyspiel histories/s | speed-up |"
+    )
     print("|---|---|---|---|---|---|---|")
     for name, game_args, tricks_played, expected in CASES:
         p = params(*game_args)
@@ -116,8 +119,10 @@ def main():
             spiel_cell, rate = "not run", None
         ratio = f"{(expected / best) / rate:,.0f}x" if rate else "-"
         rate_cell = f"{rate:,.0f}" if rate else "-"
-        print(f"| {name} | {expected:,} | {best:.4f} | {expected / best:,.0f} | {spiel_cell} | "
-              f"{rate_cell} | {ratio} |")
+        print(
+            f"| {name} | {expected:,} | {best:.4f} | {expected / best:,.0f} | {spiel_cell} | "
+            f"{rate_cell} | {ratio} |"
+        )
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from collections import Counter
 
 import numpy as np
 import pyspiel
+
 from fogsearch.ttcg import (
     OhHellGame,
     SoftmaxPolicy,
@@ -80,8 +81,10 @@ def main():
             rate = N / (time.perf_counter() - t)
             tvd = 0.5 * sum(abs(counts[k] / N - q) for k, q in exact.items())
             tvd += 0.5 * sum(c / N for k, c in counts.items() if k not in exact)
-            print(f"| {name} | {label} | {len(counts)} / {len(exact)} | {tvd:.3f} "
-                  f"(iid at this n: ~{expected_tvd:.3f}) | {rate:,.0f} |")
+            print(
+                f"| {name} | {label} | {len(counts)} / {len(exact)} | {tvd:.3f} "
+                f"(iid at this n: ~{expected_tvd:.3f}) | {rate:,.0f} |"
+            )
 
 
 if __name__ == "__main__":

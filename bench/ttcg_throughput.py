@@ -17,18 +17,27 @@ import resource
 import time
 
 import numpy as np
+
 from fogsearch import _core
 from fogsearch.ttcg import JointRange, SoftmaxPolicy, UniformPolicy
 
 STATES = {
     "192 (3p, 2x4, after trick 1 of 2)": (
-        {"players": 3, "num_suits": 2, "num_cards_per_suit": 4, "num_tricks_fixed": 2}, 1),
+        {"players": 3, "num_suits": 2, "num_cards_per_suit": 4, "num_tricks_fixed": 2},
+        1,
+    ),
     "12,960 (3p, 3x4, after trick 2 of 3)": (
-        {"players": 3, "num_suits": 3, "num_cards_per_suit": 4, "num_tricks_fixed": 3}, 2),
+        {"players": 3, "num_suits": 3, "num_cards_per_suit": 4, "num_tricks_fixed": 3},
+        2,
+    ),
     "544,320 (3p, 3x4, after trick 1 of 3)": (
-        {"players": 3, "num_suits": 3, "num_cards_per_suit": 4, "num_tricks_fixed": 3}, 1),
+        {"players": 3, "num_suits": 3, "num_cards_per_suit": 4, "num_tricks_fixed": 3},
+        1,
+    ),
     "52 cards, 4p, 12 tricks, after trick 6": (
-        {"players": 4, "num_suits": 4, "num_cards_per_suit": 13, "num_tricks_fixed": 12}, 6),
+        {"players": 4, "num_suits": 4, "num_cards_per_suit": 13, "num_tricks_fixed": 12},
+        6,
+    ),
 }
 
 
@@ -70,8 +79,11 @@ def main():
     print("k threads: wall-clock throughput (parallel efficiency = k-thread / (k x 1-thread);")
     print("per CPU s = transitions per CPU-second relative to 1 thread, which separates parallel")
     print("overhead from cores taken by other processes)\n")
-    print("| state | policy | transitions/s/core | reach evals/s/core | acceptance | "
-          + " | ".join(f"{k} threads (eff.)" for k in range(2, cores + 1)) + " |")
+    print(
+        "| state | policy | transitions/s/core | reach evals/s/core | acceptance | "
+        + " | ".join(f"{k} threads (eff.)" for k in range(2, cores + 1))
+        + " |"
+    )
     print("|---|---|---|---|---|" + "---|" * (cores - 1))
     for name, (params, played) in STATES.items():
         actions = random_public_state(params, played, seed=1)

@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+
 from fogsearch import _core
 from fogsearch.ttcg import BiasPolicy, JointRange
 
@@ -122,9 +123,7 @@ def run_state(params, actions, policy, seed, max_n):
     draws, log_w = r.importance(max_n, seed=seed + 3)
     iv = value_of(draws)
     w = np.exp(log_w - log_w.max())
-    errors["importance"] = [
-        abs((w[:n] @ iv[:n]) / w[:n].sum() - exact_value) for n in SAMPLE_SIZES
-    ]
+    errors["importance"] = [abs((w[:n] @ iv[:n]) / w[:n].sum() - exact_value) for n in SAMPLE_SIZES]
     return errors, len(deals)
 
 
@@ -150,11 +149,15 @@ def main():
             per_state.append(errs)
         keys = list(per_state[0])
         mean = {k: np.mean([e[k] for e in per_state], axis=0) for k in keys}
-        sem = {k: np.std([e[k] for e in per_state], axis=0, ddof=1) / np.sqrt(len(per_state))
-               for k in keys}
+        sem = {
+            k: np.std([e[k] for e in per_state], axis=0, ddof=1) / np.sqrt(len(per_state))
+            for k in keys
+        }
         results[size] = (mean, sem)
-        print(f"\n## {size} histories ({n_deals} assignments), {args.states} states, "
-              f"{time.perf_counter() - t0:.1f} s")
+        print(
+            f"\n## {size} histories ({n_deals} assignments), {args.states} states, "
+            f"{time.perf_counter() - t0:.1f} s"
+        )
         print("| estimator | " + " | ".join(f"n={n}" for n in SAMPLE_SIZES) + " |")
         print("|---|" + "---|" * len(SAMPLE_SIZES))
         for k in keys:

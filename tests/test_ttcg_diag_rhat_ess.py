@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+
 from fogsearch.ttcg import acceptance_rate, ess_bulk, rhat
 
 

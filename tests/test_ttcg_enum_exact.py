@@ -10,6 +10,7 @@ from collections import Counter
 import numpy as np
 import pyspiel
 import pytest
+
 from fogsearch.ttcg import (
     BiasPolicy,
     OhHellGame,

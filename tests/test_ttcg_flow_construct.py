@@ -6,6 +6,7 @@ import dataclasses
 import random
 
 import pytest
+
 from fogsearch import FogsearchError
 from fogsearch.ttcg import InfeasibleConstraints, OhHellGame, construct_deal, observe
 

@@ -5,6 +5,7 @@ import random
 
 import pyspiel
 import pytest
+
 from fogsearch.ttcg import OhHellGame
 
 # (players, num_suits, num_cards_per_suit, num_tricks_fixed, off_bid_penalty, points_per_trick,

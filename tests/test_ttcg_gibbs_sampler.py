@@ -4,6 +4,7 @@ exact joint range, diagnostics over chains, and clear errors on bad input."""
 import numpy as np
 import pyspiel
 import pytest
+
 from fogsearch import _core
 from fogsearch.ttcg import JointRange, SoftmaxPolicy, ess_bulk, rhat
 
@@ -60,8 +61,10 @@ def test_gibbs_reaches_the_tvd_of_exact_iid_samples(beta):
     # Same n for both, each TVD averaged over 4 seeds so that the comparison is not one draw's luck.
     n = 8000
     gibbs = np.mean(
-        [tvd(r.gibbs(4, n // 4, burn_in=20, thin=20, seed=s).flat(), deals, log_reach)
-         for s in range(4)]
+        [
+            tvd(r.gibbs(4, n // 4, burn_in=20, thin=20, seed=s).flat(), deals, log_reach)
+            for s in range(4)
+        ]
     )
     iid = np.mean([tvd(r.true_samples(n, seed=s), deals, log_reach) for s in range(4)])
     assert gibbs < 1.3 * iid

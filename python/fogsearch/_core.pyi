@@ -421,9 +421,7 @@ class TtcgRange:
         self, limit: int = 1_000_000
     ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]:
         """Every consistent deal of positive reach and its log reach."""
-    def true_samples(
-        self, n: int, seed: int, limit: int = 1_000_000
-    ) -> npt.NDArray[np.uint8]:
+    def true_samples(self, n: int, seed: int, limit: int = 1_000_000) -> npt.NDArray[np.uint8]:
         """``n`` iid draws from the exactly enumerated joint range."""
     def log_target(self, assignments: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
         """Unnormalised log reach of each row."""

@@ -64,9 +64,11 @@ fn search_information_set<'py>(
         Some(seconds) if seconds.is_finite() && seconds > 0.0 => {
             Some(Duration::from_secs_f64(seconds))
         }
-        Some(seconds) => return Err(SearchError::new_err(format!(
+        Some(seconds) => {
+            return Err(SearchError::new_err(format!(
             "invalid search config: time_limit must be a positive number of seconds, got {seconds}"
-        ))),
+        )))
+        }
     };
     let config = SearchConfig {
         mode: CacheMode::from_name(mode).map_err(invalid)?,
@@ -85,9 +87,8 @@ fn search_information_set<'py>(
     let result =
         detach_guarded(py, move || search::search(&boards, depth, &config))?.map_err(invalid)?;
 
-    let uci = |m: Option<fogsearch_core::chess::Move>| {
-        m.map_or_else(|| "0000".to_string(), |m| m.uci())
-    };
+    let uci =
+        |m: Option<fogsearch_core::chess::Move>| m.map_or_else(|| "0000".to_string(), |m| m.uci());
     let out = PyDict::new(py);
     out.set_item("best_move", result.best_move.map(|m| m.uci()))?;
     out.set_item("value", result.value)?;
