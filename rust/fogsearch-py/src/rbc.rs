@@ -194,24 +194,20 @@ pub struct PyBoardSet {
 }
 
 impl PyBoardSet {
-    /// Runs an update on a copy with the GIL released, in this set's thread pool, and commits the
-    /// copy only if the update succeeded.
+    /// Runs an update with the GIL released, in this set's thread pool. The core builds the new
+    /// set aside and swaps it in only on success, so a failed update leaves the set as it was.
     fn update(
         &mut self,
         py: Python<'_>,
         f: impl FnOnce(&mut BoardSet) -> Result<(), RbcError> + Send,
     ) -> PyResult<()> {
-        let mut next = self.inner.clone();
         let pool = self.pool.clone();
-        let result = detach_guarded(py, move || {
-            let r = match &pool {
-                Some(pool) => pool.install(|| f(&mut next)),
-                None => f(&mut next),
-            };
-            r.map(|_| next)
-        })?;
-        self.inner = result.map_err(rbc_err)?;
-        Ok(())
+        let inner = &mut self.inner;
+        detach_guarded(py, move || match &pool {
+            Some(pool) => pool.install(|| f(inner)),
+            None => f(inner),
+        })?
+        .map_err(rbc_err)
     }
 }
 

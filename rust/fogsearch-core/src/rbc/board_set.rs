@@ -164,13 +164,25 @@ impl BoardSet {
                 )));
             }
         }
-        let kept = filter_boards(&self.boards, |b| {
-            result.iter().all(|&(sq, piece)| b.piece_at(sq) == piece)
-        });
-        let n = self.boards.len();
-        self.replace(kept, || {
-            format!("no board in the set ({n} boards) matches the sense result")
-        })
+        let fits = |b: &Board| result.iter().all(|&(sq, piece)| b.piece_at(sq) == piece);
+        let kept: Vec<Board> = if self.boards.len() >= PARALLEL_THRESHOLD {
+            self.boards
+                .par_iter()
+                .filter(|b| fits(b))
+                .cloned()
+                .collect()
+        } else {
+            self.boards.iter().filter(|b| fits(b)).cloned().collect()
+        };
+        if kept.is_empty() {
+            return Err(RbcError::InconsistentObservation(format!(
+                "no board in the set ({} boards) matches the sense result",
+                self.boards.len()
+            )));
+        }
+        // A subset of a deduplicated set needs no deduplication.
+        self.boards = kept;
+        Ok(())
     }
 
     /// reconchess `handle_move_result`: keep the boards on which `requested` resolves to exactly
@@ -351,13 +363,6 @@ fn map_boards<T: Send>(boards: &[Board], f: impl Fn(&Board) -> T + Sync + Send) 
     } else {
         boards.iter().map(f).collect()
     }
-}
-
-fn filter_boards(boards: &[Board], keep: impl Fn(&Board) -> bool + Sync + Send) -> Vec<Vec<Board>> {
-    map_boards(
-        boards,
-        |b| if keep(b) { vec![b.clone()] } else { Vec::new() },
-    )
 }
 
 /// Piece codes by square: 0 empty, 1..6 White pawn..king, 7..12 Black.
