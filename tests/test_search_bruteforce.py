@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import chess
 import pytest
+from fogsearch import _core
+from fogsearch.search import MATE, SearchConfig, search
 from reconchess.utilities import (
     capture_square_of_move,
     is_psuedo_legal_castle,
     move_actions,
     revise_move,
 )
-
-from fogsearch import _core
-from fogsearch.search import MATE, SearchConfig, search
 
 PIECE_VALUES, PIECE_SQUARE_TABLES = _core.piece_square_tables()
 SENSE_SQUARES = [chess.square(f, r) for r in range(1, 7) for f in range(1, 7)]
@@ -31,7 +30,10 @@ def evaluate(board: chess.Board, us: chess.Color) -> int:
     total = 0
     for square, piece in board.piece_map().items():
         own_square = square if piece.color == chess.WHITE else square ^ 56
-        score = PIECE_VALUES[piece.piece_type - 1] + PIECE_SQUARE_TABLES[piece.piece_type - 1][own_square]
+        score = (
+            PIECE_VALUES[piece.piece_type - 1]
+            + PIECE_SQUARE_TABLES[piece.piece_type - 1][own_square]
+        )
         total += score if piece.color == us else -score
     return total
 
@@ -225,5 +227,7 @@ def test_baseline_equals_brute_force_at_depth_2(name, sense_mode):
 
 def test_the_brute_force_sees_king_captures():
     # Rook e1 takes the king on e8 at once; our first move is ply 1.
-    values = BruteForce(chess.WHITE, "search").root([chess.Board("4k3/8/8/8/8/8/8/3KR3 w - - 0 1")], 1)
+    values = BruteForce(chess.WHITE, "search").root(
+        [chess.Board("4k3/8/8/8/8/8/8/3KR3 w - - 0 1")], 1
+    )
     assert values["e1e8"] == MATE - 1

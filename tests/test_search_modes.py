@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import chess
 import pytest
-
 from fogsearch import FogsearchError
 from fogsearch.search import SearchConfig, SearchError, search
 
@@ -41,7 +40,9 @@ def test_exact_transpositions_never_change_a_value(name, sense_mode):
 def test_threads_do_not_change_baseline_or_exact_values():
     for mode in ("none", "exact"):
         one = search(SETS["italian_guesses"], 2, SearchConfig(mode=mode, sense_mode="min_size"))
-        two = search(SETS["italian_guesses"], 2, SearchConfig(mode=mode, sense_mode="min_size", threads=2))
+        two = search(
+            SETS["italian_guesses"], 2, SearchConfig(mode=mode, sense_mode="min_size", threads=2)
+        )
         assert one.move_values == two.move_values
 
 
@@ -105,7 +106,9 @@ def test_bad_sets_raise_clear_errors():
     with pytest.raises(ValueError, match="board 1"):
         search([chess.STARTING_FEN, "not a fen"], 1)
     with pytest.raises(SearchError, match="same side to move"):
-        search([chess.STARTING_FEN, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"], 1)
+        search(
+            [chess.STARTING_FEN, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"], 1
+        )
     with pytest.raises(SearchError, match="lacks a king"):
         search(["8/8/8/8/8/8/8/4K3 w - - 0 1"], 1)
     with pytest.raises(ValueError, match="depth"):
