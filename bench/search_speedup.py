@@ -120,7 +120,8 @@ def main() -> None:
                 totals[mode][2] += deltas
                 if name == "start":
                     print(
-                        f"| {depth} | start | {mode} | {base_time:.3f} | {t:.3f} | {base_time / t:.2f}x"
+                        f"| {depth} | start | {mode} | {base_time:.3f} | {t:.3f}"
+                        f" | {base_time / t:.2f}x"
                         f" | {statistics.mean(deltas):.1f} | {max(deltas)} |"
                     )
         for mode, (b, a, deltas) in totals.items():
