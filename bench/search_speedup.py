@@ -60,7 +60,7 @@ def midgame_sets(count: int, plies: int, seed: int) -> list[list[str]]:
         truth = before.copy(stack=False)
         truth.push(true_move)
 
-        def expected(square):
+        def expected(square, candidates=candidates):
             counts: dict = {}
             for b in candidates:
                 key = tuple(b.piece_at(s) for s in window(square))
@@ -104,7 +104,8 @@ def main() -> None:
     search([chess.STARTING_FEN], 1)  # warm-up: attack tables are built on first use
     print(f"sense_mode={args.sense_mode} threshold={args.threshold} sets={len(sets)}")
     print(
-        "| depth | set(s) | mode | baseline s | accelerated s | speed-up | mean abs dv cp | max abs dv cp |"
+        "| depth | set(s) | mode | baseline s | accelerated s | speed-up"
+        " | mean abs dv cp | max abs dv cp |"
     )
     print("|---|---|---|---|---|---|---|---|")
     speedups: dict[str, dict[int, float]] = {m: {} for m in args.modes}
