@@ -124,8 +124,8 @@ def _fens_of(board_set: object) -> list[str]:
         return [str(f) for f in fens_method()]
     if not isinstance(board_set, Iterable):
         raise TypeError(
-            "board_set must be a fogsearch.rbc.BoardSet or an iterable of FEN strings / chess.Board,"
-            f" got {type(board_set).__name__}"
+            "board_set must be a fogsearch.rbc.BoardSet or an iterable of FEN strings /"
+            f" chess.Board, got {type(board_set).__name__}"
         )
     fens = []
     for index, board in enumerate(board_set):
@@ -135,7 +135,8 @@ def _fens_of(board_set: object) -> list[str]:
             fens.append(board)
         else:
             raise TypeError(
-                f"board {index} of the set must be a FEN string or chess.Board, got {type(board).__name__}"
+                f"board {index} of the set must be a FEN string or chess.Board,"
+                f" got {type(board).__name__}"
             )
     return fens
 

@@ -99,7 +99,7 @@ impl<'c> Searcher<'c> {
 
     fn tick(&mut self) {
         self.stats.nodes += 1;
-        if self.stats.nodes % CLOCK_INTERVAL == 0 {
+        if self.stats.nodes.is_multiple_of(CLOCK_INTERVAL) {
             if let Some(deadline) = self.deadline {
                 if Instant::now() >= deadline {
                     self.aborted = true;

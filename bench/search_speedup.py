@@ -1,0 +1,155 @@
+"""Speed-up of the accelerated information-set search over the baseline, per depth.
+
+For each information set and depth, runs the baseline (mode "none") and the accelerated modes in
+the same process on the same set, and reports time ratios and every root move's |delta value|.
+Sets: the start position (the paper's experiment: White's first move) and mid-game sets made by
+random play (see `midgame_sets`). Writes a markdown table to stdout and a plot of speed-up
+against depth to bench/plots/search_speedup.png.
+
+    python bench/search_speedup.py --depths 1 2 --sets 20 --sense-mode min_size
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from pathlib import Path
+
+import chess
+from fogsearch.search import SearchConfig, search
+from reconchess.utilities import capture_square_of_move
+
+SENSE_SQUARES = [chess.square(f, r) for r in range(1, 7) for f in range(1, 7)]
+
+
+def window(square):
+    f, r = chess.square_file(square), chess.square_rank(square)
+    return [chess.square(f + df, r + dr) for dr in (-1, 0, 1) for df in (-1, 0, 1)]
+
+
+def midgame_sets(count: int, plies: int, seed: int) -> list[list[str]]:
+    """White's information set after `plies` random pseudo-legal plies: every Black reply to the
+    position before Black's last move that gives White the same capture observation, narrowed by
+    White's best (min expected size) sense of the true board."""
+    rng = random.Random(seed)
+    sets = []
+    while len(sets) < count:
+        board = chess.Board()
+        for _ in range(plies):
+            moves = [m for m in board.pseudo_legal_moves if not board.is_castling(m)]
+            board.push(rng.choice(moves))
+        if board.turn != chess.BLACK or board.king(chess.WHITE) is None:
+            continue
+        before = board.copy(stack=False)
+        true_move = rng.choice([m for m in before.pseudo_legal_moves if not before.is_castling(m)])
+        if capture_square_of_move(before, true_move) == before.king(chess.WHITE):
+            continue
+        observed = capture_square_of_move(before, true_move)
+        candidates = []
+        for reply in [None, *before.pseudo_legal_moves]:
+            if reply is not None and before.is_castling(reply):
+                continue
+            if capture_square_of_move(before, reply) != observed:
+                continue
+            child = before.copy(stack=False)
+            child.push(reply if reply is not None else chess.Move.null())
+            if child.king(chess.WHITE) is not None:
+                candidates.append(child)
+        truth = before.copy(stack=False)
+        truth.push(true_move)
+
+        def expected(square, candidates=candidates):
+            counts: dict = {}
+            for b in candidates:
+                key = tuple(b.piece_at(s) for s in window(square))
+                counts[key] = counts.get(key, 0) + 1
+            return sum(n * n for n in counts.values())
+
+        square = min(SENSE_SQUARES, key=expected)
+        seen = tuple(truth.piece_at(s) for s in window(square))
+        narrowed = {
+            b.fen(en_passant="fen")
+            for b in candidates
+            if tuple(b.piece_at(s) for s in window(square)) == seen
+        }
+        sets.append(sorted(narrowed))
+    return sets
+
+
+def run(fens, depth, mode, sense_mode, threshold):
+    config = SearchConfig(mode=mode, sense_mode=sense_mode, threshold=threshold)
+    started = time.perf_counter()
+    result = search(fens, depth, config)
+    return time.perf_counter() - started, result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--depths", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--sets", type=int, default=20)
+    parser.add_argument("--plies", type=int, default=15, help="odd: Black to move")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sense-mode", default="min_size", choices=["min_size", "search"])
+    parser.add_argument("--threshold", type=float, default=0.9)
+    parser.add_argument("--modes", nargs="+", default=["exact", "sketch", "exact+sketch"])
+    parser.add_argument("--no-start", action="store_true")
+    parser.add_argument("--plot", default="bench/plots/search_speedup.png")
+    args = parser.parse_args()
+
+    sets = ([("start", [chess.STARTING_FEN])] if not args.no_start else []) + [
+        (f"mid{i:02d}", s) for i, s in enumerate(midgame_sets(args.sets, args.plies, args.seed))
+    ]
+    search([chess.STARTING_FEN], 1)  # warm-up: attack tables are built on first use
+    print(f"sense_mode={args.sense_mode} threshold={args.threshold} sets={len(sets)}")
+    print(
+        "| depth | set(s) | mode | baseline s | accelerated s | speed-up"
+        " | mean abs dv cp | max abs dv cp |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    speedups: dict[str, dict[int, float]] = {m: {} for m in args.modes}
+    for depth in args.depths:
+        totals = {m: [0.0, 0.0, []] for m in args.modes}
+        for name, fens in sets:
+            base_time, base = run(fens, depth, "none", args.sense_mode, args.threshold)
+            for mode in args.modes:
+                t, result = run(fens, depth, mode, args.sense_mode, args.threshold)
+                deltas = [abs(result.move_values[m] - v) for m, v in base.move_values.items()]
+                totals[mode][0] += base_time
+                totals[mode][1] += t
+                totals[mode][2] += deltas
+                if name == "start":
+                    print(
+                        f"| {depth} | start | {mode} | {base_time:.3f} | {t:.3f}"
+                        f" | {base_time / t:.2f}x"
+                        f" | {statistics.mean(deltas):.1f} | {max(deltas)} |"
+                    )
+        for mode, (b, a, deltas) in totals.items():
+            speedups[mode][depth] = b / a
+            print(
+                f"| {depth} | all {len(sets)} | {mode} | {b:.3f} | {a:.3f} | {b / a:.2f}x"
+                f" | {statistics.mean(deltas):.1f} | {max(deltas)} |",
+                flush=True,
+            )
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for mode, by_depth in speedups.items():
+        ax.plot(list(by_depth), list(by_depth.values()), marker="o", label=mode)
+    ax.axhline(1.0, color="grey", linewidth=0.8)
+    ax.set_xlabel("depth (our moves)")
+    ax.set_ylabel("speed-up over baseline (total time)")
+    ax.set_title(f"information-set search, {len(sets)} sets, sense={args.sense_mode}")
+    ax.legend()
+    Path(args.plot).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(args.plot, dpi=120, bbox_inches="tight")
+    print(f"plot: {args.plot}")
+
+
+if __name__ == "__main__":
+    main()

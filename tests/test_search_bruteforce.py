@@ -1,0 +1,233 @@
+"""The baseline search equals a brute-force minimax over information sets written independently
+here: plain recursion (no pruning, no caches, no partition merging) over the same tree, with the
+rules taken from reconchess.utilities and python-chess.
+
+The tree (issue 4): our move (max over the union of move actions plus pass) -> its resolution (min
+over (taken move, capture square) groups) -> every opponent reply incl. pass (min over our capture
+observation) -> our sense (max over the 36 non-edge squares, min over what the 3x3 window shows)
+-> our next move. Capturing the king scores MATE - ply; losing ours -MATE + ply. Leaves score the
+minimum static evaluation (material + piece-square tables from fogsearch, summed here).
+"""
+
+from __future__ import annotations
+
+import chess
+import pytest
+from fogsearch import _core
+from fogsearch.search import MATE, SearchConfig, search
+from reconchess.utilities import (
+    capture_square_of_move,
+    is_psuedo_legal_castle,
+    move_actions,
+    revise_move,
+)
+
+PIECE_VALUES, PIECE_SQUARE_TABLES = _core.piece_square_tables()
+SENSE_SQUARES = [chess.square(f, r) for r in range(1, 7) for f in range(1, 7)]
+
+
+def evaluate(board: chess.Board, us: chess.Color) -> int:
+    total = 0
+    for square, piece in board.piece_map().items():
+        own_square = square if piece.color == chess.WHITE else square ^ 56
+        score = (
+            PIECE_VALUES[piece.piece_type - 1]
+            + PIECE_SQUARE_TABLES[piece.piece_type - 1][own_square]
+        )
+        total += score if piece.color == us else -score
+    return total
+
+
+def position_key(board: chess.Board) -> tuple:
+    ep = board.ep_square if any(True for _ in board.generate_pseudo_legal_ep()) else None
+    return (board.board_fen(), board.turn, board.castling_rights, ep)
+
+
+def as_set(boards: list[chess.Board]) -> list[chess.Board]:
+    unique = {}
+    for board in boards:
+        unique.setdefault(position_key(board), board)
+    return list(unique.values())
+
+
+def opponent_moves(board: chess.Board) -> list[chess.Move | None]:
+    moves: list[chess.Move | None] = [None]
+    moves += [m for m in board.generate_pseudo_legal_moves() if not board.is_castling(m)]
+    king = board.king(board.turn)
+    if king is not None:
+        for to in (king + 2, king - 2):
+            if 0 <= to < 64:
+                castle = chess.Move(king, to)
+                if is_psuedo_legal_castle(board, castle):
+                    moves.append(castle)
+    return moves
+
+
+def pushed(board: chess.Board, move: chess.Move | None) -> chess.Board:
+    child = board.copy(stack=False)
+    child.push(move if move is not None else chess.Move.null())
+    return child
+
+
+class BruteForce:
+    def __init__(self, us: chess.Color, sense_mode: str):
+        self.us = us
+        self.sense_mode = sense_mode
+        # Memoised by the exact set: a pure function of (set, depth, ply), so this only saves
+        # recomputing cells that recur across sense squares.
+        self.memo: dict = {}
+
+    def our_move(self, boards, depth, ply):
+        key = (frozenset(position_key(b) for b in boards), depth, ply)
+        if key not in self.memo:
+            self.memo[key] = self.our_move_uncached(boards, depth, ply)
+        return self.memo[key]
+
+    def our_move_uncached(self, boards, depth, ply):
+        if depth == 0:
+            return min(evaluate(b, self.us) for b in boards)
+        return max(self.request(boards, r, depth, ply) for r in self.requests(boards))
+
+    @staticmethod
+    def requests(boards):
+        union = []
+        for board in boards:
+            for move in move_actions(board):
+                if move not in union:
+                    union.append(move)
+        return union + [None]
+
+    def request(self, boards, request, depth, ply):
+        groups: dict = {}
+        for board in boards:
+            taken = revise_move(board, request) if request in move_actions(board) else None
+            captured = capture_square_of_move(board, taken)
+            group = groups.setdefault((taken, captured), [])
+            if captured is not None and captured == board.king(not self.us):
+                continue  # won on this board
+            group.append(pushed(board, taken))
+        return min(
+            self.reply(as_set(group), depth, ply + 1) if group else MATE - (ply + 1)
+            for group in groups.values()
+        )
+
+    def reply(self, boards, depth, ply):
+        groups: dict = {}
+        for board in boards:
+            for move in opponent_moves(board):
+                captured = capture_square_of_move(board, move)
+                if captured is not None and captured == board.king(self.us):
+                    return -MATE + ply + 1
+                groups.setdefault(captured, []).append(pushed(board, move))
+        return min(self.sense(as_set(g), depth - 1, ply + 1) for g in groups.values())
+
+    def sense(self, boards, depth, ply):
+        if depth == 0:
+            # Identity, not pruning: max over senses of min over cells of the cells' minimum
+            # evaluation is the minimum over all boards, whatever the sense.
+            return min(evaluate(b, self.us) for b in boards)
+        values = []
+        for square in self.sense_squares(boards):
+            cells: dict = {}
+            for board in boards:
+                seen = tuple(board.piece_at(s) for s in window(square))
+                cells.setdefault(seen, []).append(board)
+            values.append(min(self.our_move(cell, depth, ply) for cell in cells.values()))
+        return max(values)
+
+    def sense_squares(self, boards):
+        if self.sense_mode == "search":
+            return SENSE_SQUARES
+
+        def expected_size(square):
+            counts: dict = {}
+            for board in boards:
+                seen = tuple(board.piece_at(s) for s in window(square))
+                counts[seen] = counts.get(seen, 0) + 1
+            return sum(n * n for n in counts.values())
+
+        return [min(SENSE_SQUARES, key=expected_size)]  # first of the smallest, in square order
+
+    def root(self, boards, depth):
+        return {
+            ("0000" if r is None else r.uci()): self.request(boards, r, depth, 0)
+            for r in self.requests(boards)
+        }
+
+
+def window(square):
+    f, r = chess.square_file(square), chess.square_rank(square)
+    return [chess.square(f + df, r + dr) for dr in (-1, 0, 1) for df in (-1, 0, 1)]
+
+
+SETS_DEPTH_1 = {
+    "start": [chess.STARTING_FEN],
+    "italian_two_guesses": [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNBQK1NR b KQkq - 4 3",
+    ],
+    "black_after_e4_unknown_reply_count": [
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1",
+    ],
+    "en_passant_and_promotion": [
+        "4k3/1P6/8/3pP3/8/8/8/4K3 w - d6 0 2",
+        "4k3/1P6/8/4P3/8/8/8/4K3 w - - 0 2",
+    ],
+    "castling_through_check": [
+        "r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1",
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+    ],
+    "king_capture_both_ways": [
+        "4r2k/8/8/8/8/8/8/4K2R w - - 0 1",
+        "7k/8/8/8/8/8/8/r3K2R w - - 0 1",
+    ],
+}
+
+SETS_DEPTH_2 = {
+    "pawns_and_kings": [
+        "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1",
+        "4k3/8/8/8/3p4/8/3PP3/4K3 w - - 0 1",
+    ],
+    "rook_hunt": [
+        "7k/8/8/8/8/8/8/R3K3 w - - 0 1",
+        "6k1/8/8/8/8/8/8/R3K3 w - - 0 1",
+    ],
+    "knight_fork_guess": [
+        "4k3/8/8/8/8/8/4N3/4K3 b - - 0 1",
+        "3k4/8/8/8/8/8/4N3/4K3 b - - 0 1",
+    ],
+}
+
+
+def search_values(fens, depth, **config):
+    return search(fens, depth, SearchConfig(**config)).move_values
+
+
+@pytest.mark.parametrize("name", sorted(SETS_DEPTH_1))
+@pytest.mark.parametrize("sense_mode", ["search", "min_size"])
+def test_baseline_equals_brute_force_at_depth_1(name, sense_mode):
+    boards = [chess.Board(f) for f in SETS_DEPTH_1[name]]
+    expected = BruteForce(boards[0].turn, sense_mode).root(as_set(boards), 1)
+    assert search_values(SETS_DEPTH_1[name], 1, sense_mode=sense_mode) == expected
+
+
+# The full sense search is the slow case for the brute force; two sets keep the suite fast.
+@pytest.mark.parametrize(
+    "name, sense_mode",
+    [(name, "min_size") for name in sorted(SETS_DEPTH_2)]
+    + [("pawns_and_kings", "search"), ("rook_hunt", "search")],
+)
+def test_baseline_equals_brute_force_at_depth_2(name, sense_mode):
+    boards = [chess.Board(f) for f in SETS_DEPTH_2[name]]
+    expected = BruteForce(boards[0].turn, sense_mode).root(as_set(boards), 2)
+    assert search_values(SETS_DEPTH_2[name], 2, sense_mode=sense_mode) == expected
+
+
+def test_the_brute_force_sees_king_captures():
+    # Rook e1 takes the king on e8 at once; our first move is ply 1.
+    values = BruteForce(chess.WHITE, "search").root(
+        [chess.Board("4k3/8/8/8/8/8/8/3KR3 w - - 0 1")], 1
+    )
+    assert values["e1e8"] == MATE - 1
