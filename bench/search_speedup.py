@@ -18,8 +18,9 @@ import time
 from pathlib import Path
 
 import chess
-from fogsearch.search import SearchConfig, search
 from reconchess.utilities import capture_square_of_move
+
+from fogsearch.search import SearchConfig, search
 
 SENSE_SQUARES = [chess.square(f, r) for r in range(1, 7) for f in range(1, 7)]
 

@@ -3,6 +3,7 @@
 
 import chess
 import pytest
+
 from fogsearch.search import SearchConfig, search
 
 

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import chess
 import pytest
-from fogsearch import _core
-from fogsearch.search import MATE, SearchConfig, search
 from reconchess.utilities import (
     capture_square_of_move,
     is_psuedo_legal_castle,
     move_actions,
     revise_move,
 )
+
+from fogsearch import _core
+from fogsearch.search import MATE, SearchConfig, search
 
 PIECE_VALUES, PIECE_SQUARE_TABLES = _core.piece_square_tables()
 SENSE_SQUARES = [chess.square(f, r) for r in range(1, 7) for f in range(1, 7)]

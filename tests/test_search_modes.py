@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import chess
 import pytest
+
 from fogsearch import FogsearchError
 from fogsearch.search import SearchConfig, SearchError, search
 
