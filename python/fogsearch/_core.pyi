@@ -292,7 +292,7 @@ def piece_square_tables() -> tuple[list[int], list[list[int]]]:
 
 # ---- ttcg --------------------------------------------------------------------------------------
 
-# H4a: Oh Hell (OpenSpiel rules and action ids), observation, construction, enumeration, policies.
+# Oh Hell (OpenSpiel rules and action ids), observation, construction, enumeration, policies.
 # ``params`` is a dict with OpenSpiel's oh_hell parameter names (as ``game.get_parameters()``).
 
 class InfeasibleConstraints(FogsearchError):
@@ -412,7 +412,7 @@ def ttcg_history_from_deal(
     """The history of ``actions`` re-dealt as ``assignment`` (checked against ``player``'s
     information state; ``ValueError`` if inconsistent), deal order uniform by ``seed``."""
 
-# H4b: the TTCG Gibbs sampler and its baselines (user API: fogsearch.ttcg.JointRange).
+# The TTCG Gibbs sampler and its baselines (user API: fogsearch.ttcg.JointRange).
 
 class TtcgRange:
     """Deals consistent with an observer's view of an Oh Hell history (OpenSpiel action ids),

@@ -4,7 +4,6 @@ Gibbs sampler with its baselines."""
 
 from fogsearch._core import InfeasibleConstraints
 
-# H4b: sampler and diagnostics.
 from fogsearch.ttcg.diagnostics import acceptance_rate, ess_bulk, rhat
 from fogsearch.ttcg.game import DEFAULT_PARAMS, OhHellGame
 from fogsearch.ttcg.observation import (
@@ -36,7 +35,6 @@ __all__ = [
     "observe",
     "resample_from_infostate",
     "resample_many_from_infostate",
-    # H4b
     "GibbsDraws",
     "JointRange",
     "acceptance_rate",

@@ -27,7 +27,7 @@ use fogsearch_core::ttcg::policy::{
 
 use crate::errors::{detach_guarded, FogsearchError};
 
-// ==== H4a: game, observation, construction, policies, enumeration, resampling ====
+// ==== game, observation, construction, policies, enumeration, resampling ====
 
 create_exception!(
     fogsearch,
@@ -776,9 +776,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-// ==== end H4a ====
+// ==== end game ====
 
-// ==== H4b: sampler bindings below (they live in ttcg/sampling.rs) ====
+// ==== sampler bindings below (they live in ttcg/sampling.rs) ====
 
 mod sampling;
 

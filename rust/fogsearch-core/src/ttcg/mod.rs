@@ -2,7 +2,7 @@
 //! max-flow construction of a consistent deal, and the TTCG Gibbs sampler with its baselines.
 
 pub mod constraints;
-// H4a: game, observation, construction, policies and reach.
+// Game, observation, construction, policies and reach.
 pub mod baselines;
 pub mod chains;
 pub mod enumerate;
