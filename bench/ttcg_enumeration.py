@@ -11,13 +11,15 @@ Without --full it runs pyspiel on the 192 and 12,960 cases only and reports per-
 from __future__ import annotations
 
 import argparse
-import random
+import sys
 import time
+from pathlib import Path
 
-import pyspiel
+sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
 
-from fogsearch import _core
-from fogsearch.ttcg import OhHellGame, observe
+from ttcg_states import paper_params, public_state_without_voids  # noqa: E402
+
+from fogsearch import _core  # noqa: E402
 
 CASES = [
     ("3p, 2x4, 2 tricks, after trick 1", (2, 4, 2), 1, 192),
@@ -27,27 +29,12 @@ CASES = [
 
 
 def params(suits, ranks, tricks):
-    return {
-        "players": 3,
-        "num_suits": suits,
-        "num_cards_per_suit": ranks,
-        "num_tricks_fixed": tricks,
-    }
+    return paper_params(suits, ranks, tricks)
 
 
 def public_state(p, tricks_played, seed=1):
-    game = pyspiel.load_game("oh_hell", p)
-    rng = random.Random(seed)
-    while True:
-        state = game.new_initial_state()
-        public = 0
-        while public < 3 + 3 * tricks_played:
-            if not state.is_chance_node():
-                public += 1
-            state.apply_action(rng.choice(state.legal_actions()))
-        obs = observe(OhHellGame(**p), state.history())
-        if not any(any(v) for v in obs.constraints.voids):
-            return game, state.history(), obs
+    game, state, obs = public_state_without_voids(p, tricks_played, seed)
+    return game, state.history(), obs
 
 
 def pyspiel_enumerate(game, history, obs):

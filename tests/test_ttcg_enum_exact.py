@@ -10,6 +10,7 @@ from collections import Counter
 import numpy as np
 import pyspiel
 import pytest
+from ttcg_states import paper_params, public_state_without_voids
 
 from fogsearch.ttcg import (
     BiasPolicy,
@@ -24,31 +25,6 @@ from fogsearch.ttcg import (
 )
 
 
-def _params(suits, ranks, tricks):
-    return {
-        "players": 3,
-        "num_suits": suits,
-        "num_cards_per_suit": ranks,
-        "num_tricks_fixed": tricks,
-    }
-
-
-def _public_state_without_voids(params, tricks_played, seed):
-    """A random pyspiel history stopped after `tricks_played` tricks, with no void revealed."""
-    game = pyspiel.load_game("oh_hell", params)
-    rng = random.Random(seed)
-    while True:
-        state = game.new_initial_state()
-        public = 0
-        while public < 3 + 3 * tricks_played:
-            if not state.is_chance_node():
-                public += 1
-            state.apply_action(rng.choice(state.legal_actions()))
-        obs = observe(OhHellGame(**params), state.history())
-        if not any(any(v) for v in obs.constraints.voids):
-            return game, state, obs
-
-
 @pytest.mark.parametrize(
     ("game", "tricks_played", "assignments", "histories"),
     [
@@ -60,7 +36,7 @@ def _public_state_without_voids(params, tricks_played, seed):
 def test_paper_public_states_count_as_openspiel_histories(
     game, tricks_played, assignments, histories
 ):
-    _, _, obs = _public_state_without_voids(_params(*game), tricks_played, seed=1)
+    _, _, obs = public_state_without_voids(paper_params(*game), tricks_played, seed=1)
     deals, reach = enumerate_deals(obs)
     assert deals.shape[0] == assignments
     assert deals.shape[0] * obs.orders_per_assignment == histories
@@ -102,7 +78,7 @@ def _histories_from_assignments(obs, deals):
 
 
 def test_192_history_state_matches_pyspiel_brute_force_over_all_deal_orders():
-    game, state, obs = _public_state_without_voids(_params(2, 4, 2), 1, seed=3)
+    game, state, obs = public_state_without_voids(paper_params(2, 4, 2), 1, seed=3)
     deals, _ = enumerate_deals(obs)
     ours = _histories_from_assignments(obs, deals)
     assert len(ours) == 192
@@ -148,7 +124,7 @@ def _pyspiel_log_reach(game, history, policy):
 
 
 def test_reach_of_every_deal_matches_a_pyspiel_replay():
-    game, _, obs = _public_state_without_voids(_params(3, 4, 3), 2, seed=5)
+    game, _, obs = public_state_without_voids(paper_params(3, 4, 3), 2, seed=5)
     uniform = lambda p, info, legal: [1 / len(legal)] * len(legal)  # noqa: E731
     for policy, builtin in [(uniform, UniformPolicy()), (_utility_policy(5.0), None)]:
         deals, reach = enumerate_deals(obs, policy=builtin or policy)
@@ -174,8 +150,8 @@ def _owner_key(state, players):
 
 @pytest.mark.parametrize(("policy_name", "n"), [("uniform", 6000), ("callable_beta5", 2000)])
 def test_resample_from_infostate_keeps_the_infostate_and_matches_the_exact_range(policy_name, n):
-    params = _params(3, 4, 3)
-    game, state, obs = _public_state_without_voids(params, 1, seed=8)
+    params = paper_params(3, 4, 3)
+    game, state, obs = public_state_without_voids(params, 1, seed=8)
     player = 1
     policy = None if policy_name == "uniform" else _utility_policy(5.0)
     python_policy = policy or (lambda p, info, legal: [1 / len(legal)] * len(legal))
@@ -213,12 +189,12 @@ def test_resample_from_infostate_keeps_the_infostate_and_matches_the_exact_range
 
 
 def test_resample_refuses_states_before_the_deal_and_too_large_ranges():
-    game = pyspiel.load_game("oh_hell", _params(3, 4, 3))
+    game = pyspiel.load_game("oh_hell", paper_params(3, 4, 3))
     state = game.new_initial_state()
     state.apply_action(3)
     with pytest.raises(ValueError, match="whole deal"):
         resample_from_infostate(state, 0, seed=1)
-    _, big, _ = _public_state_without_voids(_params(3, 4, 3), 0, seed=2)
+    _, big, _ = public_state_without_voids(paper_params(3, 4, 3), 0, seed=2)
     with pytest.raises(NotImplementedError, match="limited to 10"):
         resample_from_infostate(big, 0, seed=1, method="exact", limit=10)
     with pytest.raises(ValueError, match="method"):
@@ -226,7 +202,7 @@ def test_resample_refuses_states_before_the_deal_and_too_large_ranges():
 
 
 def test_bad_policies_raise_clear_errors():
-    _, _, obs = _public_state_without_voids(_params(2, 4, 2), 1, seed=3)
+    _, _, obs = public_state_without_voids(paper_params(2, 4, 2), 1, seed=3)
     with pytest.raises(TypeError, match="policy must be"):
         enumerate_deals(obs, policy=3)
     with pytest.raises(ValueError, match="summing to 1"):
@@ -261,8 +237,8 @@ def test_resample_falls_back_to_gibbs_on_large_states_keeping_the_infostate():
 
 
 def test_gibbs_resampling_matches_the_exact_range_on_a_small_state():
-    params = _params(3, 4, 3)
-    game, state, _ = _public_state_without_voids(params, 1, seed=8)
+    params = paper_params(3, 4, 3)
+    game, state, _ = public_state_without_voids(params, 1, seed=8)
     n = 1500
     gibbs_deals = Counter()
     exact_deals = Counter()
@@ -279,8 +255,8 @@ def test_gibbs_resampling_matches_the_exact_range_on_a_small_state():
 
 
 def test_batched_resampling_matches_the_exact_range_and_keeps_the_infostate():
-    game, state, obs = _public_state_without_voids(_params(3, 4, 3), 1, seed=8)
-    info_obs = observe(OhHellGame(**_params(3, 4, 3)), state.history(), observer=0)
+    game, state, obs = public_state_without_voids(paper_params(3, 4, 3), 1, seed=8)
+    info_obs = observe(OhHellGame(**paper_params(3, 4, 3)), state.history(), observer=0)
     deals, log_r = enumerate_deals(info_obs, SoftmaxPolicy(seed=4, beta=5.0))
     p = np.exp(log_r - log_r.max())
     exact = {}
