@@ -16,4 +16,6 @@ if ! command -v stockfish >/dev/null 2>&1 && [ ! -x /usr/games/stockfish ]; then
 fi
 
 python3 -m pip install --quiet --disable-pip-version-check -e ".[test]"
+# pyenv installs need a rehash before new console scripts (`fogsearch`, `rc-bot-match`) are found.
+if command -v pyenv >/dev/null 2>&1; then pyenv rehash; fi
 python3 -c "import fogsearch; print('fogsearch', fogsearch.__version__, 'installed')"
