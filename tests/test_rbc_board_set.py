@@ -152,9 +152,9 @@ def test_max_boards_refuses_growth_and_keeps_the_set():
 def test_results_do_not_depend_on_the_thread_count():
     history = play_baseline_game("random", "attacker", seed=3, max_turns=6, random_sense_rate=1.0)
     fens = []
-    for threads in (1, 2):
+    for threads in (1, 2, 3):
         s = BoardSet(chess.BLACK, threads=threads)
         for obs in observations(history, chess.BLACK):
             obs.apply(s)
         fens.append(s.fens())
-    assert fens[0] == fens[1]
+    assert fens[0] == fens[1] == fens[2]

@@ -116,3 +116,46 @@ fn sensing_splits_and_sense_stats_measure_the_split() {
     assert!(set.contains(&truth));
     assert!(set.len() < 21);
 }
+
+/// Three opponent moves of Black's set with our passes in between: thousands of parents, enough for
+/// the parallel expansion to split them into pieces and merge them.
+fn large_black_set() -> BoardSet {
+    let mut set = BoardSet::start(Color::Black);
+    for _ in 0..3 {
+        set.handle_opponent_move_result(false, None).unwrap();
+        set.handle_move_result(None, None, false, None).unwrap();
+    }
+    set
+}
+
+#[test]
+fn parallel_expansion_equals_the_serial_one_in_order() {
+    let mut serial = large_black_set();
+    serial.set_parallel(false);
+    serial.handle_opponent_move_result(false, None).unwrap();
+    assert!(serial.len() > 10_000);
+    for threads in [2, 3, 8] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut parallel = large_black_set();
+        assert!(pool.install(|| parallel.would_use_threads()));
+        pool.install(|| parallel.handle_opponent_move_result(false, None))
+            .unwrap();
+        assert_eq!(parallel.boards(), serial.boards(), "{threads} threads");
+    }
+}
+
+#[test]
+fn an_expansion_over_max_boards_fails_in_either_mode_and_keeps_the_set() {
+    for parallel in [false, true] {
+        let mut set = large_black_set();
+        set.set_parallel(parallel);
+        set.set_max_boards(Some(5_000));
+        let before = set.boards().to_vec();
+        let result = set.handle_opponent_move_result(false, None);
+        assert!(matches!(result, Err(RbcError::TooLarge(_))), "{result:?}");
+        assert_eq!(set.boards(), &before[..]);
+    }
+}

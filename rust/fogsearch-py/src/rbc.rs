@@ -201,7 +201,9 @@ impl PyBoardSet {
         py: Python<'_>,
         f: impl FnOnce(&mut BoardSet) -> Result<(), RbcError> + Send,
     ) -> PyResult<()> {
-        let pool = self.pool.clone();
+        // Entering a pool wakes its threads (tens of microseconds); small sets are updated on
+        // this thread alone, so they skip it.
+        let pool = self.pool.clone().filter(|_| self.inner.would_use_threads());
         let inner = &mut self.inner;
         detach_guarded(py, move || match &pool {
             Some(pool) => pool.install(|| f(inner)),
@@ -230,8 +232,10 @@ impl PyBoardSet {
             }
         };
         inner.set_max_boards(max_boards);
+        // One thread needs no pool: the set then never uses rayon.
+        inner.set_parallel(threads != Some(1));
         let pool = match threads {
-            None => None,
+            None | Some(1) => None,
             Some(0) => {
                 return Err(pyo3::exceptions::PyValueError::new_err(
                     "threads must be at least 1",
@@ -319,7 +323,7 @@ impl PyBoardSet {
     /// `[(square, expected boards left)]` for the 36 non-edge sense squares.
     fn sense_stats(&self, py: Python<'_>) -> PyResult<Vec<(u8, f64)>> {
         let inner = &self.inner;
-        let pool = self.pool.clone();
+        let pool = self.pool.clone().filter(|_| inner.would_use_threads());
         detach_guarded(py, move || match &pool {
             Some(pool) => pool.install(|| inner.sense_stats()),
             None => inner.sense_stats(),

@@ -6,7 +6,6 @@
 //! occurrence, so the set is the same whatever the thread count.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use rayon::prelude::*;
 
@@ -15,17 +14,20 @@ use crate::chess::{Board, Color, Move, MoveList, Piece, PieceType, Square};
 use super::error::RbcError;
 use super::rules::{capture_square, resolve_request};
 use super::sense::{sense_squares, SENSE_SQUARES};
+use super::unique::{dedup_in_order, ShardedUnique, UniqueBoards};
 
 /// Below this many boards the work is too small to be worth spreading over threads.
 const PARALLEL_THRESHOLD: usize = 128;
-/// Parents expanded at a time, so a limit is enforced before memory runs out.
-const EXPANSION_CHUNK: usize = 1 << 14;
+/// Parents expanded at a time in parallel, so a limit is enforced before memory runs out.
+const EXPANSION_BLOCK: usize = 1 << 14;
 
 #[derive(Clone, Debug)]
 pub struct BoardSet {
     color: Color,
     boards: Vec<Board>,
     max_boards: Option<usize>,
+    /// Whether large updates may use rayon's threads (those of the pool the caller runs in).
+    parallel: bool,
 }
 
 impl BoardSet {
@@ -49,6 +51,7 @@ impl BoardSet {
             color,
             boards: dedup_in_order(boards),
             max_boards: None,
+            parallel: true,
         })
     }
 
@@ -58,6 +61,7 @@ impl BoardSet {
             color,
             boards: vec![Board::start()],
             max_boards: None,
+            parallel: true,
         }
     }
 
@@ -78,6 +82,21 @@ impl BoardSet {
 
     pub fn max_boards(&self) -> Option<usize> {
         self.max_boards
+    }
+
+    /// With `false`, every update runs on the calling thread alone (no rayon at all), which
+    /// saves waking a pool's threads for a single-threaded caller. The results are the same.
+    pub fn set_parallel(&mut self, parallel: bool) {
+        self.parallel = parallel;
+    }
+
+    /// Whether the next update would spread work over threads: only large sets are split.
+    pub fn would_use_threads(&self) -> bool {
+        self.uses_threads(self.boards.len())
+    }
+
+    fn uses_threads(&self, n: usize) -> bool {
+        self.parallel && n >= PARALLEL_THRESHOLD && rayon::current_num_threads() > 1
     }
 
     pub fn color(&self) -> Color {
@@ -134,22 +153,23 @@ impl BoardSet {
                 ))),
             };
         }
-        let color = self.color;
         let n = self.boards.len();
-        let mut children = Vec::new();
-        // Chunks bound the memory an over-limit expansion can take before it is refused.
-        for chunk in self.boards.chunks(EXPANSION_CHUNK) {
-            children.extend(expand_all(chunk, color, observed));
-            if let Some(limit) = self.max_boards.filter(|&limit| children.len() > 2 * limit) {
-                return Err(too_large(limit, n));
-            }
-        }
-        self.replace(vec![children], || {
-            format!(
+        let parallel = self.would_use_threads();
+        let children = expand_all(
+            &self.boards,
+            self.color,
+            observed,
+            self.max_boards,
+            parallel,
+        )?;
+        if children.is_empty() {
+            return Err(RbcError::InconsistentObservation(format!(
                 "no board in the set ({n} boards) is consistent with {} after the opponent's move",
                 describe_capture(observed)
-            )
-        })
+            )));
+        }
+        self.boards = children;
+        Ok(())
     }
 
     /// reconchess `handle_sense_result`: keep the boards that show exactly these pieces.
@@ -165,7 +185,7 @@ impl BoardSet {
             }
         }
         let fits = |b: &Board| result.iter().all(|&(sq, piece)| b.piece_at(sq) == piece);
-        let kept: Vec<Board> = if self.boards.len() >= PARALLEL_THRESHOLD {
+        let kept: Vec<Board> = if self.uses_threads(self.boards.len()) {
             self.boards
                 .par_iter()
                 .filter(|b| fits(b))
@@ -205,15 +225,19 @@ impl BoardSet {
                     .into(),
             ));
         }
-        let outcomes = map_boards(&self.boards, |b| match resolve_request(b, requested) {
-            Err(_) => (true, Vec::new()),
-            Ok(r) if r.taken == taken && r.capture_square == observed => {
-                let mut child = b.clone();
-                child.push(taken);
-                (false, vec![child])
-            }
-            Ok(_) => (false, Vec::new()),
-        });
+        let outcomes = map_boards(
+            &self.boards,
+            self.would_use_threads(),
+            |b| match resolve_request(b, requested) {
+                Err(_) => (true, Vec::new()),
+                Ok(r) if r.taken == taken && r.capture_square == observed => {
+                    let mut child = b.clone();
+                    child.push(taken);
+                    (false, vec![child])
+                }
+                Ok(_) => (false, Vec::new()),
+            },
+        );
         if outcomes.iter().all(|(illegal, _)| *illegal) {
             return Err(RbcError::IllegalRequest(format!(
                 "requested move {} is not among the move actions",
@@ -235,7 +259,8 @@ impl BoardSet {
     /// For each of the 36 non-edge sense squares, the expected number of boards left after sensing
     /// there: Σ n_r² / N over the partition of the set by what the sense would show.
     pub fn sense_stats(&self) -> Vec<(Square, f64)> {
-        let mailboxes: Vec<[u8; 64]> = if self.boards.len() >= PARALLEL_THRESHOLD {
+        let parallel = self.would_use_threads();
+        let mailboxes: Vec<[u8; 64]> = if parallel {
             self.boards.par_iter().map(mailbox).collect()
         } else {
             self.boards.iter().map(mailbox).collect()
@@ -252,7 +277,7 @@ impl BoardSet {
             }
             counts.values().map(|&n| (n * n) as f64).sum::<f64>() / total
         };
-        if mailboxes.len() >= PARALLEL_THRESHOLD {
+        if parallel {
             SENSE_SQUARES
                 .par_iter()
                 .map(|&sq| (sq, expected(sq)))
@@ -317,48 +342,85 @@ fn describe_capture(square: Option<Square>) -> String {
     })
 }
 
-/// Appends the children of `board` (opponent to move) whose capture observation is `observed`,
-/// skipping those where our king was taken.
-fn expand_opponent_into(board: &Board, us: Color, observed: Option<Square>, out: &mut Vec<Board>) {
-    let mut push_child = |m: Option<Move>| {
+/// Adds the children of `board` (opponent to move) whose capture observation is `observed` to
+/// `out`, skipping those where our king was taken.
+fn expand_opponent_into(
+    board: &Board,
+    us: Color,
+    observed: Option<Square>,
+    out: &mut UniqueBoards,
+) {
+    let key = board.zobrist();
+    let mut add_child = |m: Option<Move>| {
         let mut child = board.clone();
         child.push(m);
         if child.pieces_of(PieceType::King, us).any() {
-            out.push(child);
+            out.insert(child.zobrist_from(board, key), child);
         }
     };
     if observed.is_none() {
-        push_child(None);
+        add_child(None);
     }
     let mut moves = MoveList::new();
     board.pseudo_legal_moves(&mut moves);
     for &mv in moves.iter() {
         if capture_square(board, mv) == observed {
-            push_child(Some(mv));
+            add_child(Some(mv));
         }
     }
 }
 
-/// The children of `parents`, in parent order: one buffer per parallel chunk, no per-parent
-/// allocation.
-fn expand_all(parents: &[Board], us: Color, observed: Option<Square>) -> Vec<Board> {
-    let expand_chunk = |chunk: &[Board]| {
-        let mut out = Vec::with_capacity(chunk.len() * 8);
-        for board in chunk {
+/// The distinct children of `parents`, in the order a serial expansion finds them, whatever the
+/// thread count: each parallel piece deduplicates its own children, and the pieces are merged in
+/// parent order. Fails as soon as more than `limit` distinct children are found.
+fn expand_all(
+    parents: &[Board],
+    us: Color,
+    observed: Option<Square>,
+    limit: Option<usize>,
+    parallel: bool,
+) -> Result<Vec<Board>, RbcError> {
+    let over = |found: usize| limit.is_some_and(|limit| found > limit);
+    if !parallel {
+        let mut out = UniqueBoards::with_capacity(parents.len() * 2);
+        for board in parents {
             expand_opponent_into(board, us, observed, &mut out);
+            if over(out.len()) {
+                return Err(too_large(limit.unwrap_or(0), parents.len()));
+            }
         }
-        out
-    };
-    if parents.len() >= PARALLEL_THRESHOLD {
-        let chunks: Vec<Vec<Board>> = parents.par_chunks(64).map(expand_chunk).collect();
-        chunks.concat()
-    } else {
-        expand_chunk(parents)
+        return Ok(out.into_boards());
     }
+    let threads = rayon::current_num_threads();
+    // Pieces small enough to balance the threads, large enough that local deduplication pays.
+    let piece = (parents.len() / (threads * 8)).clamp(16, 1024);
+    let mut merged = ShardedUnique::new(threads * 2);
+    // Blocks bound the memory an over-limit expansion takes before it is refused.
+    for block in parents.chunks(EXPANSION_BLOCK) {
+        let pieces: Vec<UniqueBoards> = block
+            .par_chunks(piece)
+            .map(|chunk| {
+                let mut local = UniqueBoards::with_capacity(chunk.len() * 4);
+                for board in chunk {
+                    expand_opponent_into(board, us, observed, &mut local);
+                }
+                local
+            })
+            .collect();
+        merged.extend(pieces);
+        if over(merged.len()) {
+            return Err(too_large(limit.unwrap_or(0), parents.len()));
+        }
+    }
+    Ok(merged.into_boards())
 }
 
-fn map_boards<T: Send>(boards: &[Board], f: impl Fn(&Board) -> T + Sync + Send) -> Vec<T> {
-    if boards.len() >= PARALLEL_THRESHOLD {
+fn map_boards<T: Send>(
+    boards: &[Board],
+    parallel: bool,
+    f: impl Fn(&Board) -> T + Sync + Send,
+) -> Vec<T> {
+    if parallel {
         boards.par_iter().map(f).collect()
     } else {
         boards.iter().map(f).collect()
@@ -376,47 +438,4 @@ fn mailbox(board: &Board) -> [u8; 64] {
         }
     }
     m
-}
-
-/// Zobrist keys are already uniformly mixed; hashing them again would only cost time.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-/// Removes repeated positions, keeping each one's first occurrence and the order. A key match is
-/// confirmed by comparing positions, so a Zobrist collision can never merge two positions.
-pub(crate) fn dedup_in_order(boards: Vec<Board>) -> Vec<Board> {
-    let mut first_with_key: HashMap<u64, usize, BuildHasherDefault<KeyHasher>> =
-        HashMap::with_capacity_and_hasher(boards.len(), Default::default());
-    let mut out: Vec<Board> = Vec::with_capacity(boards.len());
-    for board in boards {
-        let key = board.zobrist();
-        match first_with_key.get(&key) {
-            None => {
-                first_with_key.insert(key, out.len());
-                out.push(board);
-            }
-            Some(&i) if out[i].same_position(&board) => {}
-            // A genuine collision (astronomically rare): fall back to a scan of the boards kept.
-            Some(_) => {
-                if !out.iter().any(|b| b.same_position(&board)) {
-                    out.push(board);
-                }
-            }
-        }
-    }
-    out
 }

@@ -4,6 +4,7 @@ mod board_set;
 mod error;
 mod rules;
 mod sense;
+mod unique;
 
 pub use board_set::BoardSet;
 pub use error::RbcError;

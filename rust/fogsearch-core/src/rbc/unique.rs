@@ -1,0 +1,273 @@
+//! A growing list of boards that keeps each position's first occurrence, in order.
+//!
+//! Expansion produces most children several times over (in recorded games about three of every
+//! four children repeat a position already seen), so children are deduplicated as they are made
+//! rather than collected first: memory stays proportional to the distinct positions.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use rayon::prelude::*;
+
+use crate::chess::Board;
+
+type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
+
+/// Zobrist keys are already uniformly mixed; hashing them again would only cost time.
+#[derive(Default)]
+pub(crate) struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// Boards with their Zobrist keys, each position once, in order of first insertion. A key match
+/// is confirmed by comparing positions, so a Zobrist collision never merges two positions.
+#[derive(Default)]
+pub(crate) struct UniqueBoards {
+    first_with_key: KeyMap<usize>,
+    keys: Vec<u64>,
+    boards: Vec<Board>,
+}
+
+impl UniqueBoards {
+    pub(crate) fn with_capacity(capacity: usize) -> UniqueBoards {
+        UniqueBoards {
+            first_with_key: HashMap::with_capacity_and_hasher(capacity, Default::default()),
+            keys: Vec::with_capacity(capacity),
+            boards: Vec::with_capacity(capacity),
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.boards.len()
+    }
+
+    /// Adds `board` (whose Zobrist key is `key`) unless its position is already here.
+    pub(crate) fn insert(&mut self, key: u64, board: Board) {
+        match self.first_with_key.get(&key) {
+            None => {
+                self.first_with_key.insert(key, self.boards.len());
+                self.keys.push(key);
+                self.boards.push(board);
+            }
+            Some(&i) if self.boards[i].same_position(&board) => {}
+            // A genuine collision (astronomically rare): fall back to a scan of the boards kept.
+            Some(_) => {
+                if !self.boards.iter().any(|b| b.same_position(&board)) {
+                    self.keys.push(key);
+                    self.boards.push(board);
+                }
+            }
+        }
+    }
+
+    pub(crate) fn into_boards(self) -> Vec<Board> {
+        self.boards
+    }
+
+    /// Keys and boards without the index, which is no longer needed once a piece is complete.
+    fn into_piece(self) -> Piece {
+        Piece {
+            keys: self.keys,
+            boards: self.boards,
+        }
+    }
+}
+
+/// The distinct boards of one parallel piece, in its own first-occurrence order.
+struct Piece {
+    keys: Vec<u64>,
+    boards: Vec<Board>,
+}
+
+/// Where a position was first seen: piece number and index within it. Sorting these restores the
+/// serial order, because pieces are consecutive runs of the serial order and each keeps its own
+/// first occurrences in order.
+type Place = (u32, u32);
+
+/// Deduplicates boards produced in parallel pieces, in the order a serial pass would keep them.
+/// Positions are split into shards by key, so the pieces are checked against each other by all
+/// threads at once; the result does not depend on the number of pieces, shards or threads.
+pub(crate) struct ShardedUnique {
+    pieces: Vec<Piece>,
+    shards: Vec<Shard>,
+}
+
+#[derive(Default)]
+struct Shard {
+    first: KeyMap<Place>,
+    /// First occurrences whose key collided with a different position's.
+    collided: Vec<Place>,
+}
+
+impl ShardedUnique {
+    pub(crate) fn new(shards: usize) -> ShardedUnique {
+        ShardedUnique {
+            pieces: Vec::new(),
+            shards: (0..shards.max(1)).map(|_| Shard::default()).collect(),
+        }
+    }
+
+    /// Distinct positions so far.
+    pub(crate) fn len(&self) -> usize {
+        self.shards
+            .iter()
+            .map(|s| s.first.len() + s.collided.len())
+            .sum()
+    }
+
+    /// Adds pieces that follow every piece added before, in serial order.
+    pub(crate) fn extend(&mut self, pieces: Vec<UniqueBoards>) {
+        let first_new = self.pieces.len();
+        self.pieces
+            .extend(pieces.into_iter().map(UniqueBoards::into_piece));
+        let pieces = &self.pieces;
+        let count = self.shards.len() as u64;
+        self.shards
+            .par_iter_mut()
+            .enumerate()
+            .for_each(|(s, shard)| {
+                for (p, piece) in pieces.iter().enumerate().skip(first_new) {
+                    for (i, &key) in piece.keys.iter().enumerate() {
+                        if key % count == s as u64 {
+                            shard.insert(pieces, key, (p as u32, i as u32));
+                        }
+                    }
+                }
+            });
+    }
+
+    /// The distinct boards in serial first-occurrence order.
+    pub(crate) fn into_boards(self) -> Vec<Board> {
+        let mut places: Vec<Place> = self
+            .shards
+            .into_iter()
+            .flat_map(|s| s.first.into_values().chain(s.collided))
+            .collect();
+        places.par_sort_unstable();
+        let pieces = self.pieces;
+        places
+            .par_iter()
+            .map(|&(p, i)| pieces[p as usize].boards[i as usize].clone())
+            .collect()
+    }
+}
+
+impl Shard {
+    fn insert(&mut self, pieces: &[Piece], key: u64, place: Place) {
+        let board_at = |(p, i): Place| &pieces[p as usize].boards[i as usize];
+        match self.first.get(&key) {
+            None => {
+                self.first.insert(key, place);
+            }
+            Some(&seen) if board_at(seen).same_position(board_at(place)) => {}
+            Some(_) => {
+                let board = board_at(place);
+                if !self
+                    .collided
+                    .iter()
+                    .any(|&c| board_at(c).same_position(board))
+                {
+                    self.collided.push(place);
+                }
+            }
+        }
+    }
+}
+
+/// Removes repeated positions, keeping each one's first occurrence and the order.
+pub(crate) fn dedup_in_order(boards: Vec<Board>) -> Vec<Board> {
+    let mut unique = UniqueBoards::with_capacity(boards.len());
+    for board in boards {
+        unique.insert(board.zobrist(), board);
+    }
+    unique.into_boards()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_first_occurrences_in_order() {
+        let a = Board::start();
+        let mut b = a.clone();
+        b.push(None);
+        let mut a_later = a.clone();
+        a_later.halfmove_clock = 9; // same position, different clocks: the first one stays
+        let out = dedup_in_order(vec![a.clone(), b.clone(), a_later, b.clone()]);
+        assert_eq!(out, vec![a, b]);
+    }
+
+    #[test]
+    fn a_forced_key_collision_keeps_both_positions() {
+        let a = Board::start();
+        let mut b = a.clone();
+        b.push(None);
+        let mut unique = UniqueBoards::default();
+        for board in [a.clone(), b.clone(), a.clone(), b.clone()] {
+            unique.insert(42, board);
+        }
+        assert_eq!(unique.into_boards(), vec![a, b]);
+    }
+
+    /// Boards split into pieces in every way and merged with any shard count come out as the
+    /// serial pass leaves them.
+    #[test]
+    fn sharded_merge_equals_serial_dedup() {
+        let mut boards = Vec::new();
+        let mut frontier = vec![Board::start()];
+        for _ in 0..3 {
+            let mut next = Vec::new();
+            for parent in &frontier {
+                let mut moves = crate::chess::MoveList::new();
+                parent.pseudo_legal_moves(&mut moves);
+                for &mv in moves.iter() {
+                    let mut child = parent.clone();
+                    child.push(Some(mv));
+                    next.push(child);
+                }
+            }
+            boards.extend(next.iter().cloned());
+            frontier = next;
+        }
+        let serial = dedup_in_order(boards.clone());
+        assert!(
+            serial.len() < boards.len(),
+            "the test needs repeated positions"
+        );
+        for (piece_size, shards) in [(1, 1), (7, 3), (100, 16), (5000, 2)] {
+            let mut merged = ShardedUnique::new(shards);
+            for block in boards.chunks(3 * piece_size) {
+                let pieces = block
+                    .chunks(piece_size)
+                    .map(|chunk| {
+                        let mut local = UniqueBoards::default();
+                        for b in chunk {
+                            local.insert(b.zobrist(), b.clone());
+                        }
+                        local
+                    })
+                    .collect();
+                merged.extend(pieces);
+            }
+            assert_eq!(merged.len(), serial.len());
+            assert_eq!(
+                merged.into_boards(),
+                serial,
+                "pieces of {piece_size}, {shards} shards"
+            );
+        }
+    }
+}
