@@ -2,8 +2,8 @@
 
 use super::constraints::{Card, Owner};
 use super::observation::HistoryTemplate;
-use super::ohhell::{legal_plays, Action, Bids};
-use super::policy::{extend_public_key, initial_public_key, InfoStateView, Policy};
+use super::ohhell::{Action, OhHellParams, MAX_PLAYERS};
+use super::policy::{InfoStateView, Policy};
 
 /// log of the product of all players' action probabilities along `template` when the cards are
 /// dealt as in `assignment` (unnormalised: chance's probability is the same for every consistent
@@ -12,41 +12,41 @@ pub fn log_reach(template: &HistoryTemplate, assignment: &[Owner], policy: &dyn 
     let params = &template.params;
     let players = params.players;
     let num_cards = params.num_cards();
-    let mut dealt = vec![0u64; players];
+    let mut dealt = [0u64; MAX_PLAYERS];
     for (card, &owner) in assignment.iter().enumerate() {
         if (owner as usize) < players {
             dealt[owner as usize] |= 1u64 << card;
         }
     }
-    let mut current = dealt.clone();
-    let mut bids = Bids {
-        bids: vec![None; players],
-    };
-    let public_actions: Vec<Action> = template.public_actions();
-    let mut key = initial_public_key(template.num_tricks, template.dealer, template.trump_card);
-    let mut legal: Vec<Action> = Vec::with_capacity(num_cards);
-    let mut plays: Vec<Card> = Vec::with_capacity(template.num_tricks);
-    let mut trick: Vec<Card> = Vec::with_capacity(players);
-    let mut log_p = 0.0;
+    let mut current = dealt;
+    let public_actions = template.public_actions();
+    let (mut bids_made, mut bid_sum) = (0usize, 0usize);
+    let mut lead_suit: Option<usize> = None;
+    let mut trick_len = 0;
+    let mut legal = [0 as Action; MAX_LEGAL];
+    // Probabilities are multiplied and only logged when the product gets small (or a factor is
+    // tiny itself, so the product never leaves the normal range): one `ln` per history instead of
+    // one per decision.
+    let (mut product, mut log_p) = (1.0f64, 0.0f64);
     for (i, event) in template.events.iter().enumerate() {
         let p = event.player as usize;
-        legal.clear();
         let is_play = (event.action as usize) < num_cards;
-        if is_play {
+        let n = if is_play {
             let hand = current[p];
-            legal_plays(
-                params,
-                |c| hand >> c & 1 == 1,
-                trick.first().copied(),
-                &mut plays,
-            );
-            legal.extend(plays.iter().map(|&c| c as Action));
+            let follow = lead_suit.map_or(0, |s| hand & suit_mask(params, s));
+            fill_from_bits(if follow != 0 { follow } else { hand }, &mut legal)
         } else {
-            legal.extend(
-                bids.legal_bids(p, template.num_tricks)
-                    .map(|b| params.bid_action(b)),
-            );
-        }
+            let last_bidder = bids_made + 1 == players;
+            let mut n = 0;
+            for bid in 0..=template.num_tricks {
+                if !(last_bidder && bid + bid_sum == template.num_tricks) {
+                    legal[n] = params.bid_action(bid);
+                    n += 1;
+                }
+            }
+            n
+        };
+        let legal = &legal[..n];
         let Some(index) = legal.iter().position(|&a| a == event.action) else {
             return f64::NEG_INFINITY;
         };
@@ -58,20 +58,58 @@ pub fn log_reach(template: &HistoryTemplate, assignment: &[Owner], policy: &dyn 
             num_tricks: template.num_tricks,
             dealer: template.dealer,
             public_actions: &public_actions[..i],
-            public_key: key,
-            legal_actions: &legal,
+            public_key: template.public_key_before(i),
+            legal_actions: legal,
         };
-        log_p += policy.action_probability(&view, index).ln();
+        let probability = policy.action_probability(&view, index);
+        if probability < 1e-100 {
+            log_p += probability.ln();
+        } else {
+            product *= probability;
+        }
+        if product < 1e-200 {
+            log_p += product.ln();
+            product = 1.0;
+        }
         if is_play {
             current[p] &= !(1u64 << event.action);
-            trick.push(event.action as Card);
-            if trick.len() == players {
-                trick.clear();
+            if trick_len == 0 {
+                lead_suit = Some(params.suit_of(event.action as Card));
+            }
+            trick_len += 1;
+            if trick_len == players {
+                trick_len = 0;
+                lead_suit = None;
             }
         } else {
-            bids.bids[p] = Some(event.action as usize - num_cards);
+            bids_made += 1;
+            bid_sum += event.action as usize - num_cards;
         }
-        key = extend_public_key(key, event.action);
     }
-    log_p
+    log_p + product.ln()
+}
+
+/// Enough room for every legal action: at most 52 cards, or at most 52 / players + 1 bids.
+const MAX_LEGAL: usize = 64;
+
+/// The cards of `suit` (card ids are rank * num_suits + suit).
+fn suit_mask(params: &OhHellParams, suit: usize) -> u64 {
+    let mut mask = 0u64;
+    let mut c = suit;
+    while c < params.num_cards() {
+        mask |= 1u64 << c;
+        c += params.num_suits;
+    }
+    mask
+}
+
+/// Writes the set bits of `bits` as actions, ascending; returns how many.
+fn fill_from_bits(mut bits: u64, out: &mut [Action; MAX_LEGAL]) -> usize {
+    let mut n = 0;
+    while bits != 0 {
+        out[n] = bits.trailing_zeros() as Action;
+        bits &= bits - 1;
+        n += 1;
+    }
+    n
 }

@@ -119,11 +119,12 @@ impl SoftmaxPolicy {
 impl Policy for SoftmaxPolicy {
     fn action_probability(&self, info: &InfoStateView<'_>, index: usize) -> f64 {
         let key = info.key();
-        let u: Vec<f64> = info
-            .legal_actions
-            .iter()
-            .map(|&a| self.utility(key, a))
-            .collect();
+        // At most 52 cards or 14 bids are legal; a stack buffer keeps the hot path allocation-free.
+        let mut buffer = [0.0f64; 64];
+        let u = &mut buffer[..info.legal_actions.len()];
+        for (slot, &a) in u.iter_mut().zip(info.legal_actions) {
+            *slot = self.utility(key, a);
+        }
         let max = u.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
         let z: f64 = u.iter().map(|&x| (self.beta * (x - max)).exp()).sum();
         (self.beta * (u[index] - max)).exp() / z
