@@ -3,7 +3,6 @@ max-flow deal construction, exact enumeration with reach probabilities, policies
 Gibbs sampler with its baselines."""
 
 from fogsearch._core import InfeasibleConstraints
-
 from fogsearch.ttcg.diagnostics import acceptance_rate, ess_bulk, rhat
 from fogsearch.ttcg.game import DEFAULT_PARAMS, OhHellGame
 from fogsearch.ttcg.observation import (
