@@ -6,6 +6,7 @@ and thread scaling of expansion. Prints markdown tables for bench/RESULTS.md.
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import subprocess
@@ -131,10 +132,10 @@ def large_parent_set() -> tuple[chess.Color, list[str], tuple]:
     return largest.color, s.fens(), (False, None)
 
 
-def thread_scaling() -> list[str]:
+def thread_scaling(thread_counts: list[int]) -> list[str]:
     color, fens, args = large_parent_set()
     rows, base = [], None
-    for threads in sorted({1, 2, os.cpu_count() or 1}):
+    for threads in sorted(set(thread_counts) | {1}):
 
         def run(threads=threads):
             s = BoardSet(color, fens, threads=threads)
@@ -151,18 +152,29 @@ def thread_scaling() -> list[str]:
 
 
 def main() -> None:
-    print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}\n")
-    print(
-        "| update | parent boards | boards after | python-chess reference (boards/s) | fogsearch, 1 thread (boards/s) | speed-up |"
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--only-scaling", action="store_true", help="only the thread-scaling table (no Stockfish)"
     )
-    print("|---|---:|---:|---:|---:|---:|")
-    print("\n".join(board_set_updates()))
-    print("\n| perft from the start | nodes | seconds | M nodes/s |")
-    print("|---|---:|---:|---:|")
-    print("\n".join(perft_rows()))
+    parser.add_argument(
+        "--threads",
+        default=f"1,2,{os.cpu_count() or 1}",
+        help="comma-separated thread counts for the scaling table (default: 1, 2, all cores)",
+    )
+    args = parser.parse_args()
+    print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}\n")
+    if not args.only_scaling:
+        print(
+            "| update | parent boards | boards after | python-chess reference (boards/s) | fogsearch, 1 thread (boards/s) | speed-up |"
+        )
+        print("|---|---:|---:|---:|---:|---:|")
+        print("\n".join(board_set_updates()))
+        print("\n| perft from the start | nodes | seconds | M nodes/s |")
+        print("|---|---:|---:|---:|")
+        print("\n".join(perft_rows()))
     print("\n| threads | parent boards | expansion (ms) | speed-up | efficiency |")
     print("|---:|---:|---:|---:|---:|")
-    print("\n".join(thread_scaling()))
+    print("\n".join(thread_scaling([int(t) for t in args.threads.split(",")])))
 
 
 if __name__ == "__main__":

@@ -73,18 +73,28 @@ def transitions_per_second(r, chains, transitions, seed=0):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--transitions", type=int, default=200_000)
+    ap.add_argument(
+        "--threads",
+        default=None,
+        help="comma-separated thread counts beyond 1 (default: 2 .. all cores)",
+    )
     args = ap.parse_args()
     cores = os.cpu_count() or 1
+    counts = (
+        [int(k) for k in args.threads.split(",") if int(k) > 1]
+        if args.threads
+        else list(range(2, cores + 1))
+    )
     print(f"machine: {cores} cores; one chain per thread; load average {os.getloadavg()}\n")
     print("k threads: wall-clock throughput (parallel efficiency = k-thread / (k x 1-thread);")
     print("per CPU s = transitions per CPU-second relative to 1 thread, which separates parallel")
     print("overhead from cores taken by other processes)\n")
     print(
         "| state | policy | transitions/s/core | reach evals/s/core | acceptance | "
-        + " | ".join(f"{k} threads (eff.)" for k in range(2, cores + 1))
+        + " | ".join(f"{k} threads (eff.)" for k in counts)
         + " |"
     )
-    print("|---|---|---|---|---|" + "---|" * (cores - 1))
+    print("|---|---|---|---|---|" + "---|" * len(counts))
     for name, (params, played) in STATES.items():
         actions = random_public_state(params, played, seed=1)
         for label, policy in [("uniform", UniformPolicy()), ("softmax b=5", SoftmaxPolicy(1, 5.0))]:
@@ -96,7 +106,7 @@ def main():
             r.log_reach(deals)
             reach = len(deals) / (time.perf_counter() - t0)
             cells = []
-            for k in range(2, cores + 1):
+            for k in counts:
                 many, _, many_cpu = transitions_per_second(r, k, args.transitions)
                 efficiency = many / (k * one)
                 cells.append(f"{many / 1e3:.0f}k ({efficiency:.2f}; {many_cpu / one_cpu:.2f})")
