@@ -119,35 +119,44 @@ def perft_rows(depth: int = 6) -> list[str]:
     ]
 
 
-def large_parent_set() -> tuple[chess.Color, list[str], tuple]:
-    """A large set with the opponent to move: the largest recorded expansion, expanded, then
-    passed back (our pass), so the next expansion starts from tens of thousands of boards."""
+def large_parent_sets() -> list[tuple[chess.Color, list[str]]]:
+    """Large sets with the opponent to move: the largest recorded expansion, expanded, then passed
+    back (our pass), so the next expansion starts from tens of thousands of boards; and the same
+    once more, for hundreds of thousands."""
     largest = max(
         (c for c in cases(max_boards=10**7) if c.method == "handle_opponent_move_result"),
         key=lambda c: len(c.fens),
     )
     s = BoardSet(largest.color, largest.fens)
-    s.handle_opponent_move_result(*largest.args)
-    s.handle_move_result(None, None, False, None)
-    return largest.color, s.fens(), (False, None)
+    sets, observation = [], largest.args
+    for _ in range(2):
+        s.handle_opponent_move_result(*observation)
+        s.handle_move_result(None, None, False, None)
+        sets.append((largest.color, s.fens()))
+        observation = (False, None)
+    return sets
 
 
 def thread_scaling(thread_counts: list[int]) -> list[str]:
-    color, fens, args = large_parent_set()
-    rows, base = [], None
-    for threads in sorted(set(thread_counts) | {1}):
+    rows = []
+    for color, fens in large_parent_sets():
+        base = None
+        for threads in sorted(set(thread_counts) | {1}):
 
-        def run(threads=threads):
-            s = BoardSet(color, fens, threads=threads)
-            s.handle_opponent_move_result(*args)
+            def run(threads=threads, fens=fens, color=color):
+                s = BoardSet(color, fens, threads=threads)
+                s.handle_opponent_move_result(False, None)
 
-        setup = _timed(lambda threads=threads: BoardSet(color, fens, threads=threads), 0.5)
-        seconds = _timed(run, 2.0) - setup
-        base = base or seconds
-        rows.append(
-            f"| {threads} | {len(fens):,} | {seconds * 1e3:.0f} | {base / seconds:.2f}x | "
-            f"{base / seconds / threads:.2f} |"
-        )
+            def build(threads=threads, fens=fens, color=color):
+                return BoardSet(color, fens, threads=threads)
+
+            setup = _timed(build, 0.5)
+            seconds = _timed(run, 2.0) - setup
+            base = base or seconds
+            rows.append(
+                f"| {threads} | {len(fens):,} | {seconds * 1e3:.0f} | {base / seconds:.2f}x | "
+                f"{base / seconds / threads:.2f} |"
+            )
     return rows
 
 

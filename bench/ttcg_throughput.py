@@ -1,6 +1,7 @@
 """TTCG Gibbs sampler throughput: Metropolis-Hastings transitions per second per core on the paper's
 three public-state sizes and on a 52-card, 4-player mid-game, and thread scaling from 1 to the
-machine's core count (one chain per thread).
+machine's core count (one chain per thread). Each chain runs about --seconds (at most
+--transitions transitions), so thread start-up is a small part of every measurement.
 
 Every transition evaluates the proposal's reach probability (the whole public history replayed
 under the policy); the "reach evals/s" column times that evaluation alone on uniform deals, to show
@@ -72,7 +73,10 @@ def transitions_per_second(r, chains, transitions, seed=0):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--transitions", type=int, default=200_000)
+    ap.add_argument(
+        "--transitions", type=int, default=2_000_000, help="at most this many per chain"
+    )
+    ap.add_argument("--seconds", type=float, default=1.0, help="aim for chains of about this long")
     ap.add_argument(
         "--threads",
         default=None,
@@ -99,15 +103,18 @@ def main():
         actions = random_public_state(params, played, seed=1)
         for label, policy in [("uniform", UniformPolicy()), ("softmax b=5", SoftmaxPolicy(1, 5.0))]:
             r = JointRange(params, actions, None, policy)
-            transitions_per_second(r, 1, 2000)  # warm-up: fill the neighbourhood cache paths
-            one, acc, one_cpu = transitions_per_second(r, 1, args.transitions)
-            deals = r.uniform(args.transitions, seed=0)
+            # Warm-up (fills the neighbourhood caches), which also sizes the runs: each chain runs
+            # about --seconds, capped at --transitions, so slow states do not take minutes.
+            rate, _, _ = transitions_per_second(r, 1, 5000)
+            n = int(min(args.transitions, max(20_000, rate * args.seconds)))
+            one, acc, one_cpu = transitions_per_second(r, 1, n)
+            deals = r.uniform(n, seed=0)
             t0 = time.perf_counter()
             r.log_reach(deals)
             reach = len(deals) / (time.perf_counter() - t0)
             cells = []
             for k in counts:
-                many, _, many_cpu = transitions_per_second(r, k, args.transitions)
+                many, _, many_cpu = transitions_per_second(r, k, n)
                 efficiency = many / (k * one)
                 cells.append(f"{many / 1e3:.0f}k ({efficiency:.2f}; {many_cpu / one_cpu:.2f})")
             row = f"| {name} | {label} | {one / 1e3:.0f}k | {reach / 1e3:.0f}k | {acc:.2f} | "

@@ -19,7 +19,7 @@ use super::unique::{dedup_in_order, ShardedUnique, UniqueBoards};
 /// Below this many boards the work is too small to be worth spreading over threads.
 const PARALLEL_THRESHOLD: usize = 128;
 /// Parents expanded at a time in parallel, so a limit is enforced before memory runs out.
-const EXPANSION_BLOCK: usize = 1 << 14;
+const EXPANSION_BLOCK: usize = 1 << 15;
 
 #[derive(Clone, Debug)]
 pub struct BoardSet {
@@ -392,11 +392,11 @@ fn expand_all(
         return Ok(out.into_boards());
     }
     let threads = rayon::current_num_threads();
-    // Pieces small enough to balance the threads, large enough that local deduplication pays.
-    let piece = (parents.len() / (threads * 8)).clamp(16, 1024);
     let mut merged = ShardedUnique::new(threads * 2);
     // Blocks bound the memory an over-limit expansion takes before it is refused.
     for block in parents.chunks(EXPANSION_BLOCK) {
+        // Pieces small enough to balance the threads, large enough that local deduplication pays.
+        let piece = (block.len() / (threads * 8)).clamp(16, 1024);
         let pieces: Vec<UniqueBoards> = block
             .par_chunks(piece)
             .map(|chunk| {

@@ -152,8 +152,8 @@ impl ShardedUnique {
     pub(crate) fn into_boards(self) -> Vec<Board> {
         let mut places: Vec<Place> = self
             .shards
-            .into_iter()
-            .flat_map(|s| s.first.into_values().chain(s.collided))
+            .into_par_iter()
+            .flat_map_iter(|s| s.first.into_values().chain(s.collided))
             .collect();
         places.par_sort_unstable();
         let pieces = self.pieces;

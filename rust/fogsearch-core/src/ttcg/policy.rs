@@ -119,6 +119,16 @@ impl SoftmaxPolicy {
 impl Policy for SoftmaxPolicy {
     fn action_probability(&self, info: &InfoStateView<'_>, index: usize) -> f64 {
         let key = info.key();
+        let n = info.legal_actions.len();
+        let tag = splitmix64(key ^ splitmix64(self.seed ^ self.beta.to_bits()) ^ n as u64);
+        let (max, z) = normaliser_cache::get_or_insert(tag, || self.normaliser(key, info));
+        (self.beta * (self.utility(key, info.legal_actions[index]) - max)).exp() / z
+    }
+}
+
+impl SoftmaxPolicy {
+    /// The largest utility at `info` and Σ exp(β (u - max)) over its legal actions.
+    fn normaliser(&self, key: u64, info: &InfoStateView<'_>) -> (f64, f64) {
         // At most 52 cards or 14 bids are legal; a stack buffer keeps the hot path allocation-free.
         let mut buffer = [0.0f64; 64];
         let u = &mut buffer[..info.legal_actions.len()];
@@ -127,7 +137,55 @@ impl Policy for SoftmaxPolicy {
         }
         let max = u.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
         let z: f64 = u.iter().map(|&x| (self.beta * (x - max)).exp()).sum();
-        (self.beta * (u[index] - max)).exp() / z
+        (max, z)
+    }
+}
+
+/// A small direct-mapped cache, one per thread, of softmax normalisers by information state.
+/// The Gibbs sampler revisits the same information states constantly, and the normaliser costs
+/// one exp per legal action; a cached value is bit-identical to a recomputed one, so the cache
+/// changes speed only.
+mod normaliser_cache {
+    use std::cell::RefCell;
+
+    const SLOTS: usize = 1 << 12;
+
+    #[derive(Clone, Copy)]
+    struct Entry {
+        tag: u64,
+        filled: bool,
+        max: f64,
+        z: f64,
+    }
+
+    const EMPTY: Entry = Entry {
+        tag: 0,
+        filled: false,
+        max: 0.0,
+        z: 0.0,
+    };
+
+    thread_local! {
+        static ENTRIES: RefCell<Vec<Entry>> = RefCell::new(vec![EMPTY; SLOTS]);
+    }
+
+    /// `tag` identifies the (policy, information state) pair: a 64-bit hash, as the policy's own
+    /// per-state randomness is.
+    pub(super) fn get_or_insert(tag: u64, compute: impl FnOnce() -> (f64, f64)) -> (f64, f64) {
+        ENTRIES.with(|entries| {
+            let mut entries = entries.borrow_mut();
+            let slot = &mut entries[(tag as usize) & (SLOTS - 1)];
+            if !(slot.filled && slot.tag == tag) {
+                let (max, z) = compute();
+                *slot = Entry {
+                    tag,
+                    filled: true,
+                    max,
+                    z,
+                };
+            }
+            (slot.max, slot.z)
+        })
     }
 }
 
@@ -145,6 +203,66 @@ impl Policy for BuiltinPolicy {
             BuiltinPolicy::Uniform => UniformPolicy.action_probability(info, index),
             BuiltinPolicy::Bias(p) => p.action_probability(info, index),
             BuiltinPolicy::Softmax(p) => p.action_probability(info, index),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view<'a>(public_key: u64, dealt_hand: u64, legal: &'a [Action]) -> InfoStateView<'a> {
+        InfoStateView {
+            player: 1,
+            dealt_hand,
+            current_hand: dealt_hand,
+            trump_card: 0,
+            num_tricks: 3,
+            dealer: 0,
+            public_actions: &[],
+            public_key,
+            legal_actions: legal,
+        }
+    }
+
+    /// The softmax straight from its definition, with no cache.
+    fn reference(policy: &SoftmaxPolicy, info: &InfoStateView<'_>, index: usize) -> f64 {
+        let key = info.key();
+        let u: Vec<f64> = info
+            .legal_actions
+            .iter()
+            .map(|&a| policy.utility(key, a))
+            .collect();
+        let max = u.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let z: f64 = u.iter().map(|&x| (policy.beta * (x - max)).exp()).sum();
+        (policy.beta * (u[index] - max)).exp() / z
+    }
+
+    /// Many information states (more than the cache holds, so slots are overwritten and revisited)
+    /// under two policies that share them: every probability equals the uncached definition
+    /// exactly, and each state's probabilities sum to 1.
+    #[test]
+    fn cached_softmax_equals_its_definition() {
+        let policies = [
+            SoftmaxPolicy { seed: 1, beta: 5.0 },
+            SoftmaxPolicy { seed: 1, beta: 2.0 },
+        ];
+        let legal: Vec<Action> = (0..13).collect();
+        for _round in 0..3 {
+            for state in 0..6000u64 {
+                for policy in &policies {
+                    let n = 1 + (state % 13) as usize;
+                    let info = view(splitmix64(state), state * 7, &legal[..n]);
+                    let total: f64 = (0..n)
+                        .map(|i| {
+                            let p = policy.action_probability(&info, i);
+                            assert_eq!(p.to_bits(), reference(policy, &info, i).to_bits());
+                            p
+                        })
+                        .sum();
+                    assert!((total - 1.0).abs() < 1e-12);
+                }
+            }
         }
     }
 }
