@@ -2,9 +2,12 @@
 
 For each information set and depth, runs the baseline (mode "none") and the accelerated modes in
 the same process on the same set, and reports time ratios and every root move's |delta value|.
-Sets: the start position (the paper's experiment: White's first move) and mid-game sets made by
-random play (see `midgame_sets`). Writes a markdown table to stdout and a plot of speed-up
-against depth to bench/plots/search_speedup.png.
+Sets: the start position (the paper's experiment: White's first move) and mid-game sets taken from
+the recorded games of `bench/data/` (the sets a player held just before moving; `--source random`
+makes them by random play instead, see `midgame_sets`). Every search runs single-threaded; with
+`--jobs N` up to N searches run at once in separate processes (a machine with many cores finishes
+deep runs sooner; each search is still timed on its own). Writes a markdown table to stdout and a
+plot of speed-up against depth to bench/plots/search_speedup.png.
 
     python bench/search_speedup.py --depths 1 2 --sets 20 --sense-mode min_size
 """
@@ -12,9 +15,12 @@ against depth to bench/plots/search_speedup.png.
 from __future__ import annotations
 
 import argparse
+import multiprocessing as mp
 import random
 import statistics
+import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import chess
@@ -79,11 +85,30 @@ def midgame_sets(count: int, plies: int, seed: int) -> list[list[str]]:
     return sets
 
 
+def recorded_sets(count: int, max_boards: int) -> list[list[str]]:
+    """``count`` sets held just before a move in the recorded games (both colours), 2 to
+    ``max_boards`` boards, spread evenly over the games' turns."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from rbc_data import cases
+
+    before_moves = [
+        c.fens
+        for c in cases(min_boards=2, max_boards=max_boards)
+        if c.method == "handle_move_result"
+    ]
+    if len(before_moves) < count:
+        raise SystemExit(f"only {len(before_moves)} recorded sets of 2..{max_boards} boards")
+    step = len(before_moves) / count
+    return [before_moves[int(i * step)] for i in range(count)]
+
+
 def run(fens, depth, mode, sense_mode, threshold):
-    config = SearchConfig(mode=mode, sense_mode=sense_mode, threshold=threshold)
+    """(seconds, {move: value}) of one single-threaded search."""
+    config = SearchConfig(mode=mode, sense_mode=sense_mode, threshold=threshold, threads=1)
+    search([chess.STARTING_FEN], 1)  # warm-up in this process: attack tables are built on first use
     started = time.perf_counter()
     result = search(fens, depth, config)
-    return time.perf_counter() - started, result
+    return time.perf_counter() - started, dict(result.move_values)
 
 
 def main() -> None:
@@ -96,14 +121,39 @@ def main() -> None:
     parser.add_argument("--threshold", type=float, default=0.9)
     parser.add_argument("--modes", nargs="+", default=["exact", "sketch", "exact+sketch"])
     parser.add_argument("--no-start", action="store_true")
+    parser.add_argument("--source", default="recorded", choices=["recorded", "random"])
+    parser.add_argument("--max-boards", type=int, default=40, help="recorded sets up to this size")
+    parser.add_argument("--jobs", type=int, default=1, help="searches run at once (processes)")
     parser.add_argument("--plot", default="bench/plots/search_speedup.png")
     args = parser.parse_args()
 
+    mid = (
+        recorded_sets(args.sets, args.max_boards)
+        if args.source == "recorded"
+        else midgame_sets(args.sets, args.plies, args.seed)
+    )
     sets = ([("start", [chess.STARTING_FEN])] if not args.no_start else []) + [
-        (f"mid{i:02d}", s) for i, s in enumerate(midgame_sets(args.sets, args.plies, args.seed))
+        (f"mid{i:02d}", s) for i, s in enumerate(mid)
     ]
-    search([chess.STARTING_FEN], 1)  # warm-up: attack tables are built on first use
-    print(f"sense_mode={args.sense_mode} threshold={args.threshold} sets={len(sets)}")
+    sizes = sorted(len(f) for _, f in sets)
+    print(
+        f"sense_mode={args.sense_mode} threshold={args.threshold} sets={len(sets)} "
+        f"({args.source}; boards per set: median {statistics.median(sizes)}, max {sizes[-1]})"
+    )
+    jobs = [
+        (name, depth, mode)
+        for depth in args.depths
+        for name, _ in sets
+        for mode in ["none", *args.modes]
+    ]
+    fens_of = dict(sets)
+    # spawn, not fork: the parent has already started rayon's threads (building the sets).
+    with ProcessPoolExecutor(max_workers=args.jobs, mp_context=mp.get_context("spawn")) as pool:
+        futures = {
+            job: pool.submit(run, fens_of[job[0]], job[1], job[2], args.sense_mode, args.threshold)
+            for job in jobs
+        }
+        timed = {job: f.result() for job, f in futures.items()}
     print(
         "| depth | set(s) | mode | baseline s | accelerated s | speed-up"
         " | mean abs dv cp | max abs dv cp |"
@@ -112,11 +162,11 @@ def main() -> None:
     speedups: dict[str, dict[int, float]] = {m: {} for m in args.modes}
     for depth in args.depths:
         totals = {m: [0.0, 0.0, []] for m in args.modes}
-        for name, fens in sets:
-            base_time, base = run(fens, depth, "none", args.sense_mode, args.threshold)
+        for name, _ in sets:
+            base_time, base = timed[(name, depth, "none")]
             for mode in args.modes:
-                t, result = run(fens, depth, mode, args.sense_mode, args.threshold)
-                deltas = [abs(result.move_values[m] - v) for m, v in base.move_values.items()]
+                t, values = timed[(name, depth, mode)]
+                deltas = [abs(values[m] - v) for m, v in base.items()]
                 totals[mode][0] += base_time
                 totals[mode][1] += t
                 totals[mode][2] += deltas
