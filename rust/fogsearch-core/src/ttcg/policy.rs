@@ -119,8 +119,16 @@ impl SoftmaxPolicy {
 impl Policy for SoftmaxPolicy {
     fn action_probability(&self, info: &InfoStateView<'_>, index: usize) -> f64 {
         let key = info.key();
-        let n = info.legal_actions.len();
-        let tag = splitmix64(key ^ splitmix64(self.seed ^ self.beta.to_bits()) ^ n as u64);
+        // The normaliser is a function of the policy, the key and the legal actions; the actions
+        // go into the tag too, because the key does not name the game's parameters (two decks
+        // can give the same key with different action ids).
+        let mut tag = splitmix64(key ^ splitmix64(self.seed ^ self.beta.to_bits()));
+        for &a in info.legal_actions {
+            tag = (tag ^ a as u64)
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .rotate_left(29);
+        }
+        let tag = splitmix64(tag);
         let (max, z) = normaliser_cache::get_or_insert(tag, || self.normaliser(key, info));
         (self.beta * (self.utility(key, info.legal_actions[index]) - max)).exp() / z
     }
@@ -169,8 +177,8 @@ mod normaliser_cache {
         static ENTRIES: RefCell<Vec<Entry>> = RefCell::new(vec![EMPTY; SLOTS]);
     }
 
-    /// `tag` identifies the (policy, information state) pair: a 64-bit hash, as the policy's own
-    /// per-state randomness is.
+    /// `tag` identifies (policy, information state, legal actions): a 64-bit hash, as the
+    /// policy's own per-state randomness is.
     pub(super) fn get_or_insert(tag: u64, compute: impl FnOnce() -> (f64, f64)) -> (f64, f64) {
         ENTRIES.with(|entries| {
             let mut entries = entries.borrow_mut();
@@ -262,6 +270,21 @@ mod tests {
                         .sum();
                     assert!((total - 1.0).abs() < 1e-12);
                 }
+            }
+        }
+    }
+
+    /// The same key with other legal action ids (another deck's bids, say) is another normaliser.
+    #[test]
+    fn cached_softmax_tells_legal_action_sets_apart() {
+        let policy = SoftmaxPolicy { seed: 3, beta: 5.0 };
+        let small_deck: Vec<Action> = (8..12).collect();
+        let large_deck: Vec<Action> = (12..16).collect();
+        for legal in [&small_deck, &large_deck, &small_deck] {
+            let info = view(77, 0b1011, legal);
+            for i in 0..legal.len() {
+                let p = policy.action_probability(&info, i);
+                assert_eq!(p.to_bits(), reference(&policy, &info, i).to_bits());
             }
         }
     }
