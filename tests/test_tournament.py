@@ -101,6 +101,36 @@ def test_tiny_tournament_is_stored_and_summarised(tmp_path):
     assert "crasher" in table and "Elo" in table
 
 
+def test_ray_backend_plays_the_same_games_as_the_local_one(tmp_path):
+    """The optional Ray backend (a local Ray instance here) runs the same seeded games as the
+    process pool: same pairings, colours, winners and lengths."""
+    ray = pytest.importorskip("ray")
+    players = [PlayerSpec("random"), PlayerSpec("attacker")]
+    outcomes = {}
+    try:
+        for backend in ("local", "ray"):
+            db = tmp_path / f"{backend}.sqlite"
+            tid = run_tournament(
+                db,
+                players,
+                games_per_pairing=4,
+                seconds_per_player=60,
+                seed=11,
+                workers=2,
+                backend=backend,
+                progress=False,
+            )
+            with ResultStore(db) as store:
+                games = store.games(tid)
+            outcomes[backend] = sorted(
+                (g["white"], g["black"], g["winner"], g["turns"]) for g in games
+            )
+    finally:
+        ray.shutdown()
+    assert len(outcomes["ray"]) == 4
+    assert outcomes["ray"] == outcomes["local"]
+
+
 def test_reusing_a_name_for_other_settings_is_refused(tmp_path):
     with ResultStore(tmp_path / "s.sqlite") as store:
         store.player_id(PlayerSpec("fogsearch", {"depth": 1}, label="fog"))
