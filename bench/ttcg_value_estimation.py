@@ -53,6 +53,31 @@ def random_public_state(params, tricks_played, rng):
             return s.history()
 
 
+def policy_public_state(params, tricks_played, rng, policy):
+    """Like ``random_public_state``, but the players act by ``policy`` (chance stays uniform), so
+    the observed bids and plays are typical of the joint policy whose range is then sampled."""
+    public_actions = 3 + 3 * tricks_played
+    while True:
+        s = _core.OhHellState(params)
+        public = 0
+        while public < public_actions:
+            legal = [int(a) for a in s.legal_actions()]
+            if s.is_chance_node():
+                s.apply_action(legal[rng.integers(len(legal))])
+                continue
+            history = [int(a) for a in s.history()]
+            deal = _deal_of(params, history)
+            log_p = np.array(
+                [_core.ttcg_log_reach(params, history + [a], deal, policy)[0] for a in legal]
+            )
+            p = np.exp(log_p - log_p.max())
+            s.apply_action(legal[rng.choice(len(legal), p=p / p.sum())])
+            public += 1
+        obs = _core.ohhell_observe(params, s.history(), None)
+        if not any(any(row) for row in obs["voids"]):
+            return s.history()
+
+
 def history_with_deal(params, actions, assignment):
     """The OpenSpiel history with the observed public actions and this deal (one deal order)."""
     players, tricks = params["players"], params["num_tricks_fixed"]
@@ -98,11 +123,20 @@ def _deal_of(params, history):
     return a
 
 
+def range_entropy_bits(params, p):
+    """Entropy of the joint range over histories, in bits: each deal (assignment) stands for
+    (tricks!)^players equally likely histories (the order of the cards dealt into each hand)."""
+    orderings = np.log2(float(np.prod(np.arange(1, params["num_tricks_fixed"] + 1))))
+    nz = p[p > 0]
+    return float(-(nz * np.log2(nz)).sum() + params["players"] * orderings)
+
+
 def run_state(params, actions, policy, seed, max_n):
     r = JointRange(params, actions, None, policy)
     deals, log_reach = r.exact()
     p = np.exp(log_reach - log_reach.max())
     p /= p.sum()
+    entropy = range_entropy_bits(params, p)
     values = np.array(
         [deal_value(params, history_with_deal(params, actions, d), policy) for d in deals]
     )
@@ -124,7 +158,7 @@ def run_state(params, actions, policy, seed, max_n):
     iv = value_of(draws)
     w = np.exp(log_w - log_w.max())
     errors["importance"] = [abs((w[:n] @ iv[:n]) / w[:n].sum() - exact_value) for n in SAMPLE_SIZES]
-    return errors, len(deals)
+    return errors, len(deals), entropy
 
 
 def main():
@@ -133,6 +167,12 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--bias", type=float, default=0.9)
     ap.add_argument("--sizes", default=",".join(SIZES))
+    ap.add_argument(
+        "--play",
+        choices=["uniform", "policy"],
+        default="uniform",
+        help="how the public states are played out: uniformly at random, or by the joint policy",
+    )
     default_plot = Path(__file__).parent / "plots" / "ttcg_value_estimation.png"
     ap.add_argument("--plot", default=str(default_plot))
     args = ap.parse_args()
@@ -141,12 +181,18 @@ def main():
     for size in args.sizes.split(","):
         params, played = SIZES[size]
         t0 = time.perf_counter()
-        per_state = []
+        per_state, entropies = [], []
         for i in range(args.states):
-            actions = random_public_state(params, played, rng)
             policy = BiasPolicy(seed=args.seed * 1000 + i, bias=args.bias)
-            errs, n_deals = run_state(params, actions, policy, seed=i, max_n=max(SAMPLE_SIZES))
+            if args.play == "policy":
+                actions = policy_public_state(params, played, rng, policy)
+            else:
+                actions = random_public_state(params, played, rng)
+            errs, n_deals, entropy = run_state(
+                params, actions, policy, seed=i, max_n=max(SAMPLE_SIZES)
+            )
             per_state.append(errs)
+            entropies.append(entropy)
         keys = list(per_state[0])
         mean = {k: np.mean([e[k] for e in per_state], axis=0) for k in keys}
         sem = {
@@ -155,8 +201,10 @@ def main():
         }
         results[size] = (mean, sem)
         print(
-            f"\n## {size} histories ({n_deals} assignments), {args.states} states, "
-            f"{time.perf_counter() - t0:.1f} s"
+            f"\n## {size} histories ({n_deals} assignments), {args.states} states played "
+            f"{'by the policy' if args.play == 'policy' else 'uniformly'}, policy bias {args.bias}, "
+            f"{time.perf_counter() - t0:.1f} s; range entropy {np.mean(entropies):.2f}"
+            f"±{np.std(entropies, ddof=1) / np.sqrt(len(entropies)):.2f} bits"
         )
         print("| estimator | " + " | ".join(f"n={n}" for n in SAMPLE_SIZES) + " |")
         print("|---|" + "---|" * len(SAMPLE_SIZES))
