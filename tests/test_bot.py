@@ -9,7 +9,7 @@ import chess
 import pytest
 import reconchess
 
-from fogsearch.bot import FogsearchBot, FogsearchBotConfig
+from fogsearch.bot import FogsearchBot, FogsearchBotConfig, choose_request
 from fogsearch.tournament import GameTask, PlayerSpec, play_game
 from fogsearch.tournament.players import find_stockfish
 
@@ -140,3 +140,19 @@ def test_rc_bot_match_plays_the_bot(tmp_path):
     )
     assert out.returncode == 0, out.stderr
     assert "Game Over!" in out.stdout and "ERROR" not in out.stdout
+
+
+def test_a_move_back_is_avoided_only_when_an_alternative_is_close():
+    back, previous = chess.Move.from_uci("f4e3"), chess.Move.from_uci("e3f4")
+    values = {"f4e3": 981, "f5g7": 964, "a2a3": 700, "0000": 600}
+    # Within the margin: the best other request is played.
+    assert choose_request(back, values, previous, 50) == chess.Move.from_uci("f5g7")
+    # Outside it (or with no margin), the search's choice stands.
+    assert choose_request(back, values, previous, 10) == back
+    assert choose_request(back, values, previous, 0) == back
+    # A best move that does not undo the previous one is never replaced.
+    forward = chess.Move.from_uci("f5g7")
+    assert choose_request(forward, values, previous, 50) == forward
+    assert choose_request(back, values, None, 50) == back
+    # A pass can be the alternative.
+    assert choose_request(back, {"f4e3": 10, "0000": 5}, previous, 50) is None

@@ -40,6 +40,10 @@ class FogsearchBotConfig:
     safety_seconds: float = 15.0
     """Never plan to use the last this-many seconds of the clock."""
     threads: int = 1
+    undo_margin_cp: int = 50
+    """A move that takes back our previous move is played only if no other request is within
+    this many centipawns of it: with the set's worst board deciding every value, a won position
+    otherwise shuffles a piece back and forth until the move limit draws it."""
     seed: int = 0
     search_options: dict[str, Any] = field(default_factory=dict)
     """Extra fields for :class:`fogsearch.rbc.SearchConfig`."""
@@ -56,6 +60,7 @@ class FogsearchBot(Player):
         self.observations: list[tuple] = []
         self.recoveries = 0
         self.last_search = None
+        self.last_taken: chess.Move | None = None
         self.turn_log: list[dict] = []
         self._turn: dict = {}
 
@@ -64,6 +69,7 @@ class FogsearchBot(Player):
         self.color = color
         self.board_set = BoardSet(color)
         self.observations = []
+        self.last_taken = None
 
     def handle_opponent_move_result(self, captured_my_piece: bool, capture_square: Square | None):
         self._observe("handle_opponent_move_result", captured_my_piece, capture_square)
@@ -118,6 +124,7 @@ class FogsearchBot(Player):
         self.turn_log.append(self._turn)
         log.info(format_turn(self._turn))
         self.last_search = None
+        self.last_taken = taken_move
 
     def handle_game_end(self, winner_color, win_reason: WinReason, game_history: GameHistory):
         pass
@@ -145,7 +152,9 @@ class FogsearchBot(Player):
         )
         result = search(boards, self.config.depth, config=config)
         self.last_search = result
-        return result.best_move
+        return choose_request(
+            result.best_move, result.move_values, self.last_taken, self.config.undo_margin_cp
+        )
 
     def _search_boards(self) -> BoardSet:
         """The set the search sees: the exact set, or a seeded uniform sample of it when large."""
@@ -218,3 +227,39 @@ def format_turn(t: dict) -> str:
 def get_player():
     """Tells reconchess's ``load_player`` which class in this module is the bot."""
     return FogsearchBot
+
+
+def undoes(move: chess.Move | None, previous: chess.Move | None) -> bool:
+    """Whether ``move`` takes ``previous`` back (the same piece straight back to where it was)."""
+    return (
+        move is not None
+        and previous is not None
+        and move.from_square == previous.to_square
+        and move.to_square == previous.from_square
+    )
+
+
+def choose_request(
+    best: chess.Move | None,
+    move_values: dict[str, int],
+    previous: chess.Move | None,
+    margin_cp: int,
+) -> chess.Move | None:
+    """The search's best request, unless it takes back ``previous`` and another request is
+    within ``margin_cp`` of it; then the best of those (ties go to the request listed first)."""
+    if not undoes(best, previous) or best is None:
+        return best
+    floor = move_values[best.uci()] - margin_cp
+    alternatives = [
+        (value, uci)
+        for uci, value in move_values.items()
+        if value >= floor and not undoes(_request(uci), previous)
+    ]
+    if not alternatives:
+        return best
+    _, uci = max(alternatives, key=lambda vu: (vu[0], -list(move_values).index(vu[1])))
+    return _request(uci)
+
+
+def _request(uci: str) -> chess.Move | None:
+    return None if uci == "0000" else chess.Move.from_uci(uci)
