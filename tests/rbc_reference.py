@@ -75,6 +75,8 @@ class ReferenceTracker:
             return
         new = {}
         for board in self.boards.values():
+            if not has_both_kings(board):
+                continue  # our move took the king there: the game would be over
             for move in [None, *rbc_pseudo_legal_moves(board)]:
                 square = capture_square_of_move(board, move)
                 if square != capture_square:

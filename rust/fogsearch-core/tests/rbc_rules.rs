@@ -159,3 +159,24 @@ fn an_expansion_over_max_boards_fails_in_either_mode_and_keeps_the_set() {
         assert_eq!(set.boards(), &before[..]);
     }
 }
+
+#[test]
+fn boards_where_we_took_the_king_do_not_survive_the_opponents_move() {
+    // Our bishop took on f8: on the first board that was Black's king (the game would be over),
+    // on the second a knight. Black has moved since, so only the second board's children remain.
+    let fens = [
+        "r1bq1Bnr/pppp1p1p/4p3/8/3PPP1P/PP3NPB/R2N4/3QK2R b K - 0 21",
+        "r1bqkBnr/pppp1p1p/4p3/8/3PPP1P/PP3NPB/R2N4/3QK2R b Kkq - 0 21",
+    ];
+    let mut set = BoardSet::from_fens(Color::White, &fens).unwrap();
+    set.handle_opponent_move_result(false, None).unwrap();
+    assert!(set.len() > 1);
+    assert!(set.boards().iter().all(|b| !b.is_terminal()));
+
+    let mut over = BoardSet::from_fens(Color::White, &fens[..1]).unwrap();
+    assert!(matches!(
+        over.handle_opponent_move_result(false, None),
+        Err(RbcError::InconsistentObservation(_))
+    ));
+    assert_eq!(over.len(), 1);
+}

@@ -136,7 +136,8 @@ impl BoardSet {
 
     /// reconchess `handle_opponent_move_result`: every board expands by every move the opponent
     /// may have taken (a pass included); children whose capture observation differs, and children
-    /// where our king was taken, are dropped. A no-op when our side is already to move (White's
+    /// where our king was taken, are dropped. Boards where our last move took the opponent's king
+    /// are dropped too: the opponent has moved, so the game did not end there. A no-op when our side is already to move (White's
     /// first turn).
     pub fn handle_opponent_move_result(
         &mut self,
@@ -343,13 +344,17 @@ fn describe_capture(square: Option<Square>) -> String {
 }
 
 /// Adds the children of `board` (opponent to move) whose capture observation is `observed` to
-/// `out`, skipping those where our king was taken.
+/// `out`, skipping those where our king was taken. A board whose opponent king we already took
+/// has none: on it the game ended with our move, yet the opponent has moved.
 fn expand_opponent_into(
     board: &Board,
     us: Color,
     observed: Option<Square>,
     out: &mut UniqueBoards,
 ) {
+    if board.is_terminal() {
+        return;
+    }
     let key = board.zobrist();
     let mut add_child = |m: Option<Move>| {
         let mut child = board.clone();
