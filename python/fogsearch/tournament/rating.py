@@ -19,8 +19,24 @@ PRIOR_SD = 1000.0
 Z95 = 1.959964
 
 
+class _Scored:
+    """Games and score from the ``wins``, ``draws`` and ``losses`` of a record."""
+
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else float("nan")
+
+
 @dataclass
-class Standing:
+class Standing(_Scored):
     name: str
     wins: int = 0
     draws: int = 0
@@ -31,30 +47,14 @@ class Standing:
     elo_low: float = 0.0
     elo_high: float = 0.0
 
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def score(self) -> float:
-        return (self.wins + 0.5 * self.draws) / self.games if self.games else float("nan")
-
 
 @dataclass
-class Pairing:
+class Pairing(_Scored):
     player: str
     opponent: str
     wins: int = 0
     draws: int = 0
     losses: int = 0
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def score(self) -> float:
-        return (self.wins + 0.5 * self.draws) / self.games if self.games else float("nan")
 
     def elo_interval(self) -> tuple[float, float, float]:
         """Elo difference implied by the score, with its 95% Wilson-based interval."""

@@ -47,6 +47,13 @@ fn request_outside_move_actions_is_refused() {
     let board = Board::start();
     let err = resolve_request(&board, Some(Move::from_uci("e2e5").unwrap())).unwrap_err();
     assert!(matches!(err, RbcError::IllegalRequest(_)), "{err}");
+    assert!(err.to_string().contains("e2e5"), "{err}");
+}
+
+#[test]
+fn pass_is_always_allowed() {
+    let r = resolve_request(&Board::start(), None).unwrap();
+    assert_eq!((r.taken, r.capture_square), (None, None));
 }
 
 #[test]

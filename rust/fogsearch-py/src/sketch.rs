@@ -9,6 +9,7 @@
 //! leaves the sketch as it was.
 
 use fogsearch_core::sketch as core;
+use fogsearch_core::sketch::SizeEstimates;
 use numpy::{
     PyArray1, PyArrayDescrMethods, PyArrayMethods, PyReadonlyArray1, PyUntypedArray,
     PyUntypedArrayMethods,

@@ -12,7 +12,7 @@
 use super::encoding::{corrupt, Decoder, Encoder};
 use super::error::{check_same, check_size, SketchError};
 use super::hashing::{seed_salt, seeded_mix64};
-use super::minhash::{containment_from_parts, intersection_from_jaccard, validate_size};
+use super::minhash::SizeEstimates;
 
 /// At most this many values per signature.
 pub const MAX_K: u64 = 1 << 24;
@@ -143,40 +143,6 @@ impl BottomKMinHash {
         Ok(shared as f64 / union.len() as f64)
     }
 
-    /// |A ∩ B|: exact when neither signature is full, else J(|A|+|B|)/(1+J) with the sizes from
-    /// [`cardinality`](Self::cardinality).
-    pub fn intersection_size(&self, other: &BottomKMinHash) -> Result<f64, SketchError> {
-        self.intersection_size_with_sizes(other, self.cardinality(), other.cardinality())
-    }
-
-    /// |A ∩ B| from known set sizes (the search knows its sets' sizes exactly).
-    pub fn intersection_size_with_sizes(
-        &self,
-        other: &BottomKMinHash,
-        size_self: f64,
-        size_other: f64,
-    ) -> Result<f64, SketchError> {
-        validate_size("size_self", size_self)?;
-        validate_size("size_other", size_other)?;
-        let j = self.jaccard(other)?;
-        Ok(intersection_from_jaccard(j, size_self, size_other))
-    }
-
-    /// Containment |A ∩ B| / |A| of this set in `other`.
-    pub fn containment(&self, other: &BottomKMinHash) -> Result<f64, SketchError> {
-        self.containment_with_sizes(other, self.cardinality(), other.cardinality())
-    }
-
-    pub fn containment_with_sizes(
-        &self,
-        other: &BottomKMinHash,
-        size_self: f64,
-        size_other: f64,
-    ) -> Result<f64, SketchError> {
-        let intersection = self.intersection_size_with_sizes(other, size_self, size_other)?;
-        Ok(containment_from_parts(intersection, size_self))
-    }
-
     pub fn clear(&mut self) {
         self.values.clear();
     }
@@ -245,6 +211,16 @@ fn union_smallest(a: &[u64], b: &[u64], k: usize) -> (Vec<u64>, usize) {
         union.push(next);
     }
     (union, shared)
+}
+
+impl SizeEstimates for BottomKMinHash {
+    fn jaccard(&self, other: &BottomKMinHash) -> Result<f64, SketchError> {
+        BottomKMinHash::jaccard(self, other)
+    }
+
+    fn cardinality(&self) -> f64 {
+        BottomKMinHash::cardinality(self)
+    }
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use super::encoding::{corrupt, Decoder, Encoder};
 use super::error::{check_same, check_size, SketchError};
 use super::hashing::{seed_salt, seeded_mix64};
-use super::minhash::{containment_from_parts, intersection_from_jaccard, validate_size};
+use super::minhash::SizeEstimates;
 use crate::rng::Rng;
 
 /// At most this many slots.
@@ -137,36 +137,6 @@ impl KHashMinHash {
         Ok(equal as f64 / self.k as f64)
     }
 
-    pub fn intersection_size(&self, other: &KHashMinHash) -> Result<f64, SketchError> {
-        self.intersection_size_with_sizes(other, self.cardinality(), other.cardinality())
-    }
-
-    pub fn intersection_size_with_sizes(
-        &self,
-        other: &KHashMinHash,
-        size_self: f64,
-        size_other: f64,
-    ) -> Result<f64, SketchError> {
-        validate_size("size_self", size_self)?;
-        validate_size("size_other", size_other)?;
-        let j = self.jaccard(other)?;
-        Ok(intersection_from_jaccard(j, size_self, size_other))
-    }
-
-    pub fn containment(&self, other: &KHashMinHash) -> Result<f64, SketchError> {
-        self.containment_with_sizes(other, self.cardinality(), other.cardinality())
-    }
-
-    pub fn containment_with_sizes(
-        &self,
-        other: &KHashMinHash,
-        size_self: f64,
-        size_other: f64,
-    ) -> Result<f64, SketchError> {
-        let intersection = self.intersection_size_with_sizes(other, size_self, size_other)?;
-        Ok(containment_from_parts(intersection, size_self))
-    }
-
     pub fn clear(&mut self) {
         self.minima.fill(u64::MAX);
     }
@@ -219,6 +189,16 @@ fn sweep_portable(minima: &mut [u64], xors: &[u64], multipliers: &[u64], hashed:
                 .iter()
                 .fold(*minimum, |m, &h| m.min((h ^ xor).wrapping_mul(multiplier)));
         }
+    }
+}
+
+impl SizeEstimates for KHashMinHash {
+    fn jaccard(&self, other: &KHashMinHash) -> Result<f64, SketchError> {
+        KHashMinHash::jaccard(self, other)
+    }
+
+    fn cardinality(&self) -> f64 {
+        KHashMinHash::cardinality(self)
     }
 }
 

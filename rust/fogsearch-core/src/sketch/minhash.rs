@@ -22,7 +22,7 @@ pub fn intersection_from_jaccard(j: f64, size_a: f64, size_b: f64) -> f64 {
 }
 
 /// |A ∩ B| / |A|, clamped to [0, 1]; 1 for an empty A (the empty set is contained in every set).
-pub(crate) fn containment_from_parts(intersection: f64, size_self: f64) -> f64 {
+fn containment_from_parts(intersection: f64, size_self: f64) -> f64 {
     if size_self <= 0.0 {
         1.0
     } else {
@@ -30,7 +30,7 @@ pub(crate) fn containment_from_parts(intersection: f64, size_self: f64) -> f64 {
     }
 }
 
-pub(crate) fn validate_size(name: &'static str, value: f64) -> Result<(), SketchError> {
+fn validate_size(name: &'static str, value: f64) -> Result<(), SketchError> {
     if value.is_finite() && value >= 0.0 {
         Ok(())
     } else {
@@ -148,34 +148,6 @@ impl MinHash {
         same_kind!(self, other, |a, b| a.jaccard(b))
     }
 
-    pub fn intersection_size(&self, other: &MinHash) -> Result<f64, SketchError> {
-        same_kind!(self, other, |a, b| a.intersection_size(b))
-    }
-
-    pub fn intersection_size_with_sizes(
-        &self,
-        other: &MinHash,
-        size_self: f64,
-        size_other: f64,
-    ) -> Result<f64, SketchError> {
-        same_kind!(self, other, |a, b| a
-            .intersection_size_with_sizes(b, size_self, size_other))
-    }
-
-    pub fn containment(&self, other: &MinHash) -> Result<f64, SketchError> {
-        same_kind!(self, other, |a, b| a.containment(b))
-    }
-
-    pub fn containment_with_sizes(
-        &self,
-        other: &MinHash,
-        size_self: f64,
-        size_other: f64,
-    ) -> Result<f64, SketchError> {
-        same_kind!(self, other, |a, b| a
-            .containment_with_sizes(b, size_self, size_other))
-    }
-
     pub fn to_bytes(&self) -> Vec<u8> {
         either!(self, |s| s.to_bytes())
     }
@@ -189,6 +161,56 @@ impl MinHash {
                 reason: "not a serialised MinHash".to_string(),
             }),
         }
+    }
+}
+
+/// Intersection and containment estimates, derived from what each signature estimates itself
+/// (Jaccard similarity and set size), the same way for every kind of MinHash.
+pub trait SizeEstimates {
+    fn jaccard(&self, other: &Self) -> Result<f64, SketchError>;
+    fn cardinality(&self) -> f64;
+
+    /// |A ∩ B| with the sizes from each signature's [`cardinality`](Self::cardinality).
+    fn intersection_size(&self, other: &Self) -> Result<f64, SketchError> {
+        self.intersection_size_with_sizes(other, self.cardinality(), other.cardinality())
+    }
+
+    /// |A ∩ B| from known set sizes (the search knows its sets' sizes exactly).
+    fn intersection_size_with_sizes(
+        &self,
+        other: &Self,
+        size_self: f64,
+        size_other: f64,
+    ) -> Result<f64, SketchError> {
+        validate_size("size_self", size_self)?;
+        validate_size("size_other", size_other)?;
+        let j = self.jaccard(other)?;
+        Ok(intersection_from_jaccard(j, size_self, size_other))
+    }
+
+    /// Containment |A ∩ B| / |A| of this set in `other`.
+    fn containment(&self, other: &Self) -> Result<f64, SketchError> {
+        self.containment_with_sizes(other, self.cardinality(), other.cardinality())
+    }
+
+    fn containment_with_sizes(
+        &self,
+        other: &Self,
+        size_self: f64,
+        size_other: f64,
+    ) -> Result<f64, SketchError> {
+        let intersection = self.intersection_size_with_sizes(other, size_self, size_other)?;
+        Ok(containment_from_parts(intersection, size_self))
+    }
+}
+
+impl SizeEstimates for MinHash {
+    fn jaccard(&self, other: &MinHash) -> Result<f64, SketchError> {
+        MinHash::jaccard(self, other)
+    }
+
+    fn cardinality(&self) -> f64 {
+        MinHash::cardinality(self)
     }
 }
 

@@ -23,5 +23,5 @@ pub use count_sketch::CountSketch;
 pub use error::SketchError;
 pub use hashing::{mix64, set_id};
 pub use k_hash::KHashMinHash;
-pub use minhash::{intersection_from_jaccard, MinHash, MinHashKind};
+pub use minhash::{intersection_from_jaccard, MinHash, MinHashKind, SizeEstimates};
 pub use top_k::TopK;
