@@ -273,7 +273,7 @@ def search_information_set(
     the GIL released. Returns ``best_move`` (UCI, or None for a pass), ``value`` (centipawns),
     ``move_values`` (list of (UCI or ``"0000"`` for the pass, centipawns)), ``depth`` (deepest
     completed) and ``stats`` (nodes, leaf_evaluations, bounds_used, bound_cutoffs, table_hits,
-    elapsed_seconds). Use :func:`fogsearch.search.search` instead.
+    reply_table_hits, elapsed_seconds). Use :func:`fogsearch.search.search` instead.
 
     Raises:
         SearchError: bad mode/sense mode/parameters, empty set, mixed sides to move, missing king.

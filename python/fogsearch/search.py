@@ -98,6 +98,7 @@ class SearchStats:
     bounds_used: int
     bound_cutoffs: int
     table_hits: int
+    reply_table_hits: int
     elapsed_seconds: float
 
     def as_dict(self) -> dict[str, float]:

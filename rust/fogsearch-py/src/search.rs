@@ -105,6 +105,7 @@ fn search_information_set<'py>(
     stats.set_item("bounds_used", result.stats.bounds_used)?;
     stats.set_item("bound_cutoffs", result.stats.bound_cutoffs)?;
     stats.set_item("table_hits", result.stats.table_hits)?;
+    stats.set_item("reply_table_hits", result.stats.reply_table_hits)?;
     stats.set_item("elapsed_seconds", result.stats.elapsed_seconds)?;
     out.set_item("stats", stats)?;
     Ok(out)

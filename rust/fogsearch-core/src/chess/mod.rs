@@ -21,3 +21,4 @@ pub use types::{
     parse_square, square_file, square_name, square_rank, Color, Move, MoveParseError, Piece,
     PieceType, Square,
 };
+pub use zobrist::{ZobristHasher, ZobristMap};

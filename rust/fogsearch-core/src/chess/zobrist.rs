@@ -1,5 +1,8 @@
 //! Zobrist keys over the position (placement, side to move, castling rights, e.p. square).
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
 use super::board::Board;
 use super::types::{square_file, Color, PieceType};
 
@@ -73,6 +76,27 @@ impl Board {
             key ^= BLACK_TO_MOVE;
         }
         key
+    }
+}
+
+/// A hash map keyed by Zobrist keys, which are already uniformly mixed: hashing them again (as
+/// SipHash would) only costs time.
+pub type ZobristMap<V> = HashMap<u64, V, BuildHasherDefault<ZobristHasher>>;
+
+#[derive(Default)]
+pub struct ZobristHasher(u64);
+
+impl Hasher for ZobristHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
     }
 }
 

@@ -4,38 +4,15 @@
 //! four children repeat a position already seen), so children are deduplicated as they are made
 //! rather than collected first: memory stays proportional to the distinct positions.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use rayon::prelude::*;
 
-use crate::chess::Board;
-
-type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
-
-/// Zobrist keys are already uniformly mixed; hashing them again would only cost time.
-#[derive(Default)]
-pub(crate) struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
+use crate::chess::{Board, ZobristMap};
 
 /// Boards with their Zobrist keys, each position once, in order of first insertion. A key match
 /// is confirmed by comparing positions, so a Zobrist collision never merges two positions.
 #[derive(Default)]
 pub(crate) struct UniqueBoards {
-    first_with_key: KeyMap<usize>,
+    first_with_key: ZobristMap<usize>,
     keys: Vec<u64>,
     boards: Vec<Board>,
 }
@@ -43,7 +20,7 @@ pub(crate) struct UniqueBoards {
 impl UniqueBoards {
     pub(crate) fn with_capacity(capacity: usize) -> UniqueBoards {
         UniqueBoards {
-            first_with_key: HashMap::with_capacity_and_hasher(capacity, Default::default()),
+            first_with_key: ZobristMap::with_capacity_and_hasher(capacity, Default::default()),
             keys: Vec::with_capacity(capacity),
             boards: Vec::with_capacity(capacity),
         }
@@ -106,7 +83,7 @@ pub(crate) struct ShardedUnique {
 
 #[derive(Default)]
 struct Shard {
-    first: KeyMap<Place>,
+    first: ZobristMap<Place>,
     /// First occurrences whose key collided with a different position's.
     collided: Vec<Place>,
 }

@@ -166,6 +166,8 @@ pub struct SearchStats {
     pub bound_cutoffs: u64,
     /// Sets whose value came from the exact table.
     pub table_hits: u64,
+    /// Boards whose worst reply came from the exact reply table.
+    pub reply_table_hits: u64,
     pub elapsed_seconds: f64,
 }
 
@@ -176,6 +178,7 @@ impl SearchStats {
         self.bounds_used += other.bounds_used;
         self.bound_cutoffs += other.bound_cutoffs;
         self.table_hits += other.table_hits;
+        self.reply_table_hits += other.reply_table_hits;
     }
 }
 
@@ -245,7 +248,7 @@ pub fn search(
     }
     let started = Instant::now();
     let deadline = config.time_limit.map(|limit| started + limit);
-    let (set, _) = tree::into_information_set(boards.to_vec());
+    let (set, keys) = tree::into_information_set(boards.to_vec());
     let requests = root_requests(&set, us);
 
     let pool = rayon::ThreadPoolBuilder::new()
@@ -267,7 +270,7 @@ pub fn search(
                 searcher.set_deadline(iteration_deadline);
                 let values: Vec<i32> = requests
                     .iter()
-                    .map(|&r| searcher.root_request_value(&set, r, current))
+                    .map(|&r| searcher.root_request_value(&set, &keys, r, current))
                     .collect();
                 (values, searcher.aborted)
             }
@@ -280,7 +283,7 @@ pub fn search(
                             let seed = Rng::stream(config.seed, index as u64).next_u64();
                             let mut searcher =
                                 tree::Searcher::new(us, config, seed, iteration_deadline);
-                            let value = searcher.root_request_value(&set, request, current);
+                            let value = searcher.root_request_value(&set, &keys, request, current);
                             (value, searcher.stats.clone(), searcher.aborted)
                         })
                         .collect()

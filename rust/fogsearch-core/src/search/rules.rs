@@ -10,11 +10,30 @@ pub type MoveObservation = (Option<Move>, Option<Square>);
 
 /// The resolution of `request` on `board`. A request outside this board's move actions (possible
 /// only in sets whose boards disagree about our own pieces) is treated as a pass on that board.
-pub fn resolve(board: &Board, request: Option<Move>) -> MoveObservation {
-    match rbc::resolve_request(board, request) {
-        Ok(resolution) => (resolution.taken, resolution.capture_square),
-        Err(_) => (None, None),
+/// With `shared_side` the caller vouches that every board of the set has the same own pieces and
+/// castling rights, so a request from the set's union of move actions is one of this board's and
+/// the (costly) membership check is skipped.
+pub fn resolve(board: &Board, request: Option<Move>, shared_side: bool) -> MoveObservation {
+    match request {
+        Some(mv) if shared_side => {
+            let taken = rbc::revise_move(board, rbc::normalize_request(board, mv));
+            (taken, taken.and_then(|t| rbc::capture_square(board, t)))
+        }
+        _ => match rbc::resolve_request(board, request) {
+            Ok(resolution) => (resolution.taken, resolution.capture_square),
+            Err(_) => (None, None),
+        },
     }
+}
+
+/// Whether every board has the same own pieces and castling rights (and so the same move
+/// actions).
+pub fn own_sides_agree(boards: &[Board], us: Color) -> bool {
+    let Some(first) = boards.first() else {
+        return true;
+    };
+    let side = own_side(first, us);
+    boards[1..].iter().all(|b| own_side(b, us) == side)
 }
 
 /// The union of `move_actions` over `boards` (in first-seen order). A board set's boards agree on

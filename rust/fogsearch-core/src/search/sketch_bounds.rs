@@ -7,6 +7,12 @@
 //!
 //! with |X∩q| = J (|X| + |q|) / (1 + J) from the estimated Jaccard index J (the paper's `1 - J`
 //! denominator is an erratum). Bounds whose probability reaches the threshold are used.
+//!
+//! Two shortcuts keep the bookkeeping cheaper than the nodes it saves: an entry is compared only
+//! if its value could narrow the window (an upper bound at or above `beta`, or a lower bound at
+//! or below `alpha`, neither cuts nor narrows) and its size allows the needed containment
+//! (|X∩q| <= min(|X|, |q|)); and a set's signature is computed only when a comparison or an
+//! insertion needs it.
 
 use crate::rng::splitmix64;
 use crate::sketch::{intersection_from_jaccard, BottomKMinHash, CountSketch};
@@ -70,68 +76,86 @@ impl SketchBounds {
         }
     }
 
-    pub fn signature(&self, keys: &[u64]) -> BottomKMinHash {
-        BottomKMinHash::from_keys(self.k, self.seed, keys).expect("validated k")
+    /// The signature of the set with position `keys`, computed on first use into `cache`.
+    fn signature<'s>(
+        &self,
+        keys: &[u64],
+        cache: &'s mut Option<BottomKMinHash>,
+    ) -> &'s BottomKMinHash {
+        cache.get_or_insert_with(|| {
+            BottomKMinHash::from_keys(self.k, self.seed, keys).expect("validated k")
+        })
     }
 
-    /// The tightest bounds on the set (`size` boards, `signature`) at `depth`, read at `ply`.
+    /// The tightest bounds on the set with position `keys` at `depth`, read at `ply`, that could
+    /// narrow the window `(alpha, beta)`. `signature` caches the set's signature for `record`.
     /// Entries that supply the final bounds are counted as used, in the table and the sketch.
+    #[allow(clippy::too_many_arguments)]
     pub fn bounds(
         &mut self,
         depth: u32,
-        size: usize,
-        signature: &BottomKMinHash,
+        keys: &[u64],
+        signature: &mut Option<BottomKMinHash>,
         ply: u32,
+        alpha: i32,
+        beta: i32,
     ) -> Bounds {
+        let size = keys.len();
         let mut best_lower: Option<(i32, usize)> = None;
         let mut best_upper: Option<(i32, usize)> = None;
         for (index, entry) in self.table.iter().enumerate() {
             if entry.depth != depth {
                 continue;
             }
+            let value = value_from_table(entry.value, ply);
+            let smaller = size.min(entry.size) as f64;
+            let could_bound_above = entry.flag.bounds_from_above()
+                && value < beta
+                && best_upper.is_none_or(|(u, _)| value < u)
+                && smaller / entry.size as f64 + PROBABILITY_SLACK >= self.threshold;
+            let could_bound_below = entry.flag.bounds_from_below()
+                && value > alpha
+                && best_lower.is_none_or(|(l, _)| value > l)
+                && smaller / size as f64 + PROBABILITY_SLACK >= self.threshold;
+            if !could_bound_above && !could_bound_below {
+                continue;
+            }
+            let signature = self.signature(keys, signature);
             let jaccard = match signature.jaccard(&entry.signature) {
                 Ok(j) if j > 0.0 => j,
                 _ => continue,
             };
             let intersection = intersection_from_jaccard(jaccard, size as f64, entry.size as f64);
-            let value = value_from_table(entry.value, ply);
             let p_upper = intersection / entry.size as f64;
             let p_lower = intersection / size as f64;
-            if entry.flag.bounds_from_above()
-                && p_upper + PROBABILITY_SLACK >= self.threshold
-                && best_upper.is_none_or(|(u, _)| value < u)
-            {
+            if could_bound_above && p_upper + PROBABILITY_SLACK >= self.threshold {
                 best_upper = Some((value, index));
             }
-            if entry.flag.bounds_from_below()
-                && p_lower + PROBABILITY_SLACK >= self.threshold
-                && best_lower.is_none_or(|(l, _)| value > l)
-            {
+            if could_bound_below && p_lower + PROBABILITY_SLACK >= self.threshold {
                 best_lower = Some((value, index));
             }
         }
         let mut bounds = Bounds::default();
-        for (value, index) in [best_lower, best_upper].into_iter().flatten() {
+        for (_, index) in [best_lower, best_upper].into_iter().flatten() {
             let entry = &mut self.table[index];
             self.counts.update(entry.key, 1);
             entry.count = self.counts.estimate(entry.key);
             bounds.used += 1;
-            let _ = value;
         }
         bounds.lower = best_lower.map(|(v, _)| v);
         bounds.upper = best_upper.map(|(v, _)| v);
         bounds
     }
 
-    /// Records a fully searched set: counts it, and keeps it in the table if it is now among the
-    /// `table_size` most frequent.
+    /// Records a fully searched set (position `keys`, signature cached in `signature`): counts
+    /// it, and keeps it in the table if it is now among the `table_size` most frequent.
     #[allow(clippy::too_many_arguments)]
     pub fn record(
         &mut self,
         set_id: u64,
         depth: u32,
-        size: usize,
-        signature: BottomKMinHash,
+        keys: &[u64],
+        signature: &mut Option<BottomKMinHash>,
         value: i32,
         flag: Flag,
         ply: u32,
@@ -146,28 +170,33 @@ impl SketchBounds {
             entry.count = count;
             return;
         }
+        let slot = if self.table.len() < self.table_size {
+            None
+        } else {
+            let (weakest, weakest_count) = self
+                .table
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (i, e.count))
+                .min_by_key(|&(_, c)| c)
+                .expect("table_size >= 1");
+            if count <= weakest_count {
+                return;
+            }
+            Some(weakest)
+        };
         let entry = TableEntry {
             key,
             depth,
-            size,
-            signature,
+            size: keys.len(),
+            signature: self.signature(keys, signature).clone(),
             value,
             flag,
             count,
         };
-        if self.table.len() < self.table_size {
-            self.table.push(entry);
-            return;
-        }
-        let (weakest, weakest_count) = self
-            .table
-            .iter()
-            .enumerate()
-            .map(|(i, e)| (i, e.count))
-            .min_by_key(|&(_, c)| c)
-            .expect("table_size >= 1");
-        if count > weakest_count {
-            self.table[weakest] = entry;
+        match slot {
+            None => self.table.push(entry),
+            Some(weakest) => self.table[weakest] = entry,
         }
     }
 }

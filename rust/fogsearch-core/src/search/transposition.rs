@@ -1,10 +1,12 @@
 //! The exact transposition table: values of information sets already searched, keyed by the set's
 //! id and the remaining depth, with alpha-beta flags so a value found under a narrow window is
-//! reused only as the bound it is.
+//! reused only as the bound it is. Also the exact reply table: for one board with the opponent to
+//! move, the worst static evaluation over the opponent's replies (the whole of a depth-1 subtree's
+//! work for that board), keyed by the board's position key.
 
 use std::collections::HashMap;
 
-use crate::chess::Move;
+use crate::chess::{Move, ZobristMap};
 
 use super::eval::MATE_BOUND;
 
@@ -102,6 +104,41 @@ impl TranspositionTable {
 
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+}
+
+/// What the opponent's best reply on one board leaves us: the minimum evaluation over every reply
+/// (pass included), or that some reply takes our king.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplyOutcome {
+    WorstEvaluation(i32),
+    TakesOurKing,
+}
+
+/// Capacity-bounded like [`TranspositionTable`]. Depth-1 sets differ from one another far more
+/// often than their boards do (sibling sets share most boards), so a per-board table is hit where
+/// the per-set one misses.
+pub struct ReplyTable {
+    entries: ZobristMap<ReplyOutcome>,
+    capacity: usize,
+}
+
+impl ReplyTable {
+    pub fn new(capacity: usize) -> ReplyTable {
+        ReplyTable {
+            entries: ZobristMap::default(),
+            capacity,
+        }
+    }
+
+    pub fn probe(&self, position_key: u64) -> Option<ReplyOutcome> {
+        self.entries.get(&position_key).copied()
+    }
+
+    pub fn store(&mut self, position_key: u64, outcome: ReplyOutcome) {
+        if self.entries.len() < self.capacity {
+            self.entries.insert(position_key, outcome);
+        }
     }
 }
 

@@ -7,23 +7,32 @@ use std::time::Instant;
 
 use crate::chess::{Board, Color, Move, MoveList, Square};
 
-use super::eval::{evaluate, INFINITY, MATE, PIECE_VALUES};
+use super::eval::{evaluate, evaluate_from, INFINITY, MATE, PIECE_VALUES};
 use super::rules::{
-    capture_square, opponent_replies, resolve, union_of_move_actions, MoveObservation,
+    capture_square, opponent_replies, own_sides_agree, resolve, union_of_move_actions,
+    MoveObservation,
 };
 use super::sense::sense_choices;
 use super::sketch_bounds::SketchBounds;
-use super::transposition::{value_from_table, value_to_table, Entry, Flag, TranspositionTable};
+use super::transposition::{
+    value_from_table, value_to_table, Entry, Flag, ReplyOutcome, ReplyTable, TranspositionTable,
+};
 use super::{SearchConfig, SearchStats, SenseMode};
 
 /// How often (in nodes) the clock is read.
 const CLOCK_INTERVAL: u64 = 256;
 /// Exact-table capacity in sets.
 const TRANSPOSITION_CAPACITY: usize = 4_000_000;
+/// Reply-table capacity in boards (about 16 bytes each).
+const REPLY_TABLE_CAPACITY: usize = 16_000_000;
 
 /// Boards deduplicated by position key and sorted by it: the canonical form of a set.
 pub fn into_information_set(boards: Vec<Board>) -> (Vec<Board>, Vec<u64>) {
-    let mut keyed: Vec<(u64, Board)> = boards.into_iter().map(|b| (b.zobrist(), b)).collect();
+    canonical_set(boards.into_iter().map(|b| (b.zobrist(), b)).collect())
+}
+
+/// [`into_information_set`] for boards whose keys are already known.
+fn canonical_set(mut keyed: Vec<(u64, Board)>) -> (Vec<Board>, Vec<u64>) {
     keyed.sort_by_key(|(key, _)| *key);
     keyed.dedup_by_key(|(key, _)| *key);
     keyed.into_iter().unzip_boards()
@@ -45,12 +54,31 @@ impl<I: Iterator<Item = (u64, Board)>> UnzipBoards for I {
     }
 }
 
+/// An our-move node's boards with their keys, and whether they share one own side (see
+/// [`resolve`]).
+struct OurSet<'a> {
+    boards: &'a [Board],
+    keys: &'a [u64],
+    shared_side: bool,
+}
+
+impl<'a> OurSet<'a> {
+    fn new(boards: &'a [Board], keys: &'a [u64], us: Color) -> Self {
+        OurSet {
+            boards,
+            keys,
+            shared_side: own_sides_agree(boards, us),
+        }
+    }
+}
+
 /// One search's state: the caches it owns and its statistics.
 pub struct Searcher<'c> {
     us: Color,
     config: &'c SearchConfig,
     pub stats: SearchStats,
     transpositions: Option<TranspositionTable>,
+    replies: Option<ReplyTable>,
     sketch: Option<SketchBounds>,
     deadline: Option<Instant>,
     pub aborted: bool,
@@ -66,6 +94,10 @@ impl<'c> Searcher<'c> {
                 .mode
                 .uses_exact_table()
                 .then(|| TranspositionTable::new(TRANSPOSITION_CAPACITY)),
+            replies: config
+                .mode
+                .uses_exact_table()
+                .then(|| ReplyTable::new(REPLY_TABLE_CAPACITY)),
             sketch: config.mode.uses_sketch().then(|| {
                 SketchBounds::new(
                     config.k,
@@ -86,10 +118,13 @@ impl<'c> Searcher<'c> {
     pub fn root_request_value(
         &mut self,
         boards: &[Board],
+        keys: &[u64],
         request: Option<Move>,
         depth: u32,
     ) -> i32 {
-        self.request_value(boards, request, depth, 0, -INFINITY, INFINITY)
+        let mut killer = None;
+        let set = OurSet::new(boards, keys, self.us);
+        self.request_value(&set, request, depth, 0, -INFINITY, INFINITY, &mut killer)
     }
 
     pub fn set_deadline(&mut self, deadline: Option<Instant>) {
@@ -162,9 +197,7 @@ impl<'c> Searcher<'c> {
         let mut clamp = (-INFINITY, INFINITY);
         let mut signature = None;
         if let Some(sketch) = &mut self.sketch {
-            let sig = sketch.signature(keys);
-            let bounds = sketch.bounds(depth, boards.len(), &sig, ply);
-            signature = Some(sig);
+            let bounds = sketch.bounds(depth, keys, &mut signature, ply, alpha, beta);
             self.stats.bounds_used += bounds.used;
             if let Some(upper) = bounds.upper {
                 if upper <= alpha {
@@ -191,8 +224,10 @@ impl<'c> Searcher<'c> {
         let (alpha_searched, beta_searched) = (alpha, beta);
         let mut best = -INFINITY;
         let mut best_request = None;
+        let mut killer = None;
+        let set = OurSet::new(boards, keys, self.us);
         for request in requests {
-            let value = self.request_value(boards, request, depth, ply, alpha, beta);
+            let value = self.request_value(&set, request, depth, ply, alpha, beta, &mut killer);
             if self.aborted {
                 return 0;
             }
@@ -215,8 +250,8 @@ impl<'c> Searcher<'c> {
             };
             table.store(set_id, depth, entry);
         }
-        if let (Some(sketch), Some(sig)) = (&mut self.sketch, signature) {
-            sketch.record(set_id, depth, boards.len(), sig, best, flag, ply);
+        if let Some(sketch) = &mut self.sketch {
+            sketch.record(set_id, depth, keys, &mut signature, best, flag, ply);
         }
         best
     }
@@ -249,21 +284,27 @@ impl<'c> Searcher<'c> {
     }
 
     /// After `request` from `boards`: the min over move observations of the opponent-reply value.
+    /// `killer` is the index of the board that refuted an earlier request of the same node.
+    #[allow(clippy::too_many_arguments)]
     fn request_value(
         &mut self,
-        boards: &[Board],
+        set: &OurSet,
         request: Option<Move>,
         depth: u32,
         ply: u32,
         alpha: i32,
         beta: i32,
+        killer: &mut Option<usize>,
     ) -> i32 {
+        if depth == 1 {
+            return self.final_request_value(set, request, ply, alpha, killer);
+        }
         self.tick();
         let them = self.us.other();
         // (observation, boards after our move, some board's opponent king was taken)
-        let mut groups: Vec<(MoveObservation, Vec<Board>)> = Vec::new();
-        for board in boards {
-            let observation = resolve(board, request);
+        let mut groups: Vec<(MoveObservation, Vec<(u64, Board)>)> = Vec::new();
+        for (board, &key) in set.boards.iter().zip(set.keys) {
+            let observation = resolve(board, request, set.shared_side);
             let index = match groups.iter().position(|(o, _)| *o == observation) {
                 Some(i) => i,
                 None => {
@@ -278,15 +319,17 @@ impl<'c> Searcher<'c> {
             }
             let mut child = board.clone();
             child.push(observation.0);
-            groups[index].1.push(child);
+            groups[index]
+                .1
+                .push((child.zobrist_from(board, key), child));
         }
         let mut value = INFINITY;
         for (_, children) in groups {
             let group_value = if children.is_empty() {
                 MATE - (ply as i32 + 1)
             } else {
-                let (set, _) = into_information_set(children);
-                self.opponent_reply(&set, depth, ply + 1, alpha, beta.min(value))
+                let (set, set_keys) = canonical_set(children);
+                self.opponent_reply(&set, &set_keys, depth, ply + 1, alpha, beta.min(value))
             };
             value = value.min(group_value);
             if value <= alpha || self.aborted {
@@ -301,12 +344,14 @@ impl<'c> Searcher<'c> {
     fn opponent_reply(
         &mut self,
         boards: &[Board],
+        keys: &[u64],
         depth: u32,
         ply: u32,
         alpha: i32,
         beta: i32,
     ) -> i32 {
         self.tick();
+        debug_assert!(depth >= 2, "depth 1 is scored by final_request_value");
         let loss = -MATE + ply as i32 + 1;
         let mut replies = MoveList::new();
         for board in boards {
@@ -317,17 +362,14 @@ impl<'c> Searcher<'c> {
                 }
             }
         }
-        if depth == 1 {
-            // The next node is a leaf: sensing cannot change a min over all boards.
-            return self.min_eval_after_replies(boards);
-        }
-        let mut groups: Vec<(Option<Square>, Vec<Board>)> = Vec::new();
-        for board in boards {
+        let mut groups: Vec<(Option<Square>, Vec<(u64, Board)>)> = Vec::new();
+        for (board, &key) in boards.iter().zip(keys) {
             opponent_replies(board, &mut replies);
             for reply in std::iter::once(None).chain(replies.iter().copied().map(Some)) {
                 let captured = reply.and_then(|m| capture_square(board, m));
                 let mut child = board.clone();
                 child.push(reply);
+                let child = (child.zobrist_from(board, key), child);
                 match groups.iter_mut().find(|(c, _)| *c == captured) {
                     Some((_, group)) => group.push(child),
                     None => groups.push((captured, vec![child])),
@@ -336,8 +378,9 @@ impl<'c> Searcher<'c> {
         }
         let mut value = INFINITY;
         for (_, children) in groups {
-            let (set, keys) = into_information_set(children);
-            let group_value = self.sense(&set, &keys, depth - 1, ply + 1, alpha, beta.min(value));
+            let (set, set_keys) = canonical_set(children);
+            let group_value =
+                self.sense(&set, &set_keys, depth - 1, ply + 1, alpha, beta.min(value));
             value = value.min(group_value);
             if value <= alpha || self.aborted {
                 break;
@@ -346,19 +389,88 @@ impl<'c> Searcher<'c> {
         value
     }
 
-    fn min_eval_after_replies(&mut self, boards: &[Board]) -> i32 {
+    /// `request` with one move left. The leaf after the reply is a min over every board, so
+    /// splitting by move and capture observations cannot change it: the value is the worst reply
+    /// over all boards, scored board by board with no grouping, the killer board first, stopping
+    /// once it is at most `alpha` (fail-soft: the true value is at most the result).
+    fn final_request_value(
+        &mut self,
+        set: &OurSet,
+        request: Option<Move>,
+        ply: u32,
+        alpha: i32,
+        killer: &mut Option<usize>,
+    ) -> i32 {
+        self.tick();
+        let them = self.us.other();
+        let loss = -MATE + ply as i32 + 2;
+        // Every board's opponent king taken: a win.
+        let mut value = MATE - (ply as i32 + 1);
         let mut replies = MoveList::new();
-        let mut value = INFINITY;
-        for board in boards {
-            opponent_replies(board, &mut replies);
-            for reply in std::iter::once(None).chain(replies.iter().copied().map(Some)) {
-                let mut child = board.clone();
-                child.push(reply);
-                value = value.min(evaluate(&child, self.us));
-                self.stats.leaf_evaluations += 1;
+        let first = *killer;
+        let order = first
+            .into_iter()
+            .chain((0..set.boards.len()).filter(|&i| Some(i) != first));
+        for index in order {
+            let board = &set.boards[index];
+            let (taken, captured) = resolve(board, request, set.shared_side);
+            if captured.is_some() && captured == board.king_square(them) {
+                continue;
+            }
+            let mut child = board.clone();
+            child.push(taken);
+            let key = child.zobrist_from(board, set.keys[index]);
+            let worst = match self.reply_outcome_cached(&child, key, &mut replies) {
+                ReplyOutcome::TakesOurKing => {
+                    *killer = Some(index);
+                    return loss;
+                }
+                ReplyOutcome::WorstEvaluation(worst) => worst,
+            };
+            if worst < value {
+                value = worst;
+                *killer = Some(index);
+            }
+            if value <= alpha {
+                break;
             }
         }
         value
+    }
+
+    fn reply_outcome_cached(
+        &mut self,
+        board: &Board,
+        key: u64,
+        replies: &mut MoveList,
+    ) -> ReplyOutcome {
+        if let Some(outcome) = self.replies.as_ref().and_then(|table| table.probe(key)) {
+            self.stats.reply_table_hits += 1;
+            return outcome;
+        }
+        let outcome = self.reply_outcome(board, replies);
+        if let Some(table) = &mut self.replies {
+            table.store(key, outcome);
+        }
+        outcome
+    }
+
+    fn reply_outcome(&mut self, board: &Board, replies: &mut MoveList) -> ReplyOutcome {
+        opponent_replies(board, replies);
+        if let Some(king) = board.king_square(self.us) {
+            if replies.iter().any(|m| m.to == king) {
+                return ReplyOutcome::TakesOurKing;
+            }
+        }
+        let standing = evaluate(board, self.us);
+        let mut worst = INFINITY;
+        for reply in std::iter::once(None).chain(replies.iter().copied().map(Some)) {
+            let mut child = board.clone();
+            child.push(reply);
+            worst = worst.min(evaluate_from(&child, board, standing, self.us));
+        }
+        self.stats.leaf_evaluations += replies.len() as u64 + 1;
+        ReplyOutcome::WorstEvaluation(worst)
     }
 
     /// Our sense before our next move (`depth` >= 1 moves left).
