@@ -26,13 +26,16 @@ const TRANSPOSITION_CAPACITY: usize = 4_000_000;
 /// Reply-table capacity in boards (about 16 bytes each).
 const REPLY_TABLE_CAPACITY: usize = 16_000_000;
 
+/// Boards with their position keys, before they are made canonical.
+type KeyedBoards = Vec<(u64, Board)>;
+
 /// Boards deduplicated by position key and sorted by it: the canonical form of a set.
 pub fn into_information_set(boards: Vec<Board>) -> (Vec<Board>, Vec<u64>) {
     canonical_set(boards.into_iter().map(|b| (b.zobrist(), b)).collect())
 }
 
 /// [`into_information_set`] for boards whose keys are already known.
-fn canonical_set(mut keyed: Vec<(u64, Board)>) -> (Vec<Board>, Vec<u64>) {
+fn canonical_set(mut keyed: KeyedBoards) -> (Vec<Board>, Vec<u64>) {
     keyed.sort_by_key(|(key, _)| *key);
     keyed.dedup_by_key(|(key, _)| *key);
     keyed.into_iter().unzip_boards()
@@ -302,7 +305,7 @@ impl<'c> Searcher<'c> {
         self.tick();
         let them = self.us.other();
         // (observation, boards after our move, some board's opponent king was taken)
-        let mut groups: Vec<(MoveObservation, Vec<(u64, Board)>)> = Vec::new();
+        let mut groups: Vec<(MoveObservation, KeyedBoards)> = Vec::new();
         for (board, &key) in set.boards.iter().zip(set.keys) {
             let observation = resolve(board, request, set.shared_side);
             let index = match groups.iter().position(|(o, _)| *o == observation) {
@@ -362,7 +365,7 @@ impl<'c> Searcher<'c> {
                 }
             }
         }
-        let mut groups: Vec<(Option<Square>, Vec<(u64, Board)>)> = Vec::new();
+        let mut groups: Vec<(Option<Square>, KeyedBoards)> = Vec::new();
         for (board, &key) in boards.iter().zip(keys) {
             opponent_replies(board, &mut replies);
             for reply in std::iter::once(None).chain(replies.iter().copied().map(Some)) {
