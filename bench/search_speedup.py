@@ -88,6 +88,8 @@ def midgame_sets(count: int, plies: int, seed: int) -> list[list[str]]:
 def recorded_sets(count: int, max_boards: int) -> list[list[str]]:
     """``count`` sets held just before a move in the recorded games (both colours), 2 to
     ``max_boards`` boards, spread evenly over the games' turns."""
+    if count == 0:
+        return []
     sys.path.insert(0, str(Path(__file__).parent))
     from rbc_data import cases
 
@@ -117,8 +119,8 @@ def main() -> None:
     parser.add_argument("--sets", type=int, default=20)
     parser.add_argument("--plies", type=int, default=15, help="odd: Black to move")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--sense-mode", default="min_size", choices=["min_size", "search"])
-    parser.add_argument("--threshold", type=float, default=0.9)
+    parser.add_argument("--sense-mode", default="search", choices=["min_size", "search"])
+    parser.add_argument("--threshold", type=float, default=1.0)
     parser.add_argument("--modes", nargs="+", default=["exact", "sketch", "exact+sketch"])
     parser.add_argument("--no-start", action="store_true")
     parser.add_argument("--source", default="recorded", choices=["recorded", "random"])

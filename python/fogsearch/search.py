@@ -39,7 +39,9 @@ class SearchConfig:
     mode: ``"none"`` (the paper's baseline), ``"exact"`` (transposition table keyed by set id),
         ``"sketch"`` (CountSketch/MinHash bounds) or ``"exact+sketch"``.
     threshold: minimum probability that a cached set bounds the current one before its value is
-        used as a bound (sketch modes), in (0, 1].
+        used as a bound (sketch modes), in (0, 1]. The default 1.0 uses only containments the
+        signatures prove (a sampled Jaccard index counts at its 95 % lower confidence bound):
+        on recorded mid-game sets at depth 2, 0.95 and 0.9 moved root values by up to 300-670 cp.
     k: MinHash (bottom-k) signature size.
     sketch_width, sketch_depth: CountSketch shape counting how often each set is searched or used.
     table_size: how many of the most frequent sets are kept with their values.
@@ -53,7 +55,7 @@ class SearchConfig:
     """
 
     mode: str = "none"
-    threshold: float = 0.9
+    threshold: float = 1.0
     k: int = 64
     sketch_width: int = 1024
     sketch_depth: int = 5

@@ -91,7 +91,8 @@ impl SenseMode {
 #[derive(Clone, Debug)]
 pub struct SearchConfig {
     pub mode: CacheMode,
-    /// Minimum probability for a sketch table entry to be used as a bound, in (0, 1].
+    /// Minimum probability for a sketch table entry to be used as a bound, in (0, 1]. The default
+    /// 1 uses only containments the signatures prove (see `sketch_bounds`).
     pub threshold: f64,
     /// MinHash signature size.
     pub k: usize,
@@ -111,7 +112,7 @@ impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {
             mode: CacheMode::None,
-            threshold: 0.9,
+            threshold: 1.0,
             k: 64,
             sketch_width: 1024,
             sketch_depth: 5,

@@ -8,6 +8,13 @@
 //! with |X∩q| = J (|X| + |q|) / (1 + J) from the estimated Jaccard index J (the paper's `1 - J`
 //! denominator is an erratum). Bounds whose probability reaches the threshold are used.
 //!
+//! Where both signatures hold their whole sets and the union, J is exact. Otherwise J is estimated
+//! from k sampled values, and a near-identical pair (J = 0.97, say) reads as J = 1 with high
+//! probability at k = 64: the paper's point estimate then claims a containment that does not hold,
+//! and on recorded sets this moved root values by up to 400 cp even at threshold 1. So a sampled J
+//! enters as its one-sided 95 % Wilson lower confidence bound: 64 of 64 shared values give 0.96,
+//! not 1, and threshold 1 means "exactly contained".
+//!
 //! Two shortcuts keep the bookkeeping cheaper than the nodes it saves: an entry is compared only
 //! if its value could narrow the window (an upper bound at or above `beta`, or a lower bound at
 //! or below `alpha`, neither cuts nor narrows) and its size allows the needed containment
@@ -15,9 +22,29 @@
 //! insertion needs it.
 
 use crate::rng::splitmix64;
-use crate::sketch::{intersection_from_jaccard, BottomKMinHash, CountSketch};
+use crate::sketch::{intersection_from_jaccard, BottomKMinHash, CountSketch, JaccardSample};
 
 use super::transposition::{value_from_table, value_to_table, Flag};
+
+/// One-sided 95 % normal quantile for the Wilson lower bound on a sampled Jaccard index.
+const WILSON_Z: f64 = 1.645;
+
+/// The Jaccard index to trust: exact when the sample is the whole union, else the Wilson lower
+/// confidence bound of the sampled proportion.
+fn cautious_jaccard(sample: JaccardSample) -> f64 {
+    if sample.sampled == 0 {
+        return 0.0;
+    }
+    let n = sample.sampled as f64;
+    let p = sample.shared as f64 / n;
+    if sample.exact {
+        return p;
+    }
+    let z2 = WILSON_Z * WILSON_Z;
+    let centre = p + z2 / (2.0 * n);
+    let spread = WILSON_Z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((centre - spread) / (1.0 + z2 / n)).max(0.0)
+}
 
 /// Floating-point slack so that exact containment (P = 1 up to rounding) meets a threshold of 1.
 const PROBABILITY_SLACK: f64 = 1e-9;
@@ -121,10 +148,13 @@ impl SketchBounds {
                 continue;
             }
             let signature = self.signature(keys, signature);
-            let jaccard = match signature.jaccard(&entry.signature) {
-                Ok(j) if j > 0.0 => j,
-                _ => continue,
+            let jaccard = match signature.jaccard_sample(&entry.signature) {
+                Ok(sample) => cautious_jaccard(sample),
+                Err(_) => continue,
             };
+            if jaccard <= 0.0 {
+                continue;
+            }
             let intersection = intersection_from_jaccard(jaccard, size as f64, entry.size as f64);
             let p_upper = intersection / entry.size as f64;
             let p_lower = intersection / size as f64;
@@ -198,5 +228,45 @@ impl SketchBounds {
             None => self.table.push(entry),
             Some(weakest) => self.table[weakest] = entry,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_samples_are_taken_at_face_value() {
+        let sample = JaccardSample {
+            shared: 5,
+            sampled: 10,
+            exact: true,
+        };
+        assert_eq!(cautious_jaccard(sample), 0.5);
+    }
+
+    #[test]
+    fn a_full_sampled_match_is_not_read_as_identity() {
+        let sample = JaccardSample {
+            shared: 64,
+            sampled: 64,
+            exact: false,
+        };
+        let j = cautious_jaccard(sample);
+        // Wilson at p = 1: n / (n + z^2).
+        assert!((j - 64.0 / (64.0 + WILSON_Z * WILSON_Z)).abs() < 1e-12);
+        assert!(j < 0.97);
+    }
+
+    #[test]
+    fn signatures_of_small_sets_compare_exactly() {
+        let a = BottomKMinHash::from_keys(64, 7, &[1, 2, 3, 4]).unwrap();
+        let b = BottomKMinHash::from_keys(64, 7, &[1, 2, 3, 4, 5]).unwrap();
+        let sample = a.jaccard_sample(&b).unwrap();
+        assert!(sample.exact);
+        assert_eq!((sample.shared, sample.sampled), (4, 5));
+        let big: Vec<u64> = (0..200).collect();
+        let a = BottomKMinHash::from_keys(64, 7, &big).unwrap();
+        assert!(!a.jaccard_sample(&a).unwrap().exact);
     }
 }

@@ -109,7 +109,9 @@ impl BottomKMinHash {
     /// Folds `other` in: the result is the signature of the union of both sets.
     pub fn merge(&mut self, other: &BottomKMinHash) -> Result<(), SketchError> {
         self.check_compatible(other)?;
-        self.values = union_smallest(&self.values, &other.values, self.k).0;
+        let mut union = Vec::with_capacity(self.k.min(self.values.len() + other.values.len()));
+        union_smallest(&self.values, &other.values, self.k, |v| union.push(v));
+        self.values = union;
         Ok(())
     }
 
@@ -134,13 +136,28 @@ impl BottomKMinHash {
 
     /// Jaccard similarity |A ∩ B| / |A ∪ B|, from the k smallest values of the union.
     pub fn jaccard(&self, other: &BottomKMinHash) -> Result<f64, SketchError> {
-        self.check_compatible(other)?;
-        let (union, shared) = union_smallest(&self.values, &other.values, self.k);
-        if union.is_empty() {
+        let sample = self.jaccard_sample(other)?;
+        if sample.sampled == 0 {
             // Both sets empty: call them identical.
             return Ok(1.0);
         }
-        Ok(shared as f64 / union.len() as f64)
+        Ok(sample.shared as f64 / sample.sampled as f64)
+    }
+
+    /// The evidence behind [`jaccard`](Self::jaccard): the union's k smallest values, how many of
+    /// them both sets hold, and whether they are the whole union (then the estimate is exact).
+    pub fn jaccard_sample(&self, other: &BottomKMinHash) -> Result<JaccardSample, SketchError> {
+        self.check_compatible(other)?;
+        // Counted, not collected: the search compares signatures at every node.
+        let mut sampled = 0usize;
+        let shared = union_smallest(&self.values, &other.values, self.k, |_| sampled += 1);
+        let whole_sets = !self.is_full() && !other.is_full();
+        let all_values_seen = sampled + shared == self.values.len() + other.values.len();
+        Ok(JaccardSample {
+            shared,
+            sampled,
+            exact: whole_sets && all_values_seen,
+        })
     }
 
     pub fn clear(&mut self) {
@@ -176,13 +193,24 @@ impl BottomKMinHash {
     }
 }
 
-/// The (at most k) smallest distinct values of the union of two ascending lists, and how many of
-/// them appear in both lists.
-fn union_smallest(a: &[u64], b: &[u64], k: usize) -> (Vec<u64>, usize) {
-    let mut union = Vec::with_capacity(k.min(a.len() + b.len()));
+/// See [`BottomKMinHash::jaccard_sample`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JaccardSample {
+    /// Values in both sets' signatures among the union's smallest.
+    pub shared: usize,
+    /// The union's smallest values looked at (at most k).
+    pub sampled: usize,
+    /// Both signatures hold their whole sets and every value was looked at.
+    pub exact: bool,
+}
+
+/// Emits the (at most k) smallest distinct values of the union of two ascending lists, in order,
+/// and returns how many of them appear in both lists.
+fn union_smallest(a: &[u64], b: &[u64], k: usize, mut emit: impl FnMut(u64)) -> usize {
     let mut shared = 0;
+    let mut emitted = 0;
     let (mut i, mut j) = (0, 0);
-    while union.len() < k && (i < a.len() || j < b.len()) {
+    while emitted < k && (i < a.len() || j < b.len()) {
         let next = match (a.get(i), b.get(j)) {
             (Some(&x), Some(&y)) if x == y => {
                 shared += 1;
@@ -208,9 +236,10 @@ fn union_smallest(a: &[u64], b: &[u64], k: usize) -> (Vec<u64>, usize) {
             }
             (None, None) => unreachable!("loop condition"),
         };
-        union.push(next);
+        emit(next);
+        emitted += 1;
     }
-    (union, shared)
+    shared
 }
 
 impl SizeEstimates for BottomKMinHash {

@@ -18,7 +18,7 @@ mod k_hash;
 mod minhash;
 mod top_k;
 
-pub use bottom_k::BottomKMinHash;
+pub use bottom_k::{BottomKMinHash, JaccardSample};
 pub use count_sketch::CountSketch;
 pub use error::SketchError;
 pub use hashing::{mix64, set_id};
