@@ -65,8 +65,33 @@ fn exact_transpositions_never_change_a_value_at_depth_two() {
         let exact = search(&set, 2, &c).unwrap();
         assert_eq!(base.move_values, exact.move_values);
         assert!(exact.stats.table_hits > 0);
+        assert!(exact.stats.reply_table_hits > 0);
         assert!(exact.stats.nodes < base.stats.nodes);
     }
+}
+
+/// A middlegame set where both tables are busy at depth 2 with the full sense search: the exact
+/// modes reproduce the baseline's value for every root request, and exact containments (the
+/// default threshold 1) keep the sketch modes on it too.
+#[test]
+fn exact_tables_and_proven_containments_keep_every_value_in_a_middlegame() {
+    let set = boards(&[
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        "r1bqkb1r/pppp1ppp/2n5/4p3/2B1n3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4",
+        "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    ]);
+    let base = search(&set, 2, &config(CacheMode::None)).unwrap();
+    for mode in [
+        CacheMode::Exact,
+        CacheMode::Sketch,
+        CacheMode::ExactAndSketch,
+    ] {
+        let accelerated = search(&set, 2, &config(mode)).unwrap();
+        assert_eq!(base.move_values, accelerated.move_values, "{mode:?}");
+    }
+    let exact = search(&set, 2, &config(CacheMode::Exact)).unwrap();
+    assert!(exact.stats.reply_table_hits > 0);
+    assert!(exact.stats.leaf_evaluations < base.stats.leaf_evaluations);
 }
 
 #[test]
