@@ -102,39 +102,17 @@ impl Hasher for ZobristHasher {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::chess::MoveList;
+    use crate::chess::test_walk::for_each_move_pair;
 
     /// Along every move of a few plies from positions with castling and e.p. options, the key
     /// derived from the parent equals the key computed from scratch.
     #[test]
     fn derived_keys_equal_fresh_keys() {
-        let fens = [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-            "8/P1k5/8/8/8/8/5Kp1/8 b - - 0 1",
-        ];
-        for fen in fens {
-            let mut frontier = vec![Board::from_fen(fen).unwrap()];
-            for _ in 0..3 {
-                let mut next = Vec::new();
-                for parent in &frontier {
-                    let mut moves = MoveList::new();
-                    parent.pseudo_legal_moves(&mut moves);
-                    let all = std::iter::once(None).chain(moves.iter().map(|&m| Some(m)));
-                    for mv in all {
-                        let mut child = parent.clone();
-                        child.push(mv);
-                        assert_eq!(
-                            child.zobrist_from(parent, parent.zobrist()),
-                            child.zobrist()
-                        );
-                        next.push(child);
-                    }
-                }
-                next.truncate(400);
-                frontier = next;
-            }
-        }
+        for_each_move_pair(400, |parent, child| {
+            assert_eq!(
+                child.zobrist_from(parent, parent.zobrist()),
+                child.zobrist()
+            );
+        });
     }
 }

@@ -125,38 +125,18 @@ pub fn evaluate_from(child: &Board, parent: &Board, parent_value: i32, us: Color
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::MoveList;
+    use crate::chess::test_walk::for_each_move_pair;
 
     /// Along every move (captures, castling, e.p., promotions and passes included) of three plies
     /// from a few busy positions, the derived evaluation equals the full one for both sides.
     #[test]
     fn derived_evaluation_equals_full_evaluation() {
-        let fens = [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-            "8/P1k5/8/8/8/8/5Kp1/8 b - - 0 1",
-        ];
-        for fen in fens {
-            let mut frontier = vec![Board::from_fen(fen).unwrap()];
-            for _ in 0..3 {
-                let mut next = Vec::new();
-                for parent in &frontier {
-                    let mut moves = MoveList::new();
-                    parent.pseudo_legal_moves(&mut moves);
-                    for mv in std::iter::once(None).chain(moves.iter().map(|&m| Some(m))) {
-                        let mut child = parent.clone();
-                        child.push(mv);
-                        for us in [Color::White, Color::Black] {
-                            let derived = evaluate_from(&child, parent, evaluate(parent, us), us);
-                            assert_eq!(derived, evaluate(&child, us));
-                        }
-                        next.push(child);
-                    }
-                }
-                next.truncate(300);
-                frontier = next;
+        for_each_move_pair(300, |parent, child| {
+            for us in [Color::White, Color::Black] {
+                let derived = evaluate_from(child, parent, evaluate(parent, us), us);
+                assert_eq!(derived, evaluate(child, us));
             }
-        }
+        });
     }
 
     #[test]
