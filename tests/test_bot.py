@@ -9,7 +9,9 @@ import chess
 import pytest
 import reconchess
 
-from fogsearch.bot import FogsearchBot, FogsearchBotConfig, choose_request
+from fogsearch._core import evaluate_fen
+from fogsearch.bot import FogsearchBot, FogsearchBotConfig, choose_request, tied_requests
+from fogsearch.search import MATE, SearchError, mean_reply_values
 from fogsearch.tournament import GameTask, PlayerSpec, play_game
 from fogsearch.tournament.players import find_stockfish
 
@@ -142,17 +144,69 @@ def test_rc_bot_match_plays_the_bot(tmp_path):
     assert "Game Over!" in out.stdout and "ERROR" not in out.stdout
 
 
-def test_a_move_back_is_avoided_only_when_an_alternative_is_close():
+def _no_means(requests):
+    return dict.fromkeys(("0000" if m is None else m.uci() for m in requests), 0.0)
+
+
+def test_a_move_back_is_avoided_only_when_an_alternative_ties():
     back, previous = chess.Move.from_uci("f4e3"), chess.Move.from_uci("e3f4")
     values = {"f4e3": 981, "f5g7": 964, "a2a3": 700, "0000": 600}
     # Within the margin: the best other request is played.
-    assert choose_request(back, values, previous, 50) == chess.Move.from_uci("f5g7")
+    assert choose_request(values, previous, 50, _no_means) == chess.Move.from_uci("f5g7")
     # Outside it (or with no margin), the search's choice stands.
-    assert choose_request(back, values, previous, 10) == back
-    assert choose_request(back, values, previous, 0) == back
-    # A best move that does not undo the previous one is never replaced.
-    forward = chess.Move.from_uci("f5g7")
-    assert choose_request(forward, values, previous, 50) == forward
-    assert choose_request(back, values, None, 50) == back
+    assert choose_request(values, previous, 10, _no_means) == back
+    assert choose_request(values, previous, 0, _no_means) == back
+    # With nothing to take back, equal means leave the search's order.
+    assert choose_request(values, None, 50, _no_means) == back
     # A pass can be the alternative.
-    assert choose_request(back, {"f4e3": 10, "0000": 5}, previous, 50) is None
+    assert choose_request({"f4e3": 10, "0000": 5}, previous, 50, _no_means) is None
+
+
+def _means(table):
+    return lambda requests: {("0000" if m is None else m.uci()): table[_key(m)] for m in requests}
+
+
+def _key(move):
+    return "0000" if move is None else move.uci()
+
+
+def test_ties_go_to_the_best_mean_and_a_lost_set_ties_every_request():
+    values = {"e3e2": 120, "e7d6": 100, "a7a6": 40, "0000": 110}
+    means = _means({"e3e2": -5.0, "e7d6": 30.0, "a7a6": 500.0, "0000": 0.0})
+    # a7a6 is outside the margin, so the best mean among the rest wins.
+    assert choose_request(values, None, 50, means) == chess.Move.from_uci("e7d6")
+    # When even the best request loses our king on some board, every request ties.
+    lost = {uci: -MATE + 4 for uci in values} | {"e3e2": -MATE + 6}
+    assert choose_request(lost, None, 50, means) == chess.Move.from_uci("a7a6")
+    # A forced win is never traded for a better mean.
+    won = {"e3e2": MATE - 1, "e7d6": MATE - 3, "a7a6": 0, "0000": 0}
+    assert tied_requests(won, 50) == [chess.Move.from_uci("e3e2")]
+
+
+def _worst_reply_value(fen: str) -> float:
+    """python-chess as the move oracle: the lowest evaluation (ours) over every reply and a pass."""
+    board = chess.Board(fen)
+    children = []
+    for reply in [chess.Move.null(), *board.pseudo_legal_moves]:
+        child = board.copy(stack=False)
+        child.push(reply)
+        children.append(evaluate_fen(child.fen()))
+    return float(min(children))
+
+
+def test_mean_reply_values_prefer_keeping_the_king_on_more_boards():
+    # After a pass the rook takes our king on two of three boards; Kf2 is safe on all of them.
+    fens = [
+        "4r2k/8/8/8/8/8/8/4K3 w - - 0 1",
+        "7k/8/8/8/8/8/8/r3K3 w - - 0 1",
+        "7k/8/8/8/8/8/8/4K3 w - - 0 1",
+    ]
+    means = mean_reply_values(fens)
+    passed = "7k/8/8/8/8/8/8/4K3 b - - 1 1"
+    assert means["0000"] == pytest.approx((-2 * MATE + _worst_reply_value(passed)) / 3)
+    assert means["e1f2"] > -MATE / 3
+    assert mean_reply_values(fens, [None]) == {"0000": means["0000"]}
+    with pytest.raises(SearchError, match="empty"):
+        mean_reply_values([])
+    with pytest.raises(TypeError):
+        mean_reply_values(fens, ["e1f2"])

@@ -280,6 +280,13 @@ def search_information_set(
         ValueError: an unparsable FEN (the message names the board's index).
     """
 
+def mean_reply_values(
+    fens: list[str], requests: list[str | None] | None = None
+) -> list[tuple[str, float]]:
+    """Per request (UCI, ``None``/``"0000"`` for a pass; default: the set's root requests), the mean
+    over the boards of its one-reply outcome (``±MATE`` for a king capture either way). Raises
+    ``SearchError`` for an empty set, mixed sides to move or a board without a king."""
+
 def evaluate_fen(fen: str) -> int:
     """The leaf evaluation (material + piece-square tables) of one board, from the side to move's
     point of view, in centipawns."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +20,7 @@ from reconchess import Color, GameHistory, Player, Square, WinReason
 
 from fogsearch import FogsearchError
 from fogsearch.rbc import BoardSet
+from fogsearch.search import MATE
 
 log = logging.getLogger(__name__)
 
@@ -40,10 +42,12 @@ class FogsearchBotConfig:
     safety_seconds: float = 15.0
     """Never plan to use the last this-many seconds of the clock."""
     threads: int = 1
-    undo_margin_cp: int = 50
-    """A move that takes back our previous move is played only if no other request is within
-    this many centipawns of it: with the set's worst board deciding every value, a won position
-    otherwise shuffles a piece back and forth until the move limit draws it."""
+    tie_margin_cp: int = 50
+    """Requests within this many centipawns of the best worst-case value tie (every request ties
+    when the best one still loses our king on some board). With the set's worst board deciding
+    every value, many requests tie; a tie goes to the best mean over the boards of the one-reply
+    outcome, so the bot keeps its king safe on as many boards as it can and takes material
+    where it is likely to be, instead of playing the first tied request forever."""
     seed: int = 0
     search_options: dict[str, Any] = field(default_factory=dict)
     """Extra fields for :class:`fogsearch.rbc.SearchConfig`."""
@@ -140,7 +144,7 @@ class FogsearchBot(Player):
 
     # -- moves -------------------------------------------------------------------------------
     def _search_move(self, budget: float) -> chess.Move | None:
-        from fogsearch.rbc import SearchConfig, search
+        from fogsearch.rbc import SearchConfig, mean_reply_values, search
 
         boards = self._search_boards()
         config = SearchConfig(
@@ -152,8 +156,13 @@ class FogsearchBot(Player):
         )
         result = search(boards, self.config.depth, config=config)
         self.last_search = result
+
+        def means_of(requests):
+            self._turn["tied"] = len(requests)
+            return mean_reply_values(boards, requests)
+
         return choose_request(
-            result.best_move, result.move_values, self.last_taken, self.config.undo_margin_cp
+            result.move_values, self.last_taken, self.config.tie_margin_cp, means_of
         )
 
     def _search_boards(self) -> BoardSet:
@@ -239,27 +248,44 @@ def undoes(move: chess.Move | None, previous: chess.Move | None) -> bool:
     )
 
 
+LOST = -MATE + 1000
+"""Values at or below this lose our king on some board whatever we do."""
+
+
+def tied_requests(move_values: dict[str, int], margin_cp: int) -> list[chess.Move | None]:
+    """The requests that tie with the best one, in the search's order: within ``margin_cp`` of
+    it, every request when the best one still loses, only the best value when it wins."""
+    best = max(move_values.values())
+    if best <= LOST:
+        floor = -MATE - 1
+    elif best >= -LOST:
+        floor = best
+    else:
+        floor = best - margin_cp
+    return [_request(uci) for uci, value in move_values.items() if value >= floor]
+
+
 def choose_request(
-    best: chess.Move | None,
     move_values: dict[str, int],
     previous: chess.Move | None,
     margin_cp: int,
+    means_of: Callable[[list[chess.Move | None]], dict[str, float]],
 ) -> chess.Move | None:
-    """The search's best request, unless it takes back ``previous`` and another request is
-    within ``margin_cp`` of it; then the best of those (ties go to the request listed first)."""
-    if not undoes(best, previous) or best is None:
-        return best
-    floor = move_values[best.uci()] - margin_cp
-    alternatives = [
-        (value, uci)
-        for uci, value in move_values.items()
-        if value >= floor and not undoes(_request(uci), previous)
-    ]
-    if not alternatives:
-        return best
-    _, uci = max(alternatives, key=lambda vu: (vu[0], -list(move_values).index(vu[1])))
-    return _request(uci)
+    """Among the :func:`tied_requests`, leaving out one that takes back ``previous`` while another
+    ties, the request with the best mean from ``means_of`` (a UCI-keyed dict, ``"0000"`` for a
+    pass; see :func:`fogsearch.search.mean_reply_values`); the first in search order on equal
+    means."""
+    candidates = tied_requests(move_values, margin_cp)
+    candidates = [m for m in candidates if not undoes(m, previous)] or candidates
+    if len(candidates) == 1:
+        return candidates[0]
+    means = means_of(candidates)
+    return max(candidates, key=lambda m: means[_uci(m)])
 
 
 def _request(uci: str) -> chess.Move | None:
     return None if uci == "0000" else chess.Move.from_uci(uci)
+
+
+def _uci(move: chess.Move | None) -> str:
+    return "0000" if move is None else move.uci()

@@ -234,6 +234,11 @@ def capture_square(
 
 # The information-set search lives in its own module; it is offered here too, next to the sets it
 # searches, as `fogsearch.rbc.search(board_set, depth, config=SearchConfig(...))`.
-from fogsearch.search import SearchConfig, SearchResult, search  # noqa: E402
+from fogsearch.search import (  # noqa: E402
+    SearchConfig,
+    SearchResult,
+    mean_reply_values,
+    search,
+)
 
-__all__ += ["SearchConfig", "SearchResult", "search"]
+__all__ += ["SearchConfig", "SearchResult", "mean_reply_values", "search"]

@@ -21,7 +21,15 @@ import chess
 
 from fogsearch import _core
 
-__all__ = ["MATE", "SearchConfig", "SearchError", "SearchResult", "SearchStats", "search"]
+__all__ = [
+    "MATE",
+    "SearchConfig",
+    "SearchError",
+    "SearchResult",
+    "SearchStats",
+    "mean_reply_values",
+    "search",
+]
 
 SearchError = _core.SearchError
 
@@ -174,3 +182,26 @@ def search(board_set: object, depth: int, config: SearchConfig | None = None) ->
         depth=raw["depth"],
         stats=SearchStats(**raw["stats"]),
     )
+
+
+def mean_reply_values(
+    board_set: object, requests: Iterable[chess.Move | None] | None = None
+) -> dict[str, float]:
+    """Per request (default: every root request of :func:`search`, pass as ``"0000"``), the mean
+    over the set's boards of what the opponent's best reply leaves it: ``MATE`` where the request
+    takes their king, ``-MATE`` where a reply then takes ours, otherwise the evaluation after the
+    worst reply (centipawns, our point of view).
+
+    The search scores a set by its worst board, so when some board loses whatever we do, or one
+    board fixes every value, many requests tie; this mean breaks such ties, first by how few boards
+    lose our king. The GIL is released while it runs."""
+    ucis = None
+    if requests is not None:
+        ucis = []
+        for request in requests:
+            if request is not None and not isinstance(request, chess.Move):
+                raise TypeError(
+                    f"requests must be chess.Move or None, got {type(request).__name__}"
+                )
+            ucis.append(None if request is None else request.uci())
+    return dict(_core.mean_reply_values(_fens_of(board_set), ucis))

@@ -8,7 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use fogsearch_core::chess::Board;
+use fogsearch_core::chess::{Board, Move};
 use fogsearch_core::search::{self, CacheMode, SearchConfig, SenseMode};
 
 use crate::errors::{detach_guarded, FogsearchError};
@@ -23,6 +23,7 @@ create_exception!(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SearchError", m.py().get_type::<SearchError>())?;
     m.add_function(wrap_pyfunction!(search_information_set, m)?)?;
+    m.add_function(wrap_pyfunction!(mean_reply_values, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate_fen, m)?)?;
     m.add_function(wrap_pyfunction!(piece_square_tables, m)?)?;
     Ok(())
@@ -87,8 +88,6 @@ fn search_information_set<'py>(
     let result =
         detach_guarded(py, move || search::search(&boards, depth, &config))?.map_err(invalid)?;
 
-    let uci =
-        |m: Option<fogsearch_core::chess::Move>| m.map_or_else(|| "0000".to_string(), |m| m.uci());
     let out = PyDict::new(py);
     out.set_item("best_move", result.best_move.map(|m| m.uci()))?;
     out.set_item("value", result.value)?;
@@ -109,6 +108,37 @@ fn search_information_set<'py>(
     stats.set_item("elapsed_seconds", result.stats.elapsed_seconds)?;
     out.set_item("stats", stats)?;
     Ok(out)
+}
+
+/// `[(uci or "0000", mean)]`: per request (default: the set's root requests, pass last), the mean
+/// over the boards of its one-reply outcome (see `fogsearch_core::search::mean_reply_values`).
+#[pyfunction]
+#[pyo3(signature = (fens, requests=None))]
+fn mean_reply_values(
+    py: Python<'_>,
+    fens: Vec<String>,
+    requests: Option<Vec<Option<String>>>,
+) -> PyResult<Vec<(String, f64)>> {
+    let boards = parse_boards(&fens)?;
+    let requests = requests
+        .map(|ucis| {
+            ucis.iter()
+                .map(|uci| match uci.as_deref() {
+                    None | Some("0000") => Ok(None),
+                    Some(text) => Move::from_uci(text)
+                        .map(Some)
+                        .map_err(|e| PyValueError::new_err(format!("request {text:?}: {e}"))),
+                })
+                .collect::<PyResult<Vec<_>>>()
+        })
+        .transpose()?;
+    let means = detach_guarded(py, move || search::mean_reply_values(&boards, requests))?
+        .map_err(|e| SearchError::new_err(e.to_string()))?;
+    Ok(means.into_iter().map(|(m, mean)| (uci(m), mean)).collect())
+}
+
+fn uci(m: Option<Move>) -> String {
+    m.map_or_else(|| "0000".to_string(), |m| m.uci())
 }
 
 /// The static evaluation of one board from the side to move's point of view (centipawns).

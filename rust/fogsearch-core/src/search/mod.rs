@@ -14,6 +14,7 @@
 //! Not modelled: the 100-halfmove draw and the clock.
 
 pub mod eval;
+mod reply;
 mod rules;
 mod sense;
 mod sketch_bounds;
@@ -239,14 +240,7 @@ pub fn search(
     if depth == 0 {
         return Err(SearchError::ZeroDepth);
     }
-    let first = boards.first().ok_or(SearchError::EmptySet)?;
-    let us = first.turn();
-    if boards.iter().any(|b| b.turn() != us) {
-        return Err(SearchError::MixedTurns);
-    }
-    if let Some(board) = boards.iter().find(|b| b.is_terminal()) {
-        return Err(SearchError::MissingKing { fen: board.fen() });
-    }
+    let us = side_to_search(boards)?;
     let started = Instant::now();
     let deadline = config.time_limit.map(|limit| started + limit);
     let (set, keys) = tree::into_information_set(boards.to_vec());
@@ -321,8 +315,33 @@ pub fn search(
     })
 }
 
-/// Root requests in move-action order, pass last.
-fn root_requests(set: &[Board], us: Color) -> Vec<Option<Move>> {
+/// Per request (default: [`root_requests`]), the mean over `boards` of its one-reply outcome: a
+/// tie-break for requests whose worst-case values are equal (see [`reply`]).
+pub fn mean_reply_values(
+    boards: &[Board],
+    requests: Option<Vec<Option<Move>>>,
+) -> Result<Vec<(Option<Move>, f64)>, SearchError> {
+    let us = side_to_search(boards)?;
+    let requests = requests.unwrap_or_else(|| root_requests(boards, us));
+    let means = reply::mean_outcomes(boards, &requests);
+    Ok(requests.into_iter().zip(means).collect())
+}
+
+/// Our side, if `boards` is a searchable set: not empty, one side to move, both kings present.
+fn side_to_search(boards: &[Board]) -> Result<Color, SearchError> {
+    let first = boards.first().ok_or(SearchError::EmptySet)?;
+    let us = first.turn();
+    if boards.iter().any(|b| b.turn() != us) {
+        return Err(SearchError::MixedTurns);
+    }
+    if let Some(board) = boards.iter().find(|b| b.is_terminal()) {
+        return Err(SearchError::MissingKing { fen: board.fen() });
+    }
+    Ok(us)
+}
+
+/// Root requests in move-action order, pass last: the union of the set's move actions.
+pub fn root_requests(set: &[Board], us: Color) -> Vec<Option<Move>> {
     let mut requests: Vec<Option<Move>> = rules::union_of_move_actions(set, us)
         .into_iter()
         .map(Some)

@@ -161,3 +161,68 @@ fn a_time_limit_returns_a_completed_depth() {
     assert!(result.depth >= 1 && result.depth < 6);
     assert_eq!(result.move_values.len(), 35);
 }
+
+/// A depth-1 value on one board with the mate distance taken out: the request's one-reply outcome.
+fn one_board_outcome(board: &Board, request: Option<Move>) -> Option<f64> {
+    let result = search(std::slice::from_ref(board), 1, &config(CacheMode::None)).unwrap();
+    let value = result.move_values.iter().find(|(m, _)| *m == request)?.1;
+    Some(match value {
+        v if v > MATE - 100 => f64::from(MATE),
+        v if v < -MATE + 100 => -f64::from(MATE),
+        v => f64::from(v),
+    })
+}
+
+#[test]
+fn mean_reply_values_average_each_boards_one_move_search() {
+    // Our own side is the same on every board, so every request is each board's move action.
+    let set = boards(&[
+        "4r2k/8/8/8/8/8/8/4K3 w - - 0 1",
+        "7k/8/8/8/8/8/8/r3K3 w - - 0 1",
+        "7k/8/8/8/3q4/8/8/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+    ]);
+    let requests = root_requests(&set, Color::White);
+    let means: Vec<f64> = mean_reply_values(&set, None)
+        .unwrap()
+        .into_iter()
+        .map(|(_, mean)| mean)
+        .collect();
+    assert_eq!(means.len(), requests.len());
+    for (&request, &mean) in requests.iter().zip(&means) {
+        let expected: f64 = set
+            .iter()
+            .map(|b| one_board_outcome(b, request).expect("shared side: a move action everywhere"))
+            .sum::<f64>()
+            / set.len() as f64;
+        assert!(
+            (mean - expected).abs() < 1e-9,
+            "{request:?}: {mean} vs {expected}"
+        );
+    }
+    // Passing leaves our king to the rook on two boards of four; a king step to f2 to none.
+    let of = |uci: Option<&str>| {
+        let request = uci.map(|u| Move::from_uci(u).unwrap());
+        means[requests.iter().position(|&r| r == request).unwrap()]
+    };
+    assert!(of(None) < -f64::from(MATE) / 2.0 + 1000.0);
+    assert!(of(Some("e1f2")) > of(None));
+}
+
+#[test]
+fn mean_reply_values_refuse_what_search_refuses() {
+    assert_eq!(mean_reply_values(&[], None), Err(SearchError::EmptySet));
+    let mixed = boards(&[
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4K3 b - - 0 1",
+    ]);
+    assert_eq!(
+        mean_reply_values(&mixed, None),
+        Err(SearchError::MixedTurns)
+    );
+    let kingless = boards(&["8/8/8/8/8/8/8/4K3 w - - 0 1"]);
+    assert!(matches!(
+        mean_reply_values(&kingless, None),
+        Err(SearchError::MissingKing { .. })
+    ));
+}

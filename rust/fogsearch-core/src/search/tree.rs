@@ -7,7 +7,8 @@ use std::time::Instant;
 
 use crate::chess::{Board, Color, Move, MoveList, Square};
 
-use super::eval::{evaluate, evaluate_from, INFINITY, MATE, PIECE_VALUES};
+use super::eval::{evaluate, INFINITY, MATE, PIECE_VALUES};
+use super::reply::worst_reply;
 use super::rules::{
     capture_square, opponent_replies, own_sides_agree, resolve, union_of_move_actions,
     MoveObservation,
@@ -459,21 +460,9 @@ impl<'c> Searcher<'c> {
     }
 
     fn reply_outcome(&mut self, board: &Board, replies: &mut MoveList) -> ReplyOutcome {
-        opponent_replies(board, replies);
-        if let Some(king) = board.king_square(self.us) {
-            if replies.iter().any(|m| m.to == king) {
-                return ReplyOutcome::TakesOurKing;
-            }
-        }
-        let standing = evaluate(board, self.us);
-        let mut worst = INFINITY;
-        for reply in std::iter::once(None).chain(replies.iter().copied().map(Some)) {
-            let mut child = board.clone();
-            child.push(reply);
-            worst = worst.min(evaluate_from(&child, board, standing, self.us));
-        }
-        self.stats.leaf_evaluations += replies.len() as u64 + 1;
-        ReplyOutcome::WorstEvaluation(worst)
+        let (outcome, evaluations) = worst_reply(board, self.us, replies);
+        self.stats.leaf_evaluations += evaluations;
+        outcome
     }
 
     /// Our sense before our next move (`depth` >= 1 moves left).
