@@ -10,7 +10,15 @@ import pytest
 import reconchess
 
 from fogsearch._core import evaluate_fen
-from fogsearch.bot import FogsearchBot, FogsearchBotConfig, choose_request, tied_requests
+from fogsearch.bot import (
+    FogsearchBot,
+    FogsearchBotConfig,
+    choose_request,
+    progress_requests,
+    quiet_halfmoves,
+    tied_requests,
+)
+from fogsearch.rbc import BoardSet
 from fogsearch.search import MATE, SearchError, mean_reply_values
 from fogsearch.tournament import GameTask, PlayerSpec, play_game
 from fogsearch.tournament.players import find_stockfish
@@ -181,6 +189,49 @@ def test_ties_go_to_the_best_mean_and_a_lost_set_ties_every_request():
     # A forced win is never traded for a better mean.
     won = {"e3e2": MATE - 1, "e7d6": MATE - 3, "a7a6": 0, "0000": 0}
     assert tied_requests(won, 50) == [chess.Move.from_uci("e3e2")]
+
+
+QUIET = "r1bqkb1r/1pp2ppp/2nppn2/p7/8/8/PPPPPPPP/RNBQKBNR b KQkq - {clock} 30"
+
+
+def test_quiet_halfmoves_is_the_most_any_board_has_gone_without_progress():
+    boards = BoardSet(
+        chess.BLACK,
+        fens=[QUIET.format(clock=57), QUIET.replace("8/8/PPPP", "8/4P3/PPPP").format(clock=3)],
+    )
+    assert quiet_halfmoves(boards) == 57
+
+
+def test_progress_requests_are_pawn_pushes_and_certain_captures_within_the_margin():
+    boards = BoardSet(chess.BLACK, fens=[QUIET.format(clock=60)])
+    values = {"a5a4": -250, "b7b5": -20, "d6e5": 0, "c6b4": 10, "h7h6": -400, "0000": -30}
+    got = progress_requests(boards, values, 300)
+    assert got == [chess.Move.from_uci(u) for u in ["a5a4", "b7b5"]]
+    lost = dict.fromkeys(values, -MATE + 2)
+    assert len(progress_requests(boards, lost, 300)) == 3
+    # A capture counts only where the target is the opponent's on every board.
+    fen = "4k3/p7/3n4/8/4P3/8/8/4K3 b - - 60 40"
+    elsewhere = fen.replace("4P3/8", "8/4P3")
+    capture = {"d6e4": 0}
+    assert progress_requests(BoardSet(chess.BLACK, fens=[fen]), capture, 300)
+    assert not progress_requests(BoardSet(chess.BLACK, fens=[fen, elsewhere]), capture, 300)
+
+
+@pytest.mark.parametrize("clock, progress", [(0, False), (60, True)])
+def test_a_long_quiet_stretch_makes_the_bot_reset_the_clock(clock, progress):
+    """Against a passive opponent the worst-case search repeats speculative captures; near
+    reconchess's 100-half-move draw the bot plays a request that resets the clock instead.
+    Here the best request brings the knight in from the corner; a pawn push is within the
+    margin."""
+    fen = f"4k3/p7/8/8/8/8/8/n3K3 b - - {clock} 40"
+    bot = FogsearchBot(FogsearchBotConfig(depth=1))
+    bot.handle_game_start(chess.BLACK, chess.Board(), "passive")
+    bot.board_set = BoardSet(chess.BLACK, fens=[fen])
+    board = chess.Board(fen)
+    move = bot.choose_move(list(board.pseudo_legal_moves), 900.0)
+    assert move is not None
+    resets = board.piece_type_at(move.from_square) == chess.PAWN or board.is_capture(move)
+    assert resets == progress, move
 
 
 def _worst_reply_value(fen: str) -> float:

@@ -48,6 +48,12 @@ class FogsearchBotConfig:
     every value, many requests tie; a tie goes to the best mean over the boards of the one-reply
     outcome, so the bot keeps its king safe on as many boards as it can and takes material
     where it is likely to be, instead of playing the first tied request forever."""
+    progress_halfmoves: int = 40
+    """Once some board in the set has gone this many half-moves without a capture or a pawn move,
+    a request that resets the clock (a pawn push, a certain capture) within ``progress_margin_cp``
+    of the best request is played instead (the best mean of them): the worst-case search cannot see reconchess's 100-half-move draw, and against a
+    passive opponent it otherwise repeats speculative captures until the game is drawn."""
+    progress_margin_cp: int = 150
     seed: int = 0
     search_options: dict[str, Any] = field(default_factory=dict)
     """Extra fields for :class:`fogsearch.rbc.SearchConfig`."""
@@ -161,6 +167,13 @@ class FogsearchBot(Player):
             self._turn["tied"] = len(requests)
             return mean_reply_values(boards, requests)
 
+        pushes = None
+        if quiet_halfmoves(boards) >= self.config.progress_halfmoves:
+            pushes = progress_requests(boards, result.move_values, self.config.progress_margin_cp)
+            self._turn["progress"] = len(pushes)
+        if pushes:
+            means = means_of(pushes)
+            return max(pushes, key=lambda m: means[m.uci()])
         return choose_request(
             result.move_values, self.last_taken, self.config.tie_margin_cp, means_of
         )
@@ -281,6 +294,36 @@ def choose_request(
         return candidates[0]
     means = means_of(candidates)
     return max(candidates, key=lambda m: means[_uci(m)])
+
+
+def quiet_halfmoves(board_set: BoardSet) -> int:
+    """The most half-moves any board of the set has gone without a capture or a pawn move."""
+    return max(int(fen.split()[4]) for fen in board_set.fens())
+
+
+def progress_requests(
+    board_set: BoardSet, move_values: dict[str, int], margin_cp: int
+) -> list[chess.Move]:
+    """The requests within ``margin_cp`` of the best value (every one when the best still loses)
+    that reset the half-move clock: forward pawn moves, and captures of a piece that stands on
+    the target square on every board of the set. Our own pieces are the same on every board, so
+    one board tells which requests move a pawn."""
+    boards = board_set.to_boards()
+    return [
+        move
+        for move in tied_requests(move_values, margin_cp)
+        if move is not None and (_pushes_a_pawn(boards[0], move) or _always_captures(boards, move))
+    ]
+
+
+def _pushes_a_pawn(board: chess.Board, move: chess.Move) -> bool:
+    return board.piece_type_at(move.from_square) == chess.PAWN and chess.square_file(
+        move.from_square
+    ) == chess.square_file(move.to_square)
+
+
+def _always_captures(boards: list[chess.Board], move: chess.Move) -> bool:
+    return all(board.color_at(move.to_square) == (not board.turn) for board in boards)
 
 
 def _request(uci: str) -> chess.Move | None:
