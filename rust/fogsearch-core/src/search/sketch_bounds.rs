@@ -32,18 +32,44 @@ const WILSON_Z: f64 = 1.645;
 /// The Jaccard index to trust: exact when the sample is the whole union, else the Wilson lower
 /// confidence bound of the sampled proportion.
 fn cautious_jaccard(sample: JaccardSample) -> f64 {
-    if sample.sampled == 0 {
+    cautious_fraction(sample.shared, sample.sampled, sample.exact)
+}
+
+/// `shared / trials` when it is exact, else its one-sided 95 % Wilson lower confidence bound.
+fn cautious_fraction(shared: usize, trials: usize, exact: bool) -> f64 {
+    if trials == 0 {
         return 0.0;
     }
-    let n = sample.sampled as f64;
-    let p = sample.shared as f64 / n;
-    if sample.exact {
+    let n = trials as f64;
+    let p = shared as f64 / n;
+    if exact {
         return p;
     }
     let z2 = WILSON_Z * WILSON_Z;
     let centre = p + z2 / (2.0 * n);
     let spread = WILSON_Z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
     ((centre - spread) / (1.0 + z2 / n)).max(0.0)
+}
+
+/// The probabilities that q bounds X from above (q's worst board lies in X, about |X∩q| / |q|)
+/// and from below (X's worst board lies in q, about |X∩q| / |X|), for X of `size` and q of
+/// `entry_size`. Each is the paper's estimate from the Jaccard index, capped by the direct
+/// evidence: the share of the set's sampled boards that the other set holds. A small q beside a
+/// large X needs the cap: there |X∩q| is a small difference of estimates, and a sampled Jaccard
+/// index 10 % off made 39 boards of which 10 were seen read as "q inside X" (and moved a root
+/// value by 9 cp through a bound 187 cp too low).
+fn bound_probabilities(sample: JaccardSample, size: usize, entry_size: usize) -> (f64, f64) {
+    let jaccard = cautious_jaccard(sample);
+    if jaccard <= 0.0 {
+        return (0.0, 0.0);
+    }
+    let intersection = intersection_from_jaccard(jaccard, size as f64, entry_size as f64);
+    let q_in_x = cautious_fraction(sample.shared, sample.held.1, sample.whole.1);
+    let x_in_q = cautious_fraction(sample.shared, sample.held.0, sample.whole.0);
+    (
+        (intersection / entry_size as f64).min(q_in_x),
+        (intersection / size as f64).min(x_in_q),
+    )
 }
 
 /// Floating-point slack so that exact containment (P = 1 up to rounding) meets a threshold of 1.
@@ -148,16 +174,10 @@ impl SketchBounds {
                 continue;
             }
             let signature = self.signature(keys, signature);
-            let jaccard = match signature.jaccard_sample(&entry.signature) {
-                Ok(sample) => cautious_jaccard(sample),
+            let (p_upper, p_lower) = match signature.jaccard_sample(&entry.signature) {
+                Ok(sample) => bound_probabilities(sample, size, entry.size),
                 Err(_) => continue,
             };
-            if jaccard <= 0.0 {
-                continue;
-            }
-            let intersection = intersection_from_jaccard(jaccard, size as f64, entry.size as f64);
-            let p_upper = intersection / entry.size as f64;
-            let p_lower = intersection / size as f64;
             if could_bound_above && p_upper + PROBABILITY_SLACK >= self.threshold {
                 best_upper = Some((value, index));
             }
@@ -241,6 +261,8 @@ mod tests {
             shared: 5,
             sampled: 10,
             exact: true,
+            held: (10, 5),
+            whole: (true, true),
         };
         assert_eq!(cautious_jaccard(sample), 0.5);
     }
@@ -251,11 +273,74 @@ mod tests {
             shared: 64,
             sampled: 64,
             exact: false,
+            held: (64, 64),
+            whole: (false, false),
         };
         let j = cautious_jaccard(sample);
         // Wilson at p = 1: n / (n + z^2).
         assert!((j - 64.0 / (64.0 + WILSON_Z * WILSON_Z)).abs() < 1e-12);
         assert!(j < 0.97);
+    }
+
+    #[test]
+    fn a_small_set_is_inside_a_large_one_only_if_all_its_boards_were_seen_there() {
+        // The case met on a recorded set: 10 of q's 39 boards sampled, all of them in X (490).
+        let sample = JaccardSample {
+            shared: 10,
+            sampled: 64,
+            exact: false,
+            held: (64, 10),
+            whole: (false, false),
+        };
+        let jaccard = cautious_jaccard(sample);
+        let paper = intersection_from_jaccard(jaccard, 490.0, 39.0) / 39.0;
+        assert!(
+            paper >= 1.0,
+            "the Jaccard estimate alone claims containment"
+        );
+        let (p_upper, p_lower) = bound_probabilities(sample, 490, 39);
+        assert!(p_upper < 0.9, "{p_upper}");
+        assert!(p_lower < 0.1, "{p_lower}");
+        // All of q's boards sampled and found in X: proven.
+        let proven = JaccardSample {
+            held: (64, 39),
+            whole: (false, true),
+            shared: 39,
+            ..sample
+        };
+        assert_eq!(bound_probabilities(proven, 490, 39).0, 1.0);
+    }
+
+    #[test]
+    fn sampled_shares_come_from_real_signatures() {
+        let big: Vec<u64> = (0..500).collect();
+        let x = BottomKMinHash::from_keys(64, 7, &big).unwrap();
+        // q: 10 boards of X and 29 outside it.
+        let q_keys: Vec<u64> = (0..10).chain(10_000..10_029).collect();
+        let q = BottomKMinHash::from_keys(64, 7, &q_keys).unwrap();
+        let sample = x.jaccard_sample(&q).unwrap();
+        assert_eq!(
+            sample.held.0 + sample.held.1 - sample.shared,
+            sample.sampled
+        );
+        assert!(!sample.whole.0);
+        let (p_upper, _) = bound_probabilities(sample, 500, 39);
+        assert!(p_upper < 1.0, "{sample:?} {p_upper}");
+        // A small set wholly inside the large one, at the bottom of the order: proven.
+        let inside = BottomKMinHash::from_keys(64, 7, &keys_in_signature(&big, 5)).unwrap();
+        let sample = x.jaccard_sample(&inside).unwrap();
+        assert!(sample.whole.1);
+        assert_eq!(bound_probabilities(sample, 500, 5).0, 1.0);
+    }
+
+    /// `n` keys of `keys` whose MinHash values are among the signature's (the smallest k).
+    fn keys_in_signature(keys: &[u64], n: usize) -> Vec<u64> {
+        let all = BottomKMinHash::from_keys(64, 7, keys).unwrap();
+        let in_signature = |key: &u64| {
+            let one = BottomKMinHash::from_keys(64, 7, &[*key]).unwrap();
+            all.jaccard_sample(&one).unwrap().whole.1
+        };
+        keys.iter().copied().filter(in_signature).take(n).collect()
     }
 
     #[test]

@@ -94,6 +94,22 @@ fn exact_tables_and_proven_containments_keep_every_value_in_a_middlegame() {
     assert!(exact.stats.leaf_evaluations < base.stats.leaf_evaluations);
 }
 
+/// A set a player held in a recorded game (29 boards). Its search meets a 39-board table entry
+/// beside a 490-board set whose sampled Jaccard index overstated their overlap: before the bound
+/// probabilities were capped by the sampled share, that read as containment and moved the root
+/// value of b1a3 by 9 cp.
+#[test]
+fn sketch_bounds_keep_every_value_on_a_recorded_set() {
+    let set: Vec<Board> = include_str!("testdata/recorded_set_12.fens")
+        .lines()
+        .map(|f| Board::from_fen(f).unwrap())
+        .collect();
+    let exact = search(&set, 2, &config(CacheMode::Exact)).unwrap();
+    let sketched = search(&set, 2, &config(CacheMode::ExactAndSketch)).unwrap();
+    assert!(sketched.stats.bounds_used > 0);
+    assert_eq!(exact.move_values, sketched.move_values);
+}
+
 #[test]
 fn results_do_not_depend_on_the_thread_count() {
     let set = boards(&[

@@ -150,13 +150,23 @@ impl BottomKMinHash {
         self.check_compatible(other)?;
         // Counted, not collected: the search compares signatures at every node.
         let mut sampled = 0usize;
-        let shared = union_smallest(&self.values, &other.values, self.k, |_| sampled += 1);
-        let whole_sets = !self.is_full() && !other.is_full();
-        let all_values_seen = sampled + shared == self.values.len() + other.values.len();
+        let mut last = None;
+        let shared = union_smallest(&self.values, &other.values, self.k, |v| {
+            sampled += 1;
+            last = Some(v);
+        });
+        let held_up_to = |values: &[u64]| last.map_or(0, |l| values.partition_point(|&v| v <= l));
+        let held = (held_up_to(&self.values), held_up_to(&other.values));
+        let whole = (
+            !self.is_full() && held.0 == self.values.len(),
+            !other.is_full() && held.1 == other.values.len(),
+        );
         Ok(JaccardSample {
             shared,
             sampled,
-            exact: whole_sets && all_values_seen,
+            exact: whole.0 && whole.1,
+            held,
+            whole,
         })
     }
 
@@ -202,6 +212,12 @@ pub struct JaccardSample {
     pub sampled: usize,
     /// Both signatures hold their whole sets and every value was looked at.
     pub exact: bool,
+    /// How many of the sampled values each set holds (this signature's, the other's): `shared`
+    /// over one of them estimates the fraction of that set that lies in the other.
+    pub held: (usize, usize),
+    /// Whether each signature holds its whole set and every one of its values was sampled; then
+    /// that fraction is exact.
+    pub whole: (bool, bool),
 }
 
 /// Emits the (at most k) smallest distinct values of the union of two ascending lists, in order,
