@@ -26,7 +26,7 @@ pub fn resolve(board: &Board, request: Option<Move>, shared_side: bool) -> MoveO
     }
 }
 
-/// Whether every board has the same own pieces and castling rights (and so the same move
+/// Whether every board has the same own pieces and own castling rights (and so the same move
 /// actions).
 pub fn own_sides_agree(boards: &[Board], us: Color) -> bool {
     let Some(first) = boards.first() else {
@@ -62,7 +62,13 @@ fn own_side(board: &Board, us: Color) -> [u64; 7] {
     for piece_type in PieceType::ALL {
         side[piece_type.index()] = board.pieces_of(piece_type, us).0;
     }
-    side[6] = board.castling_rights().0;
+    // Only our own rights: the opponent's rights differ between boards (did their king move?)
+    // and never change our move actions.
+    let our_back_rank = match us {
+        Color::White => 0xFF,
+        Color::Black => 0xFF << 56,
+    };
+    side[6] = board.castling_rights().0 & our_back_rank;
     side
 }
 
@@ -75,4 +81,24 @@ pub fn opponent_replies(board: &Board, list: &mut MoveList) {
 /// The square where `taken` captures on `board` (the passed pawn's square for e.p.), if any.
 pub fn capture_square(board: &Board, taken: Move) -> Option<Square> {
     rbc::capture_square(board, taken)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_opponents_castling_rights_do_not_split_our_side() {
+        let kept = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+        let lost = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQ - 0 1").unwrap();
+        assert!(own_sides_agree(&[kept.clone(), lost.clone()], Color::White));
+        assert!(!own_sides_agree(
+            &[kept.clone(), lost.clone()],
+            Color::Black
+        ));
+        assert_eq!(
+            union_of_move_actions(std::slice::from_ref(&kept), Color::White),
+            union_of_move_actions(&[kept, lost], Color::White)
+        );
+    }
 }
