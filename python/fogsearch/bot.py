@@ -49,10 +49,11 @@ class FogsearchBotConfig:
     outcome, so the bot keeps its king safe on as many boards as it can and takes material
     where it is likely to be, instead of playing the first tied request forever."""
     progress_halfmoves: int = 40
-    """Once some board in the set has gone this many half-moves without a capture or a pawn move,
-    a request that resets the clock (a pawn push, a certain capture) within ``progress_margin_cp``
-    of the best request is played instead (the best mean of them): the worst-case search cannot see reconchess's 100-half-move draw, and against a
-    passive opponent it otherwise repeats speculative captures until the game is drawn."""
+    """Once some board searched has gone this many half-moves without a capture or a pawn move,
+    a request that resets the clock (a pawn push, or a capture certain on every board searched)
+    within ``progress_margin_cp`` of the best request is played instead (the best mean of them):
+    the worst-case search cannot see reconchess's 100-half-move draw, and against a passive
+    opponent it otherwise repeats speculative captures until the game is drawn."""
     progress_margin_cp: int = 150
     seed: int = 0
     search_options: dict[str, Any] = field(default_factory=dict)
