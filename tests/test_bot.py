@@ -261,3 +261,5 @@ def test_mean_reply_values_prefer_keeping_the_king_on_more_boards():
         mean_reply_values([])
     with pytest.raises(TypeError):
         mean_reply_values(fens, ["e1f2"])
+    with pytest.raises(SearchError, match="e1e3 is not a move action"):
+        mean_reply_values(fens, [chess.Move.from_uci("e1e3")])

@@ -285,7 +285,8 @@ def mean_reply_values(
 ) -> list[tuple[str, float]]:
     """Per request (UCI, ``None``/``"0000"`` for a pass; default: the set's root requests), the mean
     over the boards of its one-reply outcome (``±MATE`` for a king capture either way). Raises
-    ``SearchError`` for an empty set, mixed sides to move or a board without a king."""
+    ``SearchError`` for an empty set, mixed sides to move, a board without a king, or a request
+    that is no move action of any board."""
 
 def evaluate_fen(fen: str) -> int:
     """The leaf evaluation (material + piece-square tables) of one board, from the side to move's

@@ -194,7 +194,8 @@ def mean_reply_values(
 
     The search scores a set by its worst board, so when some board loses whatever we do, or one
     board fixes every value, many requests tie; this mean breaks such ties, first by how few boards
-    lose our king. The GIL is released while it runs."""
+    lose our king. Raises :class:`SearchError` for a set :func:`search` refuses, or for a
+    request that is no move action of any board in the set. The GIL is released while it runs."""
     ucis = None
     if requests is not None:
         ucis = []

@@ -207,6 +207,10 @@ pub enum SearchError {
     MissingKing {
         fen: String,
     },
+    /// A request that is no move action of any board in the set (nor a pass).
+    UnknownRequest {
+        uci: String,
+    },
 }
 
 impl fmt::Display for SearchError {
@@ -223,6 +227,12 @@ impl fmt::Display for SearchError {
             }
             SearchError::MissingKing { fen } => {
                 write!(f, "board {fen:?} lacks a king: the game is already over")
+            }
+            SearchError::UnknownRequest { uci } => {
+                write!(
+                    f,
+                    "request {uci} is not a move action of any board in the set"
+                )
             }
         }
     }
@@ -322,7 +332,21 @@ pub fn mean_reply_values(
     requests: Option<Vec<Option<Move>>>,
 ) -> Result<Vec<(Option<Move>, f64)>, SearchError> {
     let us = side_to_search(boards)?;
-    let requests = requests.unwrap_or_else(|| root_requests(boards, us));
+    let known = root_requests(boards, us);
+    let requests = match requests {
+        None => known,
+        Some(requests) => {
+            // Resolution trusts that a request is one of the set's move actions.
+            if let Some(unknown) = requests
+                .iter()
+                .flatten()
+                .find(|m| !known.contains(&Some(**m)))
+            {
+                return Err(SearchError::UnknownRequest { uci: unknown.uci() });
+            }
+            requests
+        }
+    };
     let means = reply::mean_outcomes(boards, &requests);
     Ok(requests.into_iter().zip(means).collect())
 }

@@ -241,4 +241,14 @@ fn mean_reply_values_refuse_what_search_refuses() {
         mean_reply_values(&kingless, None),
         Err(SearchError::MissingKing { .. })
     ));
+    let start = [Board::start()];
+    let through_own_pawn = Move::from_uci("a1a8").unwrap();
+    assert_eq!(
+        mean_reply_values(&start, Some(vec![None, Some(through_own_pawn)])),
+        Err(SearchError::UnknownRequest {
+            uci: "a1a8".to_string()
+        })
+    );
+    let blocked_later = Move::from_uci("e2e4").unwrap();
+    assert!(mean_reply_values(&start, Some(vec![Some(blocked_later), None])).is_ok());
 }
