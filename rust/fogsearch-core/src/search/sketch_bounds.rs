@@ -13,7 +13,10 @@
 //! probability at k = 64: the paper's point estimate then claims a containment that does not hold,
 //! and on recorded sets this moved root values by up to 400 cp even at threshold 1. So a sampled J
 //! enters as its one-sided 95 % Wilson lower confidence bound: 64 of 64 shared values give 0.96,
-//! not 1, and threshold 1 means "exactly contained".
+//! not 1, and threshold 1 means "exactly contained". Each probability is also capped by the
+//! direct evidence, the share of the set's sampled boards found in the other (see
+//! [`bound_probabilities`]), because for a small q beside a large X the Jaccard route overstates
+//! |X∩q|.
 //!
 //! Two shortcuts keep the bookkeeping cheaper than the nodes it saves: an entry is compared only
 //! if its value could narrow the window (an upper bound at or above `beta`, or a lower bound at
