@@ -2,10 +2,10 @@
 //!
 //! A node is an information set: the boards consistent with what we know, ours to move. Its value
 //! is the worst case over its boards, `v(I) = min_{x in I} v(x)`, in centipawns from our point of
-//! view ([`eval`]). See [`tree`] for the four alternating steps. Depth counts our moves.
+//! view ([`eval`]). See the `tree` module for the four alternating steps. Depth counts our moves.
 //!
 //! Modes: no cache (the paper's baseline), an exact transposition table keyed by set id
-//! ([`transposition`]), the paper's sketch bounds ([`sketch_bounds`]), or both.
+//! ([`transposition`]), the paper's sketch bounds (`sketch_bounds`), or both.
 //!
 //! Determinism: root moves are independent tasks. With `threads == 1` one searcher (one table,
 //! one sketch) serves every root move in order; with more threads each root move gets its own,
@@ -326,7 +326,7 @@ pub fn search(
 }
 
 /// Per request (default: [`root_requests`]), the mean over `boards` of its one-reply outcome: a
-/// tie-break for requests whose worst-case values are equal (see [`reply`]).
+/// tie-break for requests whose worst-case values are equal (see the `reply` module).
 pub fn mean_reply_values(
     boards: &[Board],
     requests: Option<Vec<Option<Move>>>,
