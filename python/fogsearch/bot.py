@@ -173,8 +173,7 @@ class FogsearchBot(Player):
             pushes = progress_requests(boards, result.move_values, self.config.progress_margin_cp)
             self._turn["progress"] = len(pushes)
         if pushes:
-            means = means_of(pushes)
-            return max(pushes, key=lambda m: means[m.uci()])
+            return best_mean(pushes, means_of)
         return choose_request(
             result.move_values, self.last_taken, self.config.tie_margin_cp, means_of
         )
@@ -293,6 +292,14 @@ def choose_request(
     candidates = [m for m in candidates if not undoes(m, previous)] or candidates
     if len(candidates) == 1:
         return candidates[0]
+    return best_mean(candidates, means_of)
+
+
+def best_mean(
+    candidates: list[chess.Move | None],
+    means_of: Callable[[list[chess.Move | None]], dict[str, float]],
+) -> chess.Move | None:
+    """The candidate with the best mean from ``means_of``; the first listed on equal means."""
     means = means_of(candidates)
     return max(candidates, key=lambda m: means[_uci(m)])
 

@@ -196,13 +196,7 @@ def mean_reply_values(
     board fixes every value, many requests tie; this mean breaks such ties, first by how few boards
     lose our king. Raises :class:`SearchError` for a set :func:`search` refuses, or for a
     request that is no move action of any board in the set. The GIL is released while it runs."""
-    ucis = None
-    if requests is not None:
-        ucis = []
-        for request in requests:
-            if request is not None and not isinstance(request, chess.Move):
-                raise TypeError(
-                    f"requests must be chess.Move or None, got {type(request).__name__}"
-                )
-            ucis.append(None if request is None else request.uci())
+    from fogsearch.rbc import _uci  # rbc imports this module at its end
+
+    ucis = None if requests is None else [_uci(request, "requests") for request in requests]
     return dict(_core.mean_reply_values(_fens_of(board_set), ucis))

@@ -2,7 +2,7 @@
 //! request resolves on one board, and the opponent's possible replies. All rule decisions are
 //! `crate::rbc`'s; this module only adapts them to the tree's shapes.
 
-use crate::chess::{Board, Color, Move, MoveList, PieceType, Square};
+use crate::chess::{Bitboard, Board, Color, Move, MoveList, PieceType, Square};
 use crate::rbc;
 
 /// What we observe after our request on one board: the move actually taken and the capture square.
@@ -65,10 +65,10 @@ fn own_side(board: &Board, us: Color) -> [u64; 7] {
     // Only our own rights: the opponent's rights differ between boards (did their king move?)
     // and never change our move actions.
     let our_back_rank = match us {
-        Color::White => 0xFF,
-        Color::Black => 0xFF << 56,
+        Color::White => Bitboard::RANK_1,
+        Color::Black => Bitboard::RANK_8,
     };
-    side[6] = board.castling_rights().0 & our_back_rank;
+    side[6] = board.castling_rights().0 & our_back_rank.0;
     side
 }
 

@@ -35,7 +35,7 @@ const WILSON_Z: f64 = 1.645;
 /// The Jaccard index to trust: exact when the sample is the whole union, else the Wilson lower
 /// confidence bound of the sampled proportion.
 fn cautious_jaccard(sample: JaccardSample) -> f64 {
-    cautious_fraction(sample.shared, sample.sampled, sample.exact)
+    cautious_fraction(sample.shared, sample.sampled, sample.exact())
 }
 
 /// `shared / trials` when it is exact, else its one-sided 95 % Wilson lower confidence bound.
@@ -258,27 +258,29 @@ impl SketchBounds {
 mod tests {
     use super::*;
 
+    fn sample_of(
+        shared: usize,
+        sampled: usize,
+        held: (usize, usize),
+        whole: (bool, bool),
+    ) -> JaccardSample {
+        JaccardSample {
+            shared,
+            sampled,
+            held,
+            whole,
+        }
+    }
+
     #[test]
     fn exact_samples_are_taken_at_face_value() {
-        let sample = JaccardSample {
-            shared: 5,
-            sampled: 10,
-            exact: true,
-            held: (10, 5),
-            whole: (true, true),
-        };
+        let sample = sample_of(5, 10, (10, 5), (true, true));
         assert_eq!(cautious_jaccard(sample), 0.5);
     }
 
     #[test]
     fn a_full_sampled_match_is_not_read_as_identity() {
-        let sample = JaccardSample {
-            shared: 64,
-            sampled: 64,
-            exact: false,
-            held: (64, 64),
-            whole: (false, false),
-        };
+        let sample = sample_of(64, 64, (64, 64), (false, false));
         let j = cautious_jaccard(sample);
         // Wilson at p = 1: n / (n + z^2).
         assert!((j - 64.0 / (64.0 + WILSON_Z * WILSON_Z)).abs() < 1e-12);
@@ -288,13 +290,7 @@ mod tests {
     #[test]
     fn a_small_set_is_inside_a_large_one_only_if_all_its_boards_were_seen_there() {
         // The case met on a recorded set: 10 of q's 39 boards sampled, all of them in X (490).
-        let sample = JaccardSample {
-            shared: 10,
-            sampled: 64,
-            exact: false,
-            held: (64, 10),
-            whole: (false, false),
-        };
+        let sample = sample_of(10, 64, (64, 10), (false, false));
         let jaccard = cautious_jaccard(sample);
         let paper = intersection_from_jaccard(jaccard, 490.0, 39.0) / 39.0;
         assert!(
@@ -305,12 +301,7 @@ mod tests {
         assert!(p_upper < 0.9, "{p_upper}");
         assert!(p_lower < 0.1, "{p_lower}");
         // All of q's boards sampled and found in X: proven.
-        let proven = JaccardSample {
-            held: (64, 39),
-            whole: (false, true),
-            shared: 39,
-            ..sample
-        };
+        let proven = sample_of(39, 64, (64, 39), (false, true));
         assert_eq!(bound_probabilities(proven, 490, 39).0, 1.0);
     }
 
@@ -351,10 +342,10 @@ mod tests {
         let a = BottomKMinHash::from_keys(64, 7, &[1, 2, 3, 4]).unwrap();
         let b = BottomKMinHash::from_keys(64, 7, &[1, 2, 3, 4, 5]).unwrap();
         let sample = a.jaccard_sample(&b).unwrap();
-        assert!(sample.exact);
+        assert!(sample.exact());
         assert_eq!((sample.shared, sample.sampled), (4, 5));
         let big: Vec<u64> = (0..200).collect();
         let a = BottomKMinHash::from_keys(64, 7, &big).unwrap();
-        assert!(!a.jaccard_sample(&a).unwrap().exact);
+        assert!(!a.jaccard_sample(&a).unwrap().exact());
     }
 }

@@ -164,7 +164,6 @@ impl BottomKMinHash {
         Ok(JaccardSample {
             shared,
             sampled,
-            exact: whole.0 && whole.1,
             held,
             whole,
         })
@@ -210,14 +209,20 @@ pub struct JaccardSample {
     pub shared: usize,
     /// The union's smallest values looked at (at most k).
     pub sampled: usize,
-    /// Both signatures hold their whole sets and every value was looked at.
-    pub exact: bool,
     /// How many of the sampled values each set holds (this signature's, the other's): `shared`
     /// over one of them estimates the fraction of that set that lies in the other.
     pub held: (usize, usize),
     /// Whether each signature holds its whole set and every one of its values was sampled; then
     /// that fraction is exact.
     pub whole: (bool, bool),
+}
+
+impl JaccardSample {
+    /// Both signatures hold their whole sets and every value was looked at: the sample is the
+    /// whole union and `shared / sampled` is the Jaccard index itself.
+    pub fn exact(&self) -> bool {
+        self.whole.0 && self.whole.1
+    }
 }
 
 /// Emits the (at most k) smallest distinct values of the union of two ascending lists, in order,
