@@ -263,3 +263,9 @@ def test_mean_reply_values_prefer_keeping_the_king_on_more_boards():
         mean_reply_values(fens, ["e1f2"])
     with pytest.raises(SearchError, match="e1e3 is not a move action"):
         mean_reply_values(fens, [chess.Move.from_uci("e1e3")])
+
+
+@pytest.mark.parametrize("name", ["tie_margin_cp", "progress_halfmoves", "progress_margin_cp"])
+def test_negative_margins_are_refused(name):
+    with pytest.raises(ValueError, match=name):
+        FogsearchBotConfig(**{name: -1})

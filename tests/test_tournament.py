@@ -67,6 +67,18 @@ def test_a_crash_is_a_loss_for_the_side_that_crashed():
     assert isinstance(history, GameHistory)
 
 
+@pytest.mark.parametrize("bad_side", ["white", "black"])
+def test_a_bot_with_bad_settings_loses_before_the_game_starts(bad_side):
+    bad = PlayerSpec.parse("fogsearch:tie_margin_cp=-1")
+    good = PlayerSpec("random")
+    white, black = (bad, good) if bad_side == "white" else (good, bad)
+    record = play_game(GameTask(0, white, black, seed=3, seconds_per_player=60))
+    assert record.crashed == bad_side and record.reason == "CRASH"
+    assert "tie_margin_cp must be a non-negative int" in record.error
+    assert record.turns == 0
+    assert isinstance(json.loads(record.history_json, cls=GameHistoryDecoder), GameHistory)
+
+
 def test_tiny_tournament_is_stored_and_summarised(tmp_path):
     db = tmp_path / "t.sqlite"
     players = [

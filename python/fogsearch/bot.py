@@ -59,6 +59,13 @@ class FogsearchBotConfig:
     search_options: dict[str, Any] = field(default_factory=dict)
     """Extra fields for :class:`fogsearch.rbc.SearchConfig`."""
 
+    def __post_init__(self) -> None:
+        # A negative margin would leave no request tied with the best one.
+        for name in ("tie_margin_cp", "progress_halfmoves", "progress_margin_cp"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be a non-negative int, got {value!r}")
+
 
 class FogsearchBot(Player):
     """A reconchess player driven by a fogsearch :class:`~fogsearch.rbc.BoardSet`."""

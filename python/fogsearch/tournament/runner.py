@@ -18,7 +18,7 @@ from multiprocessing import get_context
 
 import chess
 import numpy as np
-from reconchess import LocalGame, play_turn
+from reconchess import GameHistory, LocalGame, play_turn
 from reconchess.history import GameHistoryEncoder
 
 from fogsearch.tournament.schedule import GameTask
@@ -59,14 +59,17 @@ def play_game(task: GameTask) -> GameRecord:
     players = {}
     crashed, error = None, None
     started = time.perf_counter()
-    try:
-        players = {chess.WHITE: task.white.build(), chess.BLACK: task.black.build()}
-    except Exception:  # noqa: BLE001 - a bot that cannot be built loses; who is at fault is unknown
-        error = traceback.format_exc()
-        crashed = "white" if chess.WHITE not in players else "black"
+    for color, spec in ((chess.WHITE, task.white), (chess.BLACK, task.black)):
+        try:
+            players[color] = spec.build()
+        except Exception:  # noqa: BLE001 - a bot that cannot be built (bad settings) loses
+            crashed, error = chess.COLOR_NAMES[color], traceback.format_exc()
+            break
     if crashed is None:
         crashed, error = _play_to_end(game, players, task)
     duration = time.perf_counter() - started
+    # A game that never started (a bot could not be built) has no history of its own.
+    history = game.get_game_history() or GameHistory()
     winner, reason = _result(game, crashed)
     for player in players.values():
         _close(player)
@@ -82,8 +85,8 @@ def play_game(task: GameTask) -> GameRecord:
         duration_s=duration,
         white_seconds_left=float(game.seconds_left_by_color[chess.WHITE]),
         black_seconds_left=float(game.seconds_left_by_color[chess.BLACK]),
-        turns=game.get_game_history().num_turns(),
-        history_json=json.dumps(game.get_game_history(), cls=GameHistoryEncoder),
+        turns=history.num_turns(),
+        history_json=json.dumps(history, cls=GameHistoryEncoder),
     )
 
 
