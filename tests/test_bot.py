@@ -19,7 +19,7 @@ from fogsearch.bot import (
     tied_requests,
 )
 from fogsearch.rbc import BoardSet
-from fogsearch.search import MATE, SearchError, mean_reply_values
+from fogsearch.search import MATE, SearchError, mean_reply_values, sense_values
 from fogsearch.tournament import GameTask, PlayerSpec, play_game
 from fogsearch.tournament.players import find_stockfish
 
@@ -269,3 +269,84 @@ def test_mean_reply_values_prefer_keeping_the_king_on_more_boards():
 def test_negative_margins_are_refused(name):
     with pytest.raises(ValueError, match=name):
         FogsearchBotConfig(**{name: -1})
+
+
+def _threat_set() -> list[str]:
+    """White to move. On half the boards Black's queen on h4 checks our king through g3 and f2; on
+    the other half she stands on h5 and a knight on g3 hangs to hxg3 but covers e2 and f1, so the
+    king step that answers the check loses there. Black's a- and b-pawns vary on every board,
+    which matters to nothing but the number of boards."""
+    fens = []
+    for threat in ("4k3/8/8/8/7q/8/PPPP2PP/4K3", "4k3/8/8/7q/8/6n1/PPPP2PP/4K3"):
+        for a_pawn in (chess.A7, chess.A6):
+            for b_pawn in (chess.B7, chess.B6):
+                board = chess.Board(threat + " w - - 0 1")
+                board.set_piece_at(a_pawn, chess.Piece(chess.PAWN, chess.BLACK))
+                board.set_piece_at(b_pawn, chess.Piece(chess.PAWN, chess.BLACK))
+                fens.append(board.fen())
+    return fens
+
+
+def _window(board: chess.Board, square: chess.Square) -> tuple:
+    rank, file = chess.square_rank(square), chess.square_file(square)
+    return tuple(
+        board.piece_at(chess.square(f, r))
+        for r in range(rank - 1, rank + 2)
+        for f in range(file - 1, file + 2)
+    )
+
+
+def test_sense_values_are_the_best_mean_per_cell_of_each_sense():
+    fens = _threat_set()
+    unsensed, values = sense_values(fens)
+    assert unsensed == pytest.approx(max(mean_reply_values(fens).values()))
+    assert sorted(values) == [chess.square(f, r) for r in range(1, 7) for f in range(1, 7)]
+    requests = [
+        None if uci == "0000" else chess.Move.from_uci(uci) for uci in mean_reply_values(fens)
+    ]
+    for square, value in values.items():
+        cells: dict[tuple, list[str]] = {}
+        for fen in fens:
+            cells.setdefault(_window(chess.Board(fen), square), []).append(fen)
+        expected = sum(
+            len(cell) * max(mean_reply_values(cell, requests).values()) for cell in cells.values()
+        ) / len(fens)
+        assert value == pytest.approx(expected), chess.square_name(square)
+        assert value >= unsensed - 1e-9
+    with pytest.raises(SearchError, match="at least one request"):
+        sense_values(fens, [])
+
+
+def _sense_of(sense_mode: str, fens: list[str]) -> chess.Square:
+    bot = FogsearchBot(FogsearchBotConfig(sense_mode=sense_mode))
+    bot.handle_game_start(chess.WHITE, chess.Board(), "test")
+    bot.board_set = BoardSet(chess.WHITE, fens=fens)
+    return bot.choose_sense(list(chess.SQUARES), [], 900.0)
+
+
+def test_the_bot_senses_where_a_threat_to_its_king_is_told_apart():
+    fens = _threat_set()
+    threatened = {fen for fen in fens if "7q/8/PP" in fen}
+    # By set size alone the pawns' corner splits the set four ways and wins.
+    by_size = _sense_of("min_size", fens)
+    assert chess.square_file(by_size) <= 2  # a window reaching the a- or b-file
+    # By value the bot senses where the check is told apart from the hanging knight.
+    by_value = _sense_of("value", fens)
+    sides = {}
+    for fen in fens:
+        sides.setdefault(_window(chess.Board(fen), by_value), set()).add(fen in threatened)
+    assert all(len(side) == 1 for side in sides.values()), chess.square_name(by_value)
+
+
+def test_sensing_by_value_falls_back_to_set_size_when_nothing_is_at_stake():
+    # Only the pawns differ: no sense changes the best request.
+    fens = [fen for fen in _threat_set() if "7q/8/PP" in fen]
+    assert _sense_of("value", fens) == _sense_of("min_size", fens)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"), [("sense_mode", "search"), ("sense_value_min_cp", -1.0)]
+)
+def test_bad_sense_settings_are_refused(field, value):
+    with pytest.raises(ValueError, match=field):
+        FogsearchBotConfig(**{field: value})

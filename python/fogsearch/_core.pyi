@@ -288,6 +288,14 @@ def mean_reply_values(
     ``SearchError`` for an empty set, mixed sides to move, a board without a king, or a request
     that is no move action of any board."""
 
+def sense_values(
+    fens: list[str], requests: list[str | None] | None = None
+) -> tuple[float, list[tuple[int, float]]]:
+    """``(unsensed, [(square, value)])`` for the 36 sense squares b2..g7: the best mean one-reply
+    outcome over ``requests`` (default: the set's root requests) without a sense, and expected
+    once each sense's result is known. Raises ``SearchError`` as ``mean_reply_values`` does, and
+    for an empty ``requests``."""
+
 def evaluate_fen(fen: str) -> int:
     """The leaf evaluation (material + piece-square tables) of one board, from the side to move's
     point of view, in centipawns."""

@@ -25,6 +25,9 @@ from fogsearch.search import MATE
 log = logging.getLogger(__name__)
 
 
+_SENSE_MODES = ("value", "min_size")
+
+
 @dataclass
 class FogsearchBotConfig:
     """Settings of :class:`FogsearchBot` (all have tournament-ready defaults)."""
@@ -55,16 +58,42 @@ class FogsearchBotConfig:
     the worst-case search cannot see reconchess's 100-half-move draw, and against a passive
     opponent it otherwise repeats speculative captures until the game is drawn."""
     progress_margin_cp: int = 150
+    sense_mode: str = "min_size"
+    """``"min_size"``: sense where the expected number of boards left is smallest. ``"value"``:
+    sense where knowing the result is worth most to the next move (see
+    :func:`fogsearch.search.sense_values`; largest where some boards threaten our king), when
+    that is worth at least ``sense_value_min_cp`` more than not sensing and the set holds at most
+    ``sense_value_max_boards`` boards, the smallest expected set among the most valuable squares;
+    otherwise as ``"min_size"``. Against TroutBot both scored alike over 100 games (bench/RESULTS.md),
+    so the default stays the cheaper one that the baseline gauntlet measured."""
+    sense_value_min_cp: float = 25.0
+    sense_value_max_boards: int = 50_000
+    """Above this many boards the bot senses to shrink the set: a set that is never shrunk grows
+    by every opponent move (in a 100-game run without this bound one game's process grew past
+    12 GiB and the kernel killed it)."""
     seed: int = 0
     search_options: dict[str, Any] = field(default_factory=dict)
     """Extra fields for :class:`fogsearch.rbc.SearchConfig`."""
 
     def __post_init__(self) -> None:
         # A negative margin would leave no request tied with the best one.
-        for name in ("tie_margin_cp", "progress_halfmoves", "progress_margin_cp"):
+        for name in (
+            "tie_margin_cp",
+            "progress_halfmoves",
+            "progress_margin_cp",
+            "sense_value_max_boards",
+        ):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} must be a non-negative int, got {value!r}")
+        if self.sense_mode not in _SENSE_MODES:
+            raise ValueError(f"sense_mode must be one of {_SENSE_MODES}, got {self.sense_mode!r}")
+        if not isinstance(self.sense_value_min_cp, (int, float)) or not (
+            0 <= self.sense_value_min_cp < float("inf")
+        ):
+            raise ValueError(
+                f"sense_value_min_cp must be a finite number >= 0, got {self.sense_value_min_cp!r}"
+            )
 
 
 class FogsearchBot(Player):
@@ -98,10 +127,33 @@ class FogsearchBot(Player):
         candidates = [sq for sq in sense_actions if sq in stats] or list(sense_actions)
         if not candidates:
             return None
+        c = self.config
+        if c.sense_mode == "value" and len(self.board_set) <= c.sense_value_max_boards:
+            candidates = self._most_valuable_senses(candidates)
         square = min(candidates, key=lambda sq: (stats.get(sq, float("inf")), sq))
         self._turn["sense"] = chess.square_name(square)
         self._turn["expected_after_sense"] = stats.get(square)
         return square
+
+    def _most_valuable_senses(self, candidates: list[Square]) -> list[Square]:
+        """The candidates whose result is worth most to the next move, when the best is worth
+        ``sense_value_min_cp`` more than not sensing; otherwise every candidate."""
+        from fogsearch.search import sense_values
+
+        try:
+            unsensed, values = sense_values(self._search_boards())
+        except Exception:  # noqa: BLE001 - a failed estimate must not lose the game
+            log.exception("sense values failed; sensing by set size")
+            return candidates
+        valued = [sq for sq in candidates if sq in values]
+        if not valued:
+            return candidates
+        best = max(values[sq] for sq in valued)
+        self._turn["sense_gain"] = best - unsensed
+        if best - unsensed < self.config.sense_value_min_cp:
+            return candidates
+        # Values are means of integers over at most max_search_boards boards: equal up to rounding.
+        return [sq for sq in valued if values[sq] >= best - 1e-6]
 
     def handle_sense_result(self, sense_result):
         self._observe("handle_sense_result", sense_result)

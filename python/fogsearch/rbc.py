@@ -239,6 +239,7 @@ from fogsearch.search import (  # noqa: E402
     SearchResult,
     mean_reply_values,
     search,
+    sense_values,
 )
 
-__all__ += ["SearchConfig", "SearchResult", "mean_reply_values", "search"]
+__all__ += ["SearchConfig", "SearchResult", "mean_reply_values", "search", "sense_values"]

@@ -24,6 +24,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SearchError", m.py().get_type::<SearchError>())?;
     m.add_function(wrap_pyfunction!(search_information_set, m)?)?;
     m.add_function(wrap_pyfunction!(mean_reply_values, m)?)?;
+    m.add_function(wrap_pyfunction!(sense_values, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate_fen, m)?)?;
     m.add_function(wrap_pyfunction!(piece_square_tables, m)?)?;
     Ok(())
@@ -120,7 +121,31 @@ fn mean_reply_values(
     requests: Option<Vec<Option<String>>>,
 ) -> PyResult<Vec<(String, f64)>> {
     let boards = parse_boards(&fens)?;
-    let requests = requests
+    let requests = parse_requests(requests)?;
+    let means = detach_guarded(py, move || search::mean_reply_values(&boards, requests))?
+        .map_err(|e| SearchError::new_err(e.to_string()))?;
+    Ok(means.into_iter().map(|(m, mean)| (uci(m), mean)).collect())
+}
+
+/// `(unsensed, [(square, value)])`: the expected best mean one-reply outcome after sensing each
+/// of b2..g7, and without a sense (see `fogsearch_core::search::sense_values`).
+#[pyfunction]
+#[pyo3(signature = (fens, requests=None))]
+fn sense_values(
+    py: Python<'_>,
+    fens: Vec<String>,
+    requests: Option<Vec<Option<String>>>,
+) -> PyResult<(f64, Vec<(u8, f64)>)> {
+    let boards = parse_boards(&fens)?;
+    let requests = parse_requests(requests)?;
+    let values = detach_guarded(py, move || search::sense_values(&boards, requests))?
+        .map_err(|e| SearchError::new_err(e.to_string()))?;
+    Ok((values.unsensed, values.by_square))
+}
+
+/// UCI requests ("0000" or None for a pass) as moves.
+fn parse_requests(requests: Option<Vec<Option<String>>>) -> PyResult<Option<Vec<Option<Move>>>> {
+    requests
         .map(|ucis| {
             ucis.iter()
                 .map(|uci| match uci.as_deref() {
@@ -131,10 +156,7 @@ fn mean_reply_values(
                 })
                 .collect::<PyResult<Vec<_>>>()
         })
-        .transpose()?;
-    let means = detach_guarded(py, move || search::mean_reply_values(&boards, requests))?
-        .map_err(|e| SearchError::new_err(e.to_string()))?;
-    Ok(means.into_iter().map(|(m, mean)| (uci(m), mean)).collect())
+        .transpose()
 }
 
 fn uci(m: Option<Move>) -> String {

@@ -17,6 +17,7 @@ pub mod eval;
 mod reply;
 mod rules;
 mod sense;
+mod sense_value;
 mod sketch_bounds;
 pub mod transposition;
 mod tree;
@@ -34,6 +35,7 @@ use crate::rng::Rng;
 
 pub use eval::{evaluate, piece_square_table, INFINITY, MATE, PIECE_VALUES};
 pub use sense::sense_squares;
+pub use sense_value::SenseValues;
 
 /// Which caches the search uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -211,6 +213,8 @@ pub enum SearchError {
     UnknownRequest {
         uci: String,
     },
+    /// An empty list of requests where a best request is wanted.
+    NoRequests,
 }
 
 impl fmt::Display for SearchError {
@@ -234,6 +238,7 @@ impl fmt::Display for SearchError {
                     "request {uci} is not a move action of any board in the set"
                 )
             }
+            SearchError::NoRequests => write!(f, "at least one request is needed"),
         }
     }
 }
@@ -331,24 +336,44 @@ pub fn mean_reply_values(
     boards: &[Board],
     requests: Option<Vec<Option<Move>>>,
 ) -> Result<Vec<(Option<Move>, f64)>, SearchError> {
-    let us = side_to_search(boards)?;
-    let known = root_requests(boards, us);
-    let requests = match requests {
-        None => known,
-        Some(requests) => {
-            // Resolution trusts that a request is one of the set's move actions.
-            if let Some(unknown) = requests
-                .iter()
-                .flatten()
-                .find(|m| !known.contains(&Some(**m)))
-            {
-                return Err(SearchError::UnknownRequest { uci: unknown.uci() });
-            }
-            requests
-        }
-    };
+    let requests = known_requests(boards, requests)?;
     let means = reply::mean_outcomes(boards, &requests);
     Ok(requests.into_iter().zip(means).collect())
+}
+
+/// The value of information of each sense square for the next move: the expected best mean
+/// one-reply outcome (as in [`mean_reply_values`]) over `requests` (default: [`root_requests`])
+/// once the sense's result is known, and the best mean without sensing (see `sense_value`).
+pub fn sense_values(
+    boards: &[Board],
+    requests: Option<Vec<Option<Move>>>,
+) -> Result<SenseValues, SearchError> {
+    let requests = known_requests(boards, requests)?;
+    if requests.is_empty() {
+        return Err(SearchError::NoRequests);
+    }
+    Ok(sense_value::sense_values(boards, &requests))
+}
+
+/// `requests`, or the set's root requests when none are given; an error for a searchable set's
+/// absence or for a request that is none of the set's move actions (resolution trusts that it is).
+fn known_requests(
+    boards: &[Board],
+    requests: Option<Vec<Option<Move>>>,
+) -> Result<Vec<Option<Move>>, SearchError> {
+    let us = side_to_search(boards)?;
+    let known = root_requests(boards, us);
+    let Some(requests) = requests else {
+        return Ok(known);
+    };
+    if let Some(unknown) = requests
+        .iter()
+        .flatten()
+        .find(|m| !known.contains(&Some(**m)))
+    {
+        return Err(SearchError::UnknownRequest { uci: unknown.uci() });
+    }
+    Ok(requests)
 }
 
 /// Our side, if `boards` is a searchable set: not empty, one side to move, both kings present.

@@ -33,12 +33,24 @@ pub fn worst_reply(board: &Board, us: Color, replies: &mut MoveList) -> (ReplyOu
     )
 }
 
-/// For each request, the mean over `boards` (all ours to move) of its one-reply outcome: `MATE`
-/// where it takes the opponent's king, `-MATE` where a reply then takes ours, otherwise the worst
-/// evaluation after the reply. An empty set gives no values.
+/// For each request, the mean over `boards` (all ours to move) of its one-reply outcome (see
+/// [`request_outcomes`]). An empty set gives no values.
 pub fn mean_outcomes(boards: &[Board], requests: &[Option<Move>]) -> Vec<f64> {
-    let Some(first) = boards.first() else {
+    if boards.is_empty() {
         return Vec::new();
+    }
+    request_outcomes(boards, requests)
+        .into_iter()
+        .map(|row| row.iter().sum::<f64>() / boards.len() as f64)
+        .collect()
+}
+
+/// For each request, for each board of `boards` (all ours to move), its one-reply outcome: `MATE`
+/// where it takes the opponent's king, `-MATE` where a reply then takes ours, otherwise the worst
+/// evaluation after the reply.
+pub fn request_outcomes(boards: &[Board], requests: &[Option<Move>]) -> Vec<Vec<f64>> {
+    let Some(first) = boards.first() else {
+        return vec![Vec::new(); requests.len()];
     };
     let us = first.turn();
     let them = us.other();
@@ -47,7 +59,7 @@ pub fn mean_outcomes(boards: &[Board], requests: &[Option<Move>]) -> Vec<f64> {
     requests
         .iter()
         .map(|&request| {
-            let total: f64 = boards
+            boards
                 .iter()
                 .map(|board| {
                     let (taken, captured) = resolve(board, request, shared_side);
@@ -61,8 +73,7 @@ pub fn mean_outcomes(boards: &[Board], requests: &[Option<Move>]) -> Vec<f64> {
                         ReplyOutcome::WorstEvaluation(value) => f64::from(value),
                     }
                 })
-                .sum();
-            total / boards.len() as f64
+                .collect()
         })
         .collect()
 }

@@ -36,10 +36,9 @@ fn window_code(codes: &[u64; 64], centre: Square) -> u64 {
     code
 }
 
-/// The distinct sense choices for `boards`, most informative (smallest expected size) first;
-/// ties keep square order.
-pub fn sense_choices(boards: &[Board]) -> Vec<SenseChoice> {
-    let codes: Vec<[u64; 64]> = boards
+/// Each board's piece code per square (see `square_code`), the input of [`window_labels`].
+pub fn board_codes(boards: &[Board]) -> Vec<[u64; 64]> {
+    boards
         .iter()
         .map(|board| {
             let mut row = [0u64; 64];
@@ -48,13 +47,16 @@ pub fn sense_choices(boards: &[Board]) -> Vec<SenseChoice> {
             }
             row
         })
-        .collect();
-    let mut choices: Vec<SenseChoice> = Vec::new();
-    let mut seen_labels: Vec<Vec<u32>> = Vec::new();
-    for square in sense_squares() {
-        let mut distinct: Vec<u64> = Vec::new();
-        let mut labels: Vec<u32> = Vec::with_capacity(boards.len());
-        for row in &codes {
+        .collect()
+}
+
+/// The cell of each board when sensing at `square`, numbered by first occurrence (so equal
+/// partitions give equal label vectors), and the number of cells.
+pub fn window_labels(codes: &[[u64; 64]], square: Square) -> (Vec<u32>, usize) {
+    let mut distinct: Vec<u64> = Vec::new();
+    let labels = codes
+        .iter()
+        .map(|row| {
             let window = window_code(row, square);
             let label = match distinct.iter().position(|&w| w == window) {
                 Some(label) => label,
@@ -63,13 +65,25 @@ pub fn sense_choices(boards: &[Board]) -> Vec<SenseChoice> {
                     distinct.len() - 1
                 }
             };
-            labels.push(label as u32);
-        }
+            label as u32
+        })
+        .collect();
+    (labels, distinct.len())
+}
+
+/// The distinct sense choices for `boards`, most informative (smallest expected size) first;
+/// ties keep square order.
+pub fn sense_choices(boards: &[Board]) -> Vec<SenseChoice> {
+    let codes = board_codes(boards);
+    let mut choices: Vec<SenseChoice> = Vec::new();
+    let mut seen_labels: Vec<Vec<u32>> = Vec::new();
+    for square in sense_squares() {
+        let (labels, cell_count) = window_labels(&codes, square);
         // Labels are numbered by first occurrence, so equal partitions have equal label vectors.
         if seen_labels.contains(&labels) {
             continue;
         }
-        let mut cells: Vec<Vec<usize>> = vec![Vec::new(); distinct.len()];
+        let mut cells: Vec<Vec<usize>> = vec![Vec::new(); cell_count];
         for (index, &label) in labels.iter().enumerate() {
             cells[label as usize].push(index);
         }

@@ -252,3 +252,92 @@ fn mean_reply_values_refuse_what_search_refuses() {
     let blocked_later = Move::from_uci("e2e4").unwrap();
     assert!(mean_reply_values(&start, Some(vec![Some(blocked_later), None])).is_ok());
 }
+
+/// What sensing at `centre` shows on `board`, written independently of the sense module.
+fn window(board: &Board, centre: u8) -> Vec<Option<crate::chess::Piece>> {
+    let (rank, file) = (i32::from(centre / 8), i32::from(centre % 8));
+    let mut out = Vec::new();
+    for r in rank - 1..=rank + 1 {
+        for f in file - 1..=file + 1 {
+            out.push(board.piece_at((r * 8 + f) as u8));
+        }
+    }
+    out
+}
+
+#[test]
+fn sense_values_are_the_best_mean_per_cell_weighted_by_cell_size() {
+    let set: Vec<Board> = include_str!("testdata/recorded_set_12.fens")
+        .lines()
+        .map(|f| Board::from_fen(f).unwrap())
+        .collect();
+    let us = set[0].turn();
+    let requests = root_requests(&set, us);
+    let values = sense_values(&set, None).unwrap();
+    let best_mean = |cell: &[Board]| {
+        // A tracked set shares our side, so each cell has the same move actions as the set.
+        mean_reply_values(cell, Some(requests.clone()))
+            .unwrap()
+            .into_iter()
+            .map(|(_, mean)| mean)
+            .fold(f64::NEG_INFINITY, f64::max)
+    };
+    assert!((values.unsensed - best_mean(&set)).abs() < 1e-6);
+    assert_eq!(values.by_square.len(), 36);
+    let mut informative = 0;
+    for &(square, value) in &values.by_square {
+        let mut cells: Vec<(Vec<Option<crate::chess::Piece>>, Vec<Board>)> = Vec::new();
+        for board in &set {
+            let seen = window(board, square);
+            match cells.iter_mut().find(|(w, _)| *w == seen) {
+                Some((_, cell)) => cell.push(board.clone()),
+                None => cells.push((seen, vec![board.clone()])),
+            }
+        }
+        let expected: f64 = cells
+            .iter()
+            .map(|(_, cell)| best_mean(cell) * cell.len() as f64)
+            .sum::<f64>()
+            / set.len() as f64;
+        assert!(
+            (value - expected).abs() < 1e-6,
+            "square {square}: {value} vs {expected}"
+        );
+        assert!(value >= values.unsensed - 1e-6);
+        informative += usize::from(value > values.unsensed + 1e-6);
+    }
+    assert!(informative > 0, "some sense should change the best request");
+}
+
+#[test]
+fn sensing_where_a_check_may_be_is_worth_a_king() {
+    // A rook on e8 or on a1 checks our king on two boards, a queen on d4 covers f2 on a third:
+    // no one request keeps the king on all four, but any sense that tells the boards apart does.
+    let set = boards(&[
+        "4r2k/8/8/8/8/8/8/4K3 w - - 0 1",
+        "7k/8/8/8/8/8/8/r3K3 w - - 0 1",
+        "7k/8/8/8/3q4/8/8/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+    ]);
+    let values = sense_values(&set, None).unwrap();
+    let at = |name: &str| {
+        let square = crate::chess::parse_square(name).unwrap();
+        values
+            .by_square
+            .iter()
+            .find(|(s, _)| *s == square)
+            .unwrap()
+            .1
+    };
+    // Without a sense one board in four loses the king.
+    assert!(values.unsensed < -f64::from(MATE) / 4.0 + 1000.0);
+    // d4's window holds the queen: knowing whether she is there keeps the king on every board.
+    assert!(at("d4") > -1000.0);
+    // b7's window is empty on every board: it tells nothing.
+    assert_eq!(at("b7"), values.unsensed);
+    assert_eq!(sense_values(&[], None), Err(SearchError::EmptySet));
+    assert_eq!(
+        sense_values(&set, Some(Vec::new())),
+        Err(SearchError::NoRequests)
+    );
+}
