@@ -1,6 +1,7 @@
 """The tournament client: scheduling, playing, storing, rating and the CLI."""
 
 import json
+import logging
 import math
 from pathlib import Path
 
@@ -21,8 +22,10 @@ from fogsearch.tournament import (
     summary_table,
 )
 from fogsearch.tournament.rating import fit_elo, score_to_elo, wilson_interval
+from fogsearch.tournament.runner import run_local
 
 CRASHING_BOT = str(Path(__file__).parent / "bots" / "crashing_bot.py")
+DYING_BOT = str(Path(__file__).parent / "bots" / "dying_bot.py")
 
 
 def test_player_spec_parses_kind_settings_and_label():
@@ -65,6 +68,20 @@ def test_a_crash_is_a_loss_for_the_side_that_crashed():
     assert "deliberate crash on move 3" in record.error
     history = json.loads(record.history_json, cls=GameHistoryDecoder)
     assert isinstance(history, GameHistory)
+
+
+def test_a_killed_game_process_loses_only_that_game(caplog):
+    dying = PlayerSpec(DYING_BOT, label="dying")
+    tasks = [
+        GameTask(0, PlayerSpec("random"), dying, seed=3, seconds_per_player=60),
+        GameTask(1, PlayerSpec("random"), PlayerSpec("attacker"), seed=4, seconds_per_player=60),
+        GameTask(2, dying, PlayerSpec("random"), seed=5, seconds_per_player=60),
+    ]
+    with caplog.at_level(logging.WARNING, logger="fogsearch.tournament.runner"):
+        records = list(run_local(tasks, workers=2))
+    assert [r.task_index for r in records] == [1]
+    lost = [r.getMessage() for r in caplog.records if "was lost" in r.getMessage()]
+    assert len(lost) == 2 and all("exit code -9" in m for m in lost)
 
 
 @pytest.mark.parametrize("bad_side", ["white", "black"])

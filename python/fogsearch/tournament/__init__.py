@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from fogsearch.tournament.players import PlayerSpec, stockfish_version
@@ -16,6 +17,8 @@ from fogsearch.tournament.report import plot_standings, summary_table
 from fogsearch.tournament.runner import BACKENDS, GameRecord, play_game
 from fogsearch.tournament.schedule import GameTask, gauntlet, make_tasks, round_robin
 from fogsearch.tournament.store import ResultStore
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "GameRecord",
@@ -97,8 +100,14 @@ def run_tournament(
             records = BACKENDS["local"](tasks, workers)
         from tqdm import tqdm
 
+        stored = 0
         for record in tqdm(
             records, total=len(tasks), disable=not progress, desc="games", unit="game"
         ):
             store.add_game(tournament_id, record, ids[record.white], ids[record.black])
+            stored += 1
+    if stored < len(tasks):
+        log.warning(
+            "%d of %d games were lost and not stored (see above)", len(tasks) - stored, len(tasks)
+        )
     return tournament_id

@@ -2,17 +2,20 @@
 
 A game is played with reconchess's own ``LocalGame`` and ``play_turn``, so the rules and the clock
 are the referee's. The loop is ours only so that an exception can be pinned on the player whose turn
-raised it: that player loses by ``CRASH`` and the tournament goes on.
+raised it: that player loses by ``CRASH`` and the tournament goes on. With several workers each game
+has a process of its own, so a process the operating system kills (out of memory, a segfault) loses
+only its own game: it is logged and not stored, and the tournament goes on.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import random
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from multiprocessing import get_context
 
@@ -24,6 +27,8 @@ from reconchess.history import GameHistoryEncoder
 from fogsearch.tournament.schedule import GameTask
 
 CRASH = "CRASH"
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -140,16 +145,52 @@ def _close(player) -> None:
 
 
 def run_local(tasks: list[GameTask], workers: int) -> Iterator[GameRecord]:
-    """Plays ``tasks`` in ``workers`` processes (spawned, so no forked Rust thread pools),
-    yielding records as games finish. ``workers=1`` plays in this process."""
+    """Plays ``tasks``, ``workers`` at a time, each in a process of its own (spawned, so no forked
+    Rust thread pools), yielding records as games finish; a game whose process dies is logged and
+    skipped. ``workers=1`` plays in this process."""
     if workers <= 1:
         for task in tasks:
             yield play_game(task)
         return
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-        futures = [pool.submit(play_game, task) for task in tasks]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(play_in_own_process, task) for task in tasks]
         for future in as_completed(futures):
-            yield future.result()
+            record = future.result()
+            if record is not None:
+                yield record
+
+
+def play_in_own_process(task: GameTask) -> GameRecord | None:
+    """:func:`play_game` in a fresh spawned process; ``None`` (and a warning) if that process dies
+    before it sends its record back."""
+    context = get_context("spawn")
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(target=_play_and_send, args=(task, sender), daemon=True)
+    process.start()
+    sender.close()  # only the child writes: its exit then ends our recv with EOFError
+    try:
+        record = receiver.recv()
+    except EOFError:
+        record = None
+    finally:
+        receiver.close()
+        process.join()
+    if record is None:
+        log.warning(
+            "game %d (%s vs %s, seed %d) was lost: its process died with exit code %s "
+            "(negative: killed by that signal, e.g. -9 when out of memory); not stored",
+            task.index,
+            task.white.name,
+            task.black.name,
+            task.seed,
+            process.exitcode,
+        )
+    return record
+
+
+def _play_and_send(task: GameTask, sender) -> None:
+    sender.send(play_game(task))
+    sender.close()
 
 
 def run_ray(tasks: list[GameTask], address: str | None = None) -> Iterator[GameRecord]:
