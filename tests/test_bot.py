@@ -14,11 +14,12 @@ from fogsearch.bot import (
     FogsearchBot,
     FogsearchBotConfig,
     choose_request,
+    pass_share,
     progress_requests,
     quiet_halfmoves,
     tied_requests,
 )
-from fogsearch.rbc import BoardSet
+from fogsearch.rbc import BoardSet, move_actions
 from fogsearch.search import MATE, SearchError, mean_reply_values, sense_values
 from fogsearch.tournament import GameTask, PlayerSpec, play_game
 from fogsearch.tournament.players import find_stockfish
@@ -265,7 +266,47 @@ def test_mean_reply_values_prefer_keeping_the_king_on_more_boards():
         mean_reply_values(fens, [chess.Move.from_uci("e1e3")])
 
 
-@pytest.mark.parametrize("name", ["tie_margin_cp", "progress_halfmoves", "progress_margin_cp"])
+def test_pass_share_counts_the_boards_where_a_request_does_nothing():
+    knight_on_d5 = "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1"
+    empty_d5 = "4k3/8/8/8/4P3/8/8/4K3 w - - 0 1"
+    blocked_e5 = "4k3/8/8/4n3/4P3/8/8/4K3 w - - 0 1"
+    fens = [knight_on_d5, empty_d5, blocked_e5, empty_d5]
+    assert pass_share(fens, chess.Move.from_uci("e4d5")) == 0.75
+    assert pass_share(fens, chess.Move.from_uci("e4e5")) == 0.25
+    assert pass_share(fens, chess.Move.from_uci("e1d2")) == 0.0
+    assert pass_share(fens, None) == 1.0
+
+
+# A set the bot held as Black against TroutBot (gauntlet game 205, turn 21): White's bishop is on one
+# of six squares, and only on h6 can g7xh6 take it.
+BISHOP_SOMEWHERE = [
+    "r6r/5kpp/2p5/pp2Bp1P/3P4/8/PPP1NPP1/2K4R b - - 3 22",
+    "r6r/5kpp/2p5/pp3pBP/3P4/8/PPP1NPP1/2K4R b - - 3 22",
+    "r6r/5kpp/2pB4/pp3p1P/3P4/8/PPP1NPP1/2K4R b - - 3 22",
+    "r6r/5kpp/2p4B/pp3p1P/3P4/8/PPP1NPP1/2K4R b - - 3 22",
+    "r6r/2B2kpp/2p5/pp3p1P/3P4/8/PPP1NPP1/2K4R b - - 3 22",
+    "rB5r/5kpp/2p5/pp3p1P/3P4/8/PPP1NPP1/2K4R b - - 3 22",
+]
+
+
+def _move_with_tempo(tempo_cp: int) -> chess.Move | None:
+    bot = FogsearchBot(FogsearchBotConfig(tempo_cp=tempo_cp))
+    bot.handle_game_start(chess.BLACK, chess.Board(), "test")
+    bot.board_set = BoardSet(chess.BLACK, fens=BISHOP_SOMEWHERE)
+    return bot.choose_move(move_actions(BISHOP_SOMEWHERE[0]), 900.0)
+
+
+def test_a_tempo_charge_turns_a_speculative_capture_into_a_real_move():
+    # Without the charge the tie goes to g7xh6, a pass on five boards of six.
+    assert _move_with_tempo(0) == chess.Move.from_uci("g7h6")
+    charged = _move_with_tempo(50)
+    assert charged != chess.Move.from_uci("g7h6")
+    assert pass_share(BISHOP_SOMEWHERE, charged) == 0.0
+
+
+@pytest.mark.parametrize(
+    "name", ["tie_margin_cp", "progress_halfmoves", "progress_margin_cp", "tempo_cp"]
+)
 def test_negative_margins_are_refused(name):
     with pytest.raises(ValueError, match=name):
         FogsearchBotConfig(**{name: -1})
