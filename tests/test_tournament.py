@@ -22,7 +22,7 @@ from fogsearch.tournament import (
     summary_table,
 )
 from fogsearch.tournament.rating import fit_elo, score_to_elo, wilson_interval
-from fogsearch.tournament.runner import run_local
+from fogsearch.tournament.runner import run_local, run_ray
 
 CRASHING_BOT = str(Path(__file__).parent / "bots" / "crashing_bot.py")
 DYING_BOT = str(Path(__file__).parent / "bots" / "dying_bot.py")
@@ -158,6 +158,22 @@ def test_ray_backend_plays_the_same_games_as_the_local_one(tmp_path):
         ray.shutdown()
     assert len(outcomes["ray"]) == 4
     assert outcomes["ray"] == outcomes["local"]
+
+
+def test_a_killed_ray_worker_loses_only_that_game(caplog):
+    ray = pytest.importorskip("ray")
+    dying = PlayerSpec(DYING_BOT, label="dying")
+    tasks = [
+        GameTask(0, PlayerSpec("random"), dying, seed=3, seconds_per_player=60),
+        GameTask(1, PlayerSpec("random"), PlayerSpec("attacker"), seed=4, seconds_per_player=60),
+    ]
+    try:
+        with caplog.at_level(logging.WARNING, logger="fogsearch.tournament.runner"):
+            records = list(run_ray(tasks))
+    finally:
+        ray.shutdown()
+    assert [r.task_index for r in records] == [1]
+    assert any("game 0" in r.getMessage() and "was lost" in r.getMessage() for r in caplog.records)
 
 
 def test_reusing_a_name_for_other_settings_is_refused(tmp_path):

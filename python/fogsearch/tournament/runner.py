@@ -4,7 +4,8 @@ A game is played with reconchess's own ``LocalGame`` and ``play_turn``, so the r
 are the referee's. The loop is ours only so that an exception can be pinned on the player whose turn
 raised it: that player loses by ``CRASH`` and the tournament goes on. With several workers each game
 has a process of its own, so a process the operating system kills (out of memory, a segfault) loses
-only its own game: it is logged and not stored, and the tournament goes on.
+only its own game: it is logged and not stored, and the tournament goes on. The Ray backend does
+the same with a game whose worker Ray gives up on.
 """
 
 from __future__ import annotations
@@ -176,16 +177,23 @@ def play_in_own_process(task: GameTask) -> GameRecord | None:
         receiver.close()
         process.join()
     if record is None:
-        log.warning(
-            "game %d (%s vs %s, seed %d) was lost: its process died with exit code %s "
-            "(negative: killed by that signal, e.g. -9 when out of memory); not stored",
-            task.index,
-            task.white.name,
-            task.black.name,
-            task.seed,
-            process.exitcode,
+        _log_lost(
+            task,
+            f"its process died with exit code {process.exitcode} (negative: killed by that "
+            "signal, e.g. -9 when out of memory)",
         )
     return record
+
+
+def _log_lost(task: GameTask, why: str) -> None:
+    log.warning(
+        "game %d (%s vs %s, seed %d) was lost: %s; not stored",
+        task.index,
+        task.white.name,
+        task.black.name,
+        task.seed,
+        why,
+    )
 
 
 def _play_and_send(task: GameTask, sender) -> None:
@@ -203,10 +211,16 @@ def run_ray(tasks: list[GameTask], address: str | None = None) -> Iterator[GameR
     if not ray.is_initialized():
         ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
     remote_play = ray.remote(play_game)
-    pending = [remote_play.remote(task) for task in tasks]
+    task_of = {remote_play.remote(task): task for task in tasks}
+    pending = list(task_of)
     while pending:
         done, pending = ray.wait(pending, num_returns=1)
-        yield ray.get(done[0])
+        try:
+            yield ray.get(done[0])
+        except ray.exceptions.RayError as exc:
+            # A worker that died (out of memory, killed) after Ray's retries: as run_local does,
+            # that game is lost and the tournament goes on.
+            _log_lost(task_of[done[0]], f"{type(exc).__name__}: {exc}".splitlines()[0])
 
 
 BACKENDS: dict[str, Callable[..., Iterable[GameRecord]]] = {"local": run_local, "ray": run_ray}
