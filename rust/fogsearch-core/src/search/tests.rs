@@ -7,6 +7,14 @@ fn boards(fens: &[&str]) -> Vec<Board> {
     fens.iter().map(|f| Board::from_fen(f).unwrap()).collect()
 }
 
+/// A set a player held in a recorded game (29 boards).
+fn recorded_set_12() -> Vec<Board> {
+    include_str!("testdata/recorded_set_12.fens")
+        .lines()
+        .map(|f| Board::from_fen(f).unwrap())
+        .collect()
+}
+
 fn config(mode: CacheMode) -> SearchConfig {
     SearchConfig {
         mode,
@@ -100,10 +108,7 @@ fn exact_tables_and_proven_containments_keep_every_value_in_a_middlegame() {
 /// value of b1a3 by 9 cp.
 #[test]
 fn sketch_bounds_keep_every_value_on_a_recorded_set() {
-    let set: Vec<Board> = include_str!("testdata/recorded_set_12.fens")
-        .lines()
-        .map(|f| Board::from_fen(f).unwrap())
-        .collect();
+    let set = recorded_set_12();
     let exact = search(&set, 2, &config(CacheMode::Exact)).unwrap();
     let sketched = search(&set, 2, &config(CacheMode::ExactAndSketch)).unwrap();
     assert!(sketched.stats.bounds_used > 0);
@@ -267,10 +272,7 @@ fn window(board: &Board, centre: u8) -> Vec<Option<crate::chess::Piece>> {
 
 #[test]
 fn sense_values_are_the_best_mean_per_cell_weighted_by_cell_size() {
-    let set: Vec<Board> = include_str!("testdata/recorded_set_12.fens")
-        .lines()
-        .map(|f| Board::from_fen(f).unwrap())
-        .collect();
+    let set = recorded_set_12();
     let us = set[0].turn();
     let requests = root_requests(&set, us);
     let values = sense_values(&set, None).unwrap();
