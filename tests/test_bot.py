@@ -391,3 +391,24 @@ def test_sensing_by_value_falls_back_to_set_size_when_nothing_is_at_stake():
 def test_bad_sense_settings_are_refused(field, value):
     with pytest.raises(ValueError, match=field):
         FogsearchBotConfig(**{field: value})
+
+
+@pytest.mark.parametrize(
+    ("settings", "error", "match"),
+    [
+        ({"depth": 0}, ValueError, "depth"),
+        ({"max_search_boards": 0}, ValueError, "max_search_boards"),
+        ({"turns_to_plan": 0}, ValueError, "turns_to_plan"),
+        ({"min_turn_seconds": -1.0}, ValueError, "min_turn_seconds"),
+        ({"max_turn_seconds": float("nan")}, ValueError, "max_turn_seconds"),
+        ({"min_turn_seconds": 5.0, "max_turn_seconds": 1.0}, ValueError, "exceeds"),
+        ({"search_mode": "fast"}, ValueError, "mode"),
+        ({"threads": 0}, ValueError, "threads"),
+        ({"search_options": {"k": 0}}, ValueError, "k must be"),
+        ({"search_options": {"bogus": 1}}, TypeError, "bogus"),
+    ],
+)
+def test_bad_search_settings_are_refused_when_the_bot_is_configured(settings, error, match):
+    # Refused up front: a search that failed every turn would leave a bot playing random moves.
+    with pytest.raises(error, match=match):
+        FogsearchBotConfig(**settings)

@@ -20,7 +20,7 @@ from reconchess import Color, GameHistory, Player, Square, WinReason
 
 from fogsearch import FogsearchError, _core
 from fogsearch.rbc import BoardSet
-from fogsearch.search import MATE
+from fogsearch.search import MATE, SearchConfig
 
 log = logging.getLogger(__name__)
 
@@ -94,14 +94,39 @@ class FogsearchBotConfig:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} must be a non-negative int, got {value!r}")
+        # A bad search setting would otherwise surface only as a failed search every turn, which
+        # the bot survives by playing random fallback moves: a silently random bot.
+        for name in ("depth", "max_search_boards", "turns_to_plan"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+        for name in (
+            "min_turn_seconds",
+            "max_turn_seconds",
+            "safety_seconds",
+            "sense_value_min_cp",
+        ):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
+                raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+        if self.min_turn_seconds > self.max_turn_seconds:
+            raise ValueError(
+                f"min_turn_seconds ({self.min_turn_seconds}) exceeds max_turn_seconds "
+                f"({self.max_turn_seconds})"
+            )
         if self.sense_mode not in _SENSE_MODES:
             raise ValueError(f"sense_mode must be one of {_SENSE_MODES}, got {self.sense_mode!r}")
-        if not isinstance(self.sense_value_min_cp, (int, float)) or not (
-            0 <= self.sense_value_min_cp < float("inf")
-        ):
-            raise ValueError(
-                f"sense_value_min_cp must be a finite number >= 0, got {self.sense_value_min_cp!r}"
-            )
+        self.search_config(time_limit=1.0)  # raises ValueError/TypeError for a bad search setting
+
+    def search_config(self, time_limit: float) -> SearchConfig:
+        """The search configuration of one turn with ``time_limit`` seconds."""
+        return SearchConfig(
+            mode=self.search_mode,
+            sense_mode="min_size",
+            threads=self.threads,
+            time_limit=time_limit,
+            **self.search_options,
+        )
 
 
 class FogsearchBot(Player):
@@ -218,16 +243,10 @@ class FogsearchBot(Player):
 
     # -- moves -------------------------------------------------------------------------------
     def _search_move(self, budget: float) -> chess.Move | None:
-        from fogsearch.rbc import SearchConfig, mean_reply_values, search
+        from fogsearch.rbc import mean_reply_values, search
 
         boards = self._search_boards()
-        config = SearchConfig(
-            mode=self.config.search_mode,
-            sense_mode="min_size",
-            threads=self.config.threads,
-            time_limit=budget,
-            **self.config.search_options,
-        )
+        config = self.config.search_config(time_limit=budget)
         result = search(boards, self.config.depth, config=config)
         self.last_search = result
 
