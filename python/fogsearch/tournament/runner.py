@@ -153,12 +153,16 @@ def run_local(tasks: list[GameTask], workers: int) -> Iterator[GameRecord]:
         for task in tasks:
             yield play_game(task)
         return
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
         futures = [pool.submit(play_in_own_process, task) for task in tasks]
         for future in as_completed(futures):
             record = future.result()
             if record is not None:
                 yield record
+    finally:
+        # Interrupted (Ctrl-C, or the consumer stopped): start no further game.
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def play_in_own_process(task: GameTask) -> GameRecord | None:
