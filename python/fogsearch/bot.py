@@ -18,8 +18,8 @@ from typing import Any
 import chess
 from reconchess import Color, GameHistory, Player, Square, WinReason
 
-from fogsearch import FogsearchError, _core
-from fogsearch.rbc import BoardSet
+from fogsearch import FogsearchError
+from fogsearch.rbc import BoardSet, revise_move
 from fogsearch.search import MATE, SearchConfig
 
 log = logging.getLogger(__name__)
@@ -83,23 +83,22 @@ class FogsearchBotConfig:
     """Extra fields for :class:`fogsearch.rbc.SearchConfig`."""
 
     def __post_init__(self) -> None:
-        # A negative margin would leave no request tied with the best one.
-        for name in (
-            "tie_margin_cp",
-            "progress_halfmoves",
-            "progress_margin_cp",
-            "tempo_cp",
-            "sense_value_max_boards",
+        # A negative margin would leave no request tied with the best one. A bad search setting
+        # would otherwise surface only as a failed search every turn, which the bot survives by
+        # playing random fallback moves: a silently random bot.
+        for name, least in (
+            ("tie_margin_cp", 0),
+            ("progress_halfmoves", 0),
+            ("progress_margin_cp", 0),
+            ("tempo_cp", 0),
+            ("sense_value_max_boards", 0),
+            ("depth", 1),
+            ("max_search_boards", 1),
+            ("turns_to_plan", 1),
         ):
             value = getattr(self, name)
-            if not isinstance(value, int) or value < 0:
-                raise ValueError(f"{name} must be a non-negative int, got {value!r}")
-        # A bad search setting would otherwise surface only as a failed search every turn, which
-        # the bot survives by playing random fallback moves: a silently random bot.
-        for name in ("depth", "max_search_boards", "turns_to_plan"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise ValueError(f"{name} must be an integer >= {least}, got {value!r}")
         for name in (
             "min_turn_seconds",
             "max_turn_seconds",
@@ -399,8 +398,7 @@ def pass_share(fens: list[str], request: chess.Move | None) -> float:
     """The share of the boards on which ``request`` is a pass (reconchess revises it to none)."""
     if request is None:
         return 1.0
-    uci = request.uci()
-    return sum(_core.revise_move(fen, uci) is None for fen in fens) / len(fens)
+    return sum(revise_move(fen, request) is None for fen in fens) / len(fens)
 
 
 def quiet_halfmoves(board_set: BoardSet) -> int:
