@@ -98,7 +98,8 @@ class FogsearchBotConfig:
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
-                raise ValueError(f"{name} must be an integer >= {least}, got {value!r}")
+                wanted = "a non-negative int" if least == 0 else f"an integer >= {least}"
+                raise ValueError(f"{name} must be {wanted}, got {value!r}")
         for name in (
             "min_turn_seconds",
             "max_turn_seconds",
