@@ -266,6 +266,21 @@ def test_mean_reply_values_prefer_keeping_the_king_on_more_boards():
         mean_reply_values(fens, [chess.Move.from_uci("e1e3")])
 
 
+def test_the_exchange_leaf_reaches_the_tie_break_and_the_sense_values():
+    # Black's queen can take our knight on d4, which the e3 pawn guards.
+    fens = ["3qk3/8/8/8/3N4/4P3/8/4K3 w - - 0 1", "3qk3/8/8/8/3N4/4P3/8/5K2 w - - 0 1"]
+    static = mean_reply_values(fens)
+    exchange = mean_reply_values(fens, leaf="exchange")
+    assert all(exchange[r] >= static[r] for r in static)
+    assert exchange["0000"] - static["0000"] >= 300  # Qxd4 exd4 no longer wins the knight
+    unsensed, _ = sense_values(fens, leaf="exchange")
+    assert unsensed == pytest.approx(max(exchange.values()))
+    with pytest.raises(ValueError, match="leaf"):
+        mean_reply_values(fens, leaf="qsearch")
+    with pytest.raises(ValueError, match="leaf"):
+        sense_values(fens, leaf="qsearch")
+
+
 def test_pass_share_counts_the_boards_where_a_request_does_nothing():
     knight_on_d5 = "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1"
     empty_d5 = "4k3/8/8/8/4P3/8/8/4K3 w - - 0 1"
@@ -403,6 +418,7 @@ def test_bad_sense_settings_are_refused(field, value):
         ({"max_turn_seconds": float("nan")}, ValueError, "max_turn_seconds"),
         ({"min_turn_seconds": 5.0, "max_turn_seconds": 1.0}, ValueError, "exceeds"),
         ({"search_mode": "fast"}, ValueError, "mode"),
+        ({"leaf": "qsearch"}, ValueError, "leaf"),
         ({"threads": 0}, ValueError, "threads"),
         ({"search_options": {"k": 0}}, ValueError, "k must be"),
         ({"search_options": {"bogus": 1}}, TypeError, "bogus"),

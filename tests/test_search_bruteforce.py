@@ -6,7 +6,9 @@ The tree (issue 4): our move (max over the union of move actions plus pass) -> i
 over (taken move, capture square) groups) -> every opponent reply incl. pass (min over our capture
 observation) -> our sense (max over the 36 non-edge squares, min over what the 3x3 window shows)
 -> our next move. Capturing the king scores MATE - ply; losing ours -MATE + ply. Leaves score the
-minimum static evaluation (material + piece-square tables from fogsearch, summed here).
+minimum static evaluation (material + piece-square tables from fogsearch, summed here); with the
+"exchange" leaf each board also gains what recapturing on the square of the opponent's capture wins
+(an exchange played out here with python-chess's attackers, least valuable piece first).
 """
 
 from __future__ import annotations
@@ -37,6 +39,35 @@ def evaluate(board: chess.Board, us: chess.Color) -> int:
         )
         total += score if piece.color == us else -score
     return total
+
+
+EXCHANGE_VALUES = {**{t: PIECE_VALUES[t - 1] for t in range(1, 6)}, chess.KING: 20_000}
+
+
+def exchange_gain(board: chess.Board, square: chess.Square, on_square: int) -> int:
+    """What the side to move wins by capturing the piece worth ``on_square`` on ``square`` and
+    recapturing in turn, each side with its least valuable attacker (lowest square among equals)
+    or stopping. Promotions are not counted; taking a king ends the exchange."""
+    attackers = board.attackers(board.turn, square)
+    if not attackers:
+        return 0
+    attacker = min(attackers, key=lambda s: (EXCHANGE_VALUES[board.piece_type_at(s)], s))
+    value = EXCHANGE_VALUES[board.piece_type_at(attacker)]
+    if on_square == EXCHANGE_VALUES[chess.KING]:
+        return on_square
+    child = board.copy(stack=False)
+    child.set_piece_at(square, child.remove_piece_at(attacker))
+    child.turn = not child.turn
+    return max(0, on_square - exchange_gain(child, square, value))
+
+
+def leaf_value(board: chess.Board, us: chess.Color, leaf: str, captured) -> int:
+    value = evaluate(board, us)
+    if leaf == "exchange" and captured is not None:
+        piece = board.piece_at(captured)
+        if piece is not None and piece.color != us:
+            value += exchange_gain(board, captured, EXCHANGE_VALUES[piece.piece_type])
+    return value
 
 
 def position_key(board: chess.Board) -> tuple:
@@ -71,9 +102,10 @@ def pushed(board: chess.Board, move: chess.Move | None) -> chess.Board:
 
 
 class BruteForce:
-    def __init__(self, us: chess.Color, sense_mode: str):
+    def __init__(self, us: chess.Color, sense_mode: str, leaf: str = "static"):
         self.us = us
         self.sense_mode = sense_mode
+        self.leaf = leaf
         # Memoised by the exact set: a pure function of (set, depth, ply), so this only saves
         # recomputing cells that recur across sense squares.
         self.memo: dict = {}
@@ -120,13 +152,15 @@ class BruteForce:
                 if captured is not None and captured == board.king(self.us):
                     return -MATE + ply + 1
                 groups.setdefault(captured, []).append(pushed(board, move))
-        return min(self.sense(as_set(g), depth - 1, ply + 1) for g in groups.values())
+        return min(
+            self.sense(as_set(g), depth - 1, ply + 1, captured) for captured, g in groups.items()
+        )
 
-    def sense(self, boards, depth, ply):
+    def sense(self, boards, depth, ply, captured=None):
         if depth == 0:
             # Identity, not pruning: max over senses of min over cells of the cells' minimum
             # evaluation is the minimum over all boards, whatever the sense.
-            return min(evaluate(b, self.us) for b in boards)
+            return min(leaf_value(b, self.us, self.leaf, captured) for b in boards)
         values = []
         for square in self.sense_squares(boards):
             cells: dict = {}
@@ -184,6 +218,12 @@ SETS_DEPTH_1 = {
         "4r2k/8/8/8/8/8/8/4K2R w - - 0 1",
         "7k/8/8/8/8/8/8/r3K2R w - - 0 1",
     ],
+    # Black's queen, or the first of two doubled rooks (an x-ray), can take our knight on d4,
+    # which the e3 pawn guards.
+    "guarded_knight": [
+        "3qk3/8/8/8/3N4/4P3/8/4K3 w - - 0 1",
+        "3rk3/3r4/8/8/3N4/4P3/8/4K3 w - - 0 1",
+    ],
 }
 
 SETS_DEPTH_2 = {
@@ -208,10 +248,11 @@ def search_values(fens, depth, **config):
 
 @pytest.mark.parametrize("name", sorted(SETS_DEPTH_1))
 @pytest.mark.parametrize("sense_mode", ["search", "min_size"])
-def test_baseline_equals_brute_force_at_depth_1(name, sense_mode):
+@pytest.mark.parametrize("leaf", ["static", "exchange"])
+def test_baseline_equals_brute_force_at_depth_1(name, sense_mode, leaf):
     boards = [chess.Board(f) for f in SETS_DEPTH_1[name]]
-    expected = BruteForce(boards[0].turn, sense_mode).root(as_set(boards), 1)
-    assert search_values(SETS_DEPTH_1[name], 1, sense_mode=sense_mode) == expected
+    expected = BruteForce(boards[0].turn, sense_mode, leaf).root(as_set(boards), 1)
+    assert search_values(SETS_DEPTH_1[name], 1, sense_mode=sense_mode, leaf=leaf) == expected
 
 
 # The full sense search is the slow case for the brute force; two sets keep the suite fast.
@@ -224,6 +265,22 @@ def test_baseline_equals_brute_force_at_depth_2(name, sense_mode):
     boards = [chess.Board(f) for f in SETS_DEPTH_2[name]]
     expected = BruteForce(boards[0].turn, sense_mode).root(as_set(boards), 2)
     assert search_values(SETS_DEPTH_2[name], 2, sense_mode=sense_mode) == expected
+
+
+@pytest.mark.parametrize("name", sorted(SETS_DEPTH_2))
+def test_exchange_leaf_equals_brute_force_at_depth_2(name):
+    boards = [chess.Board(f) for f in SETS_DEPTH_2[name]]
+    expected = BruteForce(boards[0].turn, "min_size", "exchange").root(as_set(boards), 2)
+    got = search_values(SETS_DEPTH_2[name], 2, sense_mode="min_size", leaf="exchange")
+    assert got == expected
+
+
+def test_the_exchange_leaf_changes_values_where_a_guarded_piece_is_taken():
+    fens = SETS_DEPTH_1["guarded_knight"]
+    static = search_values(fens, 1, sense_mode="min_size")
+    exchange = search_values(fens, 1, sense_mode="min_size", leaf="exchange")
+    assert all(exchange[r] >= static[r] for r in static)
+    assert exchange["0000"] - static["0000"] >= 300  # Qxd4 / Rxd4 no longer wins the knight
 
 
 def test_the_brute_force_sees_king_captures():

@@ -92,6 +92,7 @@ def test_time_limit_returns_the_deepest_completed_depth():
         ({"table_size": -1}, "table_size"),
         ({"threads": 0}, "threads"),
         ({"sense_mode": "random"}, "sense_mode"),
+        ({"leaf": "qsearch"}, "leaf"),
         ({"time_limit": -1.0}, "time_limit"),
         ({"seed": -1}, "seed"),
     ],

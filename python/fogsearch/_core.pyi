@@ -265,6 +265,7 @@ def search_information_set(
     sketch_depth: int,
     table_size: int,
     sense_mode: str,
+    leaf: str,
     threads: int,
     time_limit: float | None,
     seed: int,
@@ -276,20 +277,22 @@ def search_information_set(
     reply_table_hits, elapsed_seconds). Use :func:`fogsearch.search.search` instead.
 
     Raises:
-        SearchError: bad mode/sense mode/parameters, empty set, mixed sides to move, missing king.
+        SearchError: bad mode/sense mode/leaf/parameters, empty set, mixed sides to move, missing
+            king.
         ValueError: an unparsable FEN (the message names the board's index).
     """
 
 def mean_reply_values(
-    fens: list[str], requests: list[str | None] | None = None
+    fens: list[str], requests: list[str | None] | None = None, leaf: str = "static"
 ) -> list[tuple[str, float]]:
     """Per request (UCI, ``None``/``"0000"`` for a pass; default: the set's root requests), the mean
-    over the boards of its one-reply outcome (``±MATE`` for a king capture either way). Raises
-    ``SearchError`` for an empty set, mixed sides to move, a board without a king, or a request
-    that is no move action of any board."""
+    over the boards of its one-reply outcome (``±MATE`` for a king capture either way), the board
+    after the reply scored by ``leaf`` (``"static"`` or ``"exchange"``). Raises ``SearchError``
+    for an empty set, mixed sides to move, a board without a king, a request that is no move
+    action of any board, or an unknown ``leaf``."""
 
 def sense_values(
-    fens: list[str], requests: list[str | None] | None = None
+    fens: list[str], requests: list[str | None] | None = None, leaf: str = "static"
 ) -> tuple[float, list[tuple[int, float]]]:
     """``(unsensed, [(square, value)])`` for the 36 sense squares b2..g7: the best mean one-reply
     outcome over ``requests`` (default: the set's root requests) without a sense, and expected

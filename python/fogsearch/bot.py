@@ -36,6 +36,10 @@ class FogsearchBotConfig:
     """Deepest search depth (our moves); iterative deepening stops earlier when time runs out."""
     search_mode: str = "exact"
     """Search cache mode: "none", "exact", "sketch" or "exact+sketch"."""
+    leaf: str = "static"
+    """How the search and the tie-break score a board after the opponent's last reply:
+    ``"static"`` or ``"exchange"`` (plus the static exchange on the square where that reply
+    captured; see :class:`fogsearch.search.SearchConfig`)."""
     max_search_boards: int = 256
     """Above this many boards the search works on a seeded sample; tracking stays exact."""
     turns_to_plan: int = 25
@@ -123,6 +127,7 @@ class FogsearchBotConfig:
         return SearchConfig(
             mode=self.search_mode,
             sense_mode="min_size",
+            leaf=self.leaf,
             threads=self.threads,
             time_limit=time_limit,
             **self.search_options,
@@ -174,7 +179,7 @@ class FogsearchBot(Player):
         from fogsearch.search import sense_values
 
         try:
-            unsensed, values = sense_values(self._search_boards())
+            unsensed, values = sense_values(self._search_boards(), leaf=self.config.leaf)
         except Exception:  # noqa: BLE001 - a failed estimate must not lose the game
             log.exception("sense values failed; sensing by set size")
             return candidates
@@ -252,7 +257,7 @@ class FogsearchBot(Player):
 
         def means_of(requests):
             self._turn["tied"] = len(requests)
-            means = mean_reply_values(boards, requests)
+            means = mean_reply_values(boards, requests, leaf=self.config.leaf)
             if self.config.tempo_cp:
                 fens = boards.fens()
                 for request in requests:

@@ -39,6 +39,7 @@ MATE = 100_000
 
 _MODES = ("none", "exact", "sketch", "exact+sketch")
 _SENSE_MODES = ("search", "min_size")
+_LEAVES = ("static", "exchange")
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,11 @@ class SearchConfig:
     table_size: how many of the most frequent sets are kept with their values.
     sense_mode: ``"search"`` (max over every distinct sense) or ``"min_size"`` (only the sense that
         minimises the expected set size; much cheaper).
+    leaf: how a board is scored after the opponent's last reply: ``"static"`` (material plus
+        piece-square tables, the paper's leaf) or ``"exchange"`` (plus what we win back by
+        recapturing on the square where that reply captured, by static exchange: RBC tells us
+        that square, and without it a reply that takes a defended piece counts as winning it).
+        Never lower than ``"static"``; a few times slower per leaf.
     threads: root moves searched in parallel. Values in modes none/exact do not depend on it; in
         sketch modes each root move then has its own sketch, so values may differ from 1 thread.
     time_limit: seconds; iterative deepening then returns the deepest completed depth (depth 1
@@ -70,6 +76,7 @@ class SearchConfig:
     sketch_depth: int = 5
     table_size: int = 64
     sense_mode: str = "search"
+    leaf: str = "static"
     threads: int = 1
     time_limit: float | None = None
     seed: int = 0
@@ -79,6 +86,7 @@ class SearchConfig:
             raise ValueError(f"mode must be one of {_MODES}, got {self.mode!r}")
         if self.sense_mode not in _SENSE_MODES:
             raise ValueError(f"sense_mode must be one of {_SENSE_MODES}, got {self.sense_mode!r}")
+        _check_leaf(self.leaf)
         if not isinstance(self.threshold, (int, float)) or not 0.0 < self.threshold <= 1.0:
             raise ValueError(f"threshold must be in (0, 1], got {self.threshold!r}")
         for name in ("k", "sketch_width", "sketch_depth", "table_size", "threads"):
@@ -171,6 +179,7 @@ def search(board_set: object, depth: int, config: SearchConfig | None = None) ->
         config.sketch_depth,
         config.table_size,
         config.sense_mode,
+        config.leaf,
         config.threads,
         None if config.time_limit is None else float(config.time_limit),
         config.seed,
@@ -185,13 +194,20 @@ def search(board_set: object, depth: int, config: SearchConfig | None = None) ->
     )
 
 
+def _check_leaf(leaf: object) -> None:
+    if leaf not in _LEAVES:
+        raise ValueError(f"leaf must be one of {_LEAVES}, got {leaf!r}")
+
+
 def mean_reply_values(
-    board_set: object, requests: Iterable[chess.Move | None] | None = None
+    board_set: object,
+    requests: Iterable[chess.Move | None] | None = None,
+    leaf: str = "static",
 ) -> dict[str, float]:
     """Per request (default: every root request of :func:`search`, pass as ``"0000"``), the mean
     over the set's boards of what the opponent's best reply leaves it: ``MATE`` where the request
     takes their king, ``-MATE`` where a reply then takes ours, otherwise the evaluation after the
-    worst reply (centipawns, our point of view).
+    worst reply (centipawns, our point of view), scored by ``leaf`` as in :class:`SearchConfig`.
 
     The search scores a set by its worst board, so when some board loses whatever we do, or one
     board fixes every value, many requests tie; this mean breaks such ties, first by how few boards
@@ -199,12 +215,15 @@ def mean_reply_values(
     request that is no move action of any board in the set. The GIL is released while it runs."""
     from fogsearch.rbc import _uci  # rbc imports this module at its end
 
+    _check_leaf(leaf)
     ucis = None if requests is None else [_uci(request, "requests") for request in requests]
-    return dict(_core.mean_reply_values(_fens_of(board_set), ucis))
+    return dict(_core.mean_reply_values(_fens_of(board_set), ucis, leaf))
 
 
 def sense_values(
-    board_set: object, requests: Iterable[chess.Move | None] | None = None
+    board_set: object,
+    requests: Iterable[chess.Move | None] | None = None,
+    leaf: str = "static",
 ) -> tuple[float, dict[chess.Square, float]]:
     """What a sense is worth to the next move: the best mean one-reply outcome of
     :func:`mean_reply_values` over ``requests`` (default: every root request) without a sense,
@@ -217,6 +236,7 @@ def sense_values(
     for an empty ``requests``. The GIL is released while it runs."""
     from fogsearch.rbc import _uci
 
+    _check_leaf(leaf)
     ucis = None if requests is None else [_uci(request, "requests") for request in requests]
-    unsensed, by_square = _core.sense_values(_fens_of(board_set), ucis)
+    unsensed, by_square = _core.sense_values(_fens_of(board_set), ucis, leaf)
     return unsensed, dict(by_square)

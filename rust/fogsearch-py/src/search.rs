@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use fogsearch_core::chess::{Board, Move};
-use fogsearch_core::search::{self, CacheMode, SearchConfig, SenseMode};
+use fogsearch_core::search::{self, CacheMode, LeafMode, SearchConfig, SenseMode};
 
 use crate::errors::{detach_guarded, FogsearchError};
 
@@ -43,7 +43,7 @@ fn parse_boards(fens: &[String]) -> PyResult<Vec<Board>> {
 /// Searches the set given by `fens` (all ours to move) and returns a dict with `best_move` (UCI or
 /// None for a pass), `value`, `move_values` (list of (UCI or "0000", value)), `depth`, `stats`.
 #[pyfunction]
-#[pyo3(signature = (fens, depth, mode, threshold, k, sketch_width, sketch_depth, table_size, sense_mode, threads, time_limit, seed))]
+#[pyo3(signature = (fens, depth, mode, threshold, k, sketch_width, sketch_depth, table_size, sense_mode, leaf, threads, time_limit, seed))]
 #[allow(clippy::too_many_arguments)]
 fn search_information_set<'py>(
     py: Python<'py>,
@@ -56,6 +56,7 @@ fn search_information_set<'py>(
     sketch_depth: usize,
     table_size: usize,
     sense_mode: &str,
+    leaf: &str,
     threads: usize,
     time_limit: Option<f64>,
     seed: u64,
@@ -80,6 +81,7 @@ fn search_information_set<'py>(
         sketch_depth,
         table_size,
         sense_mode: SenseMode::from_name(sense_mode).map_err(invalid)?,
+        leaf: LeafMode::from_name(leaf).map_err(invalid)?,
         threads,
         time_limit,
         seed,
@@ -114,33 +116,43 @@ fn search_information_set<'py>(
 /// `[(uci or "0000", mean)]`: per request (default: the set's root requests, pass last), the mean
 /// over the boards of its one-reply outcome (see `fogsearch_core::search::mean_reply_values`).
 #[pyfunction]
-#[pyo3(signature = (fens, requests=None))]
+#[pyo3(signature = (fens, requests=None, leaf="static"))]
 fn mean_reply_values(
     py: Python<'_>,
     fens: Vec<String>,
     requests: Option<Vec<Option<String>>>,
+    leaf: &str,
 ) -> PyResult<Vec<(String, f64)>> {
+    let leaf = parse_leaf(leaf)?;
     let boards = parse_boards(&fens)?;
     let requests = parse_requests(requests)?;
-    let means = detach_guarded(py, move || search::mean_reply_values(&boards, requests))?
-        .map_err(|e| SearchError::new_err(e.to_string()))?;
+    let means = detach_guarded(py, move || {
+        search::mean_reply_values(&boards, requests, leaf)
+    })?
+    .map_err(|e| SearchError::new_err(e.to_string()))?;
     Ok(means.into_iter().map(|(m, mean)| (uci(m), mean)).collect())
 }
 
 /// `(unsensed, [(square, value)])`: the expected best mean one-reply outcome after sensing each
 /// of b2..g7, and without a sense (see `fogsearch_core::search::sense_values`).
 #[pyfunction]
-#[pyo3(signature = (fens, requests=None))]
+#[pyo3(signature = (fens, requests=None, leaf="static"))]
 fn sense_values(
     py: Python<'_>,
     fens: Vec<String>,
     requests: Option<Vec<Option<String>>>,
+    leaf: &str,
 ) -> PyResult<(f64, Vec<(u8, f64)>)> {
+    let leaf = parse_leaf(leaf)?;
     let boards = parse_boards(&fens)?;
     let requests = parse_requests(requests)?;
-    let values = detach_guarded(py, move || search::sense_values(&boards, requests))?
+    let values = detach_guarded(py, move || search::sense_values(&boards, requests, leaf))?
         .map_err(|e| SearchError::new_err(e.to_string()))?;
     Ok((values.unsensed, values.by_square))
+}
+
+fn parse_leaf(leaf: &str) -> PyResult<LeafMode> {
+    LeafMode::from_name(leaf).map_err(|e| SearchError::new_err(e.to_string()))
 }
 
 /// UCI requests ("0000" or None for a pass) as moves.

@@ -14,6 +14,7 @@
 //! Not modelled: the 100-halfmove draw and the clock.
 
 pub mod eval;
+mod exchange;
 mod reply;
 mod rules;
 mod sense;
@@ -69,6 +70,29 @@ impl CacheMode {
     }
 }
 
+/// How a leaf board is scored after the opponent's last reply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeafMode {
+    /// Material plus piece-square tables (the paper's leaf).
+    Static,
+    /// The static evaluation plus what we win back by recapturing where the reply captured (a
+    /// static exchange on that square; see `exchange`). Never below `Static`.
+    Exchange,
+}
+
+impl LeafMode {
+    /// `"static"` or `"exchange"`.
+    pub fn from_name(name: &str) -> Result<LeafMode, SearchError> {
+        match name {
+            "static" => Ok(LeafMode::Static),
+            "exchange" => Ok(LeafMode::Exchange),
+            other => Err(SearchError::InvalidConfig(format!(
+                "leaf must be 'static' or 'exchange', got {other:?}"
+            ))),
+        }
+    }
+}
+
 /// How our sense is chosen inside the tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SenseMode {
@@ -104,6 +128,7 @@ pub struct SearchConfig {
     /// Number of frequent sets kept with their values.
     pub table_size: usize,
     pub sense_mode: SenseMode,
+    pub leaf: LeafMode,
     pub threads: usize,
     /// With a limit, iterative deepening returns the deepest completed depth (depth 1 always
     /// completes).
@@ -121,6 +146,7 @@ impl Default for SearchConfig {
             sketch_depth: 5,
             table_size: 64,
             sense_mode: SenseMode::Search,
+            leaf: LeafMode::Static,
             threads: 1,
             time_limit: None,
             seed: 0,
@@ -331,13 +357,15 @@ pub fn search(
 }
 
 /// Per request (default: [`root_requests`]), the mean over `boards` of its one-reply outcome: a
-/// tie-break for requests whose worst-case values are equal (see the `reply` module).
+/// tie-break for requests whose worst-case values are equal (see the `reply` module). `leaf`
+/// scores the board after the reply, as in the search.
 pub fn mean_reply_values(
     boards: &[Board],
     requests: Option<Vec<Option<Move>>>,
+    leaf: LeafMode,
 ) -> Result<Vec<(Option<Move>, f64)>, SearchError> {
     let requests = known_requests(boards, requests)?;
-    let means = reply::mean_outcomes(boards, &requests);
+    let means = reply::mean_outcomes(boards, &requests, leaf);
     Ok(requests.into_iter().zip(means).collect())
 }
 
@@ -347,12 +375,13 @@ pub fn mean_reply_values(
 pub fn sense_values(
     boards: &[Board],
     requests: Option<Vec<Option<Move>>>,
+    leaf: LeafMode,
 ) -> Result<SenseValues, SearchError> {
     let requests = known_requests(boards, requests)?;
     if requests.is_empty() {
         return Err(SearchError::NoRequests);
     }
-    Ok(sense_value::sense_values(boards, &requests))
+    Ok(sense_value::sense_values(boards, &requests, leaf))
 }
 
 /// `requests`, or the set's root requests when none are given; an error for a searchable set's

@@ -8,12 +8,19 @@
 use crate::chess::{Board, Color, Move, MoveList};
 
 use super::eval::{evaluate, evaluate_from, INFINITY, MATE};
+use super::exchange::recapture_gain;
 use super::rules::{opponent_replies, own_sides_agree, resolve};
 use super::transposition::ReplyOutcome;
+use super::LeafMode;
 
-/// The opponent's best reply on `board` (theirs to move), scored from `us`'s point of view, and
-/// how many boards the static evaluation scored.
-pub fn worst_reply(board: &Board, us: Color, replies: &mut MoveList) -> (ReplyOutcome, u64) {
+/// The opponent's best reply on `board` (theirs to move), scored from `us`'s point of view with
+/// the `leaf` evaluation, and how many boards it scored.
+pub fn worst_reply(
+    board: &Board,
+    us: Color,
+    leaf: LeafMode,
+    replies: &mut MoveList,
+) -> (ReplyOutcome, u64) {
     opponent_replies(board, replies);
     if let Some(king) = board.king_square(us) {
         if replies.iter().any(|m| m.to == king) {
@@ -25,7 +32,16 @@ pub fn worst_reply(board: &Board, us: Color, replies: &mut MoveList) -> (ReplyOu
     for reply in std::iter::once(None).chain(replies.iter().copied().map(Some)) {
         let mut child = board.clone();
         child.push(reply);
-        worst = worst.min(evaluate_from(&child, board, standing, us));
+        let mut value = evaluate_from(&child, board, standing, us);
+        if leaf == LeafMode::Exchange {
+            if let Some(to) = reply
+                .map(|m| m.to)
+                .filter(|&to| board.by_color(us).contains(to))
+            {
+                value += recapture_gain(&child, to);
+            }
+        }
+        worst = worst.min(value);
     }
     (
         ReplyOutcome::WorstEvaluation(worst),
@@ -35,11 +51,11 @@ pub fn worst_reply(board: &Board, us: Color, replies: &mut MoveList) -> (ReplyOu
 
 /// For each request, the mean over `boards` (all ours to move) of its one-reply outcome (see
 /// [`request_outcomes`]). An empty set gives no values.
-pub fn mean_outcomes(boards: &[Board], requests: &[Option<Move>]) -> Vec<f64> {
+pub fn mean_outcomes(boards: &[Board], requests: &[Option<Move>], leaf: LeafMode) -> Vec<f64> {
     if boards.is_empty() {
         return Vec::new();
     }
-    request_outcomes(boards, requests)
+    request_outcomes(boards, requests, leaf)
         .into_iter()
         .map(|row| row.iter().sum::<f64>() / boards.len() as f64)
         .collect()
@@ -47,8 +63,12 @@ pub fn mean_outcomes(boards: &[Board], requests: &[Option<Move>]) -> Vec<f64> {
 
 /// For each request, for each board of `boards` (all ours to move), its one-reply outcome: `MATE`
 /// where it takes the opponent's king, `-MATE` where a reply then takes ours, otherwise the worst
-/// evaluation after the reply.
-pub fn request_outcomes(boards: &[Board], requests: &[Option<Move>]) -> Vec<Vec<f64>> {
+/// evaluation after the reply (scored by `leaf`).
+pub fn request_outcomes(
+    boards: &[Board],
+    requests: &[Option<Move>],
+    leaf: LeafMode,
+) -> Vec<Vec<f64>> {
     let Some(first) = boards.first() else {
         return vec![Vec::new(); requests.len()];
     };
@@ -68,7 +88,7 @@ pub fn request_outcomes(boards: &[Board], requests: &[Option<Move>]) -> Vec<Vec<
                     }
                     let mut child = board.clone();
                     child.push(taken);
-                    match worst_reply(&child, us, &mut replies).0 {
+                    match worst_reply(&child, us, leaf, &mut replies).0 {
                         ReplyOutcome::TakesOurKing => -f64::from(MATE),
                         ReplyOutcome::WorstEvaluation(value) => f64::from(value),
                     }

@@ -11,6 +11,7 @@ use crate::chess::{Board, Move, Square};
 
 use super::reply::request_outcomes;
 use super::sense::{board_codes, sense_squares, window_labels};
+use super::LeafMode;
 
 /// The expected best mean outcome without a sense and after each of the 36 sense squares.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,8 +22,8 @@ pub struct SenseValues {
 }
 
 /// See the module documentation. `boards` and `requests` must not be empty.
-pub fn sense_values(boards: &[Board], requests: &[Option<Move>]) -> SenseValues {
-    let outcomes = request_outcomes(boards, requests);
+pub fn sense_values(boards: &[Board], requests: &[Option<Move>], leaf: LeafMode) -> SenseValues {
+    let outcomes = request_outcomes(boards, requests, leaf);
     let n = boards.len() as f64;
     let all_in_one_cell = vec![0u32; boards.len()];
     let unsensed = best_cell_totals(&outcomes, &all_in_one_cell, 1) / n;

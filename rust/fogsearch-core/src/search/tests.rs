@@ -204,7 +204,7 @@ fn mean_reply_values_average_each_boards_one_move_search() {
         "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
     ]);
     let requests = root_requests(&set, Color::White);
-    let means: Vec<f64> = mean_reply_values(&set, None)
+    let means: Vec<f64> = mean_reply_values(&set, None, LeafMode::Static)
         .unwrap()
         .into_iter()
         .map(|(_, mean)| mean)
@@ -232,30 +232,42 @@ fn mean_reply_values_average_each_boards_one_move_search() {
 
 #[test]
 fn mean_reply_values_refuse_what_search_refuses() {
-    assert_eq!(mean_reply_values(&[], None), Err(SearchError::EmptySet));
+    assert_eq!(
+        mean_reply_values(&[], None, LeafMode::Static),
+        Err(SearchError::EmptySet)
+    );
     let mixed = boards(&[
         "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
         "4k3/8/8/8/8/8/8/4K3 b - - 0 1",
     ]);
     assert_eq!(
-        mean_reply_values(&mixed, None),
+        mean_reply_values(&mixed, None, LeafMode::Static),
         Err(SearchError::MixedTurns)
     );
     let kingless = boards(&["8/8/8/8/8/8/8/4K3 w - - 0 1"]);
     assert!(matches!(
-        mean_reply_values(&kingless, None),
+        mean_reply_values(&kingless, None, LeafMode::Static),
         Err(SearchError::MissingKing { .. })
     ));
     let start = [Board::start()];
     let through_own_pawn = Move::from_uci("a1a8").unwrap();
     assert_eq!(
-        mean_reply_values(&start, Some(vec![None, Some(through_own_pawn)])),
+        mean_reply_values(
+            &start,
+            Some(vec![None, Some(through_own_pawn)]),
+            LeafMode::Static
+        ),
         Err(SearchError::UnknownRequest {
             uci: "a1a8".to_string()
         })
     );
     let blocked_later = Move::from_uci("e2e4").unwrap();
-    assert!(mean_reply_values(&start, Some(vec![Some(blocked_later), None])).is_ok());
+    assert!(mean_reply_values(
+        &start,
+        Some(vec![Some(blocked_later), None]),
+        LeafMode::Static
+    )
+    .is_ok());
 }
 
 /// What sensing at `centre` shows on `board`, written independently of the sense module.
@@ -275,10 +287,10 @@ fn sense_values_are_the_best_mean_per_cell_weighted_by_cell_size() {
     let set = recorded_set_12();
     let us = set[0].turn();
     let requests = root_requests(&set, us);
-    let values = sense_values(&set, None).unwrap();
+    let values = sense_values(&set, None, LeafMode::Static).unwrap();
     let best_mean = |cell: &[Board]| {
         // A tracked set shares our side, so each cell has the same move actions as the set.
-        mean_reply_values(cell, Some(requests.clone()))
+        mean_reply_values(cell, Some(requests.clone()), LeafMode::Static)
             .unwrap()
             .into_iter()
             .map(|(_, mean)| mean)
@@ -321,7 +333,7 @@ fn sensing_where_a_check_may_be_is_worth_a_king() {
         "7k/8/8/8/3q4/8/8/4K3 w - - 0 1",
         "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
     ]);
-    let values = sense_values(&set, None).unwrap();
+    let values = sense_values(&set, None, LeafMode::Static).unwrap();
     let at = |name: &str| {
         let square = crate::chess::parse_square(name).unwrap();
         values
@@ -337,9 +349,80 @@ fn sensing_where_a_check_may_be_is_worth_a_king() {
     assert!(at("d4") > -1000.0);
     // b7's window is empty on every board: it tells nothing.
     assert_eq!(at("b7"), values.unsensed);
-    assert_eq!(sense_values(&[], None), Err(SearchError::EmptySet));
     assert_eq!(
-        sense_values(&set, Some(Vec::new())),
+        sense_values(&[], None, LeafMode::Static),
+        Err(SearchError::EmptySet)
+    );
+    assert_eq!(
+        sense_values(&set, Some(Vec::new()), LeafMode::Static),
         Err(SearchError::NoRequests)
     );
+}
+
+fn with_leaf(leaf: LeafMode) -> SearchConfig {
+    SearchConfig {
+        mode: CacheMode::Exact,
+        sense_mode: SenseMode::MinSize,
+        leaf,
+        ..SearchConfig::default()
+    }
+}
+
+#[test]
+fn the_exchange_leaf_sees_that_a_defended_knight_is_not_lost() {
+    // Black's queen can take our knight on d4, which the e3 pawn guards.
+    let set = boards(&["3qk3/8/8/8/3N4/4P3/8/4K3 w - - 0 1"]);
+    let pass_value = |leaf| {
+        let result = search(&set, 1, &with_leaf(leaf)).unwrap();
+        result
+            .move_values
+            .iter()
+            .find(|(m, _)| m.is_none())
+            .unwrap()
+            .1
+    };
+    let (plain, exchange) = (pass_value(LeafMode::Static), pass_value(LeafMode::Exchange));
+    // The static leaf scores Qxd4 as a knight lost; after exd4 it loses Black the queen.
+    assert!(plain < 0, "static leaf: {plain}");
+    assert!(
+        exchange - plain >= 300,
+        "static {plain}, exchange {exchange}"
+    );
+}
+
+/// The exchange leaf only adds non-negative gains to leaf values, and min/max are monotone, so
+/// no value may fall below the static leaf's: checked per root request on a recorded set, for
+/// the search and for the mean one-reply outcomes.
+#[test]
+fn the_exchange_leaf_never_values_below_the_static_leaf() {
+    let set = recorded_set_12();
+    for depth in [1, 2] {
+        let plain = search(&set, depth, &with_leaf(LeafMode::Static)).unwrap();
+        let exchange = search(&set, depth, &with_leaf(LeafMode::Exchange)).unwrap();
+        let mut raised = 0;
+        for ((request, p), (same, e)) in plain.move_values.iter().zip(&exchange.move_values) {
+            assert_eq!(request, same);
+            assert!(
+                e >= p,
+                "depth {depth}, {request:?}: exchange {e} < static {p}"
+            );
+            raised += usize::from(e > p);
+        }
+        assert!(raised > 0, "depth {depth}: no request valued differently");
+    }
+    let plain = mean_reply_values(&set, None, LeafMode::Static).unwrap();
+    let exchange = mean_reply_values(&set, None, LeafMode::Exchange).unwrap();
+    for ((request, p), (_, e)) in plain.iter().zip(&exchange) {
+        assert!(e >= p, "{request:?}: mean {e} < {p}");
+    }
+}
+
+#[test]
+fn leaf_names_parse_and_unknown_ones_are_refused() {
+    assert_eq!(LeafMode::from_name("static"), Ok(LeafMode::Static));
+    assert_eq!(LeafMode::from_name("exchange"), Ok(LeafMode::Exchange));
+    assert!(matches!(
+        LeafMode::from_name("quiescence"),
+        Err(SearchError::InvalidConfig(_))
+    ));
 }

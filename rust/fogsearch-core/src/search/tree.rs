@@ -460,7 +460,7 @@ impl<'c> Searcher<'c> {
     }
 
     fn reply_outcome(&mut self, board: &Board, replies: &mut MoveList) -> ReplyOutcome {
-        let (outcome, evaluations) = worst_reply(board, self.us, replies);
+        let (outcome, evaluations) = worst_reply(board, self.us, self.config.leaf, replies);
         self.stats.leaf_evaluations += evaluations;
         outcome
     }
