@@ -281,6 +281,26 @@ def test_the_exchange_leaf_reaches_the_tie_break_and_the_sense_values():
         sense_values(fens, leaf="qsearch")
 
 
+def test_on_small_sets_the_bot_plays_the_best_mean_per_board_value():
+    from fogsearch.search import board_values
+
+    # Rd8 mates on both boards two plies on; the set search at depth 1 cannot see the mate.
+    fens = ["6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "6k1/5ppp/8/8/8/8/5PPP/3R3K w - - 0 1"]
+    values = board_values(fens, plies=2)
+    means = {uci: sum(row) / len(row) for uci, row in values.items()}
+    assert max(means, key=means.__getitem__) == "d1d8"
+    bot = FogsearchBot(FogsearchBotConfig(depth=1, board_search_boards=2, board_search_plies=2))
+    bot.handle_game_start(chess.WHITE, chess.Board(), "test")
+    bot.board_set = BoardSet(chess.WHITE, fens=fens)
+    assert bot._search_move(budget=10.0) == chess.Move.from_uci("d1d8")
+    assert bot._turn["board_search"] == MATE - 3
+    # Above the size bound the set search decides alone.
+    bot.config.board_search_boards = 1
+    bot._turn.clear()
+    bot._search_move(budget=10.0)
+    assert "board_search" not in bot._turn
+
+
 def test_pass_share_counts_the_boards_where_a_request_does_nothing():
     knight_on_d5 = "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1"
     empty_d5 = "4k3/8/8/8/4P3/8/8/4K3 w - - 0 1"
@@ -419,6 +439,8 @@ def test_bad_sense_settings_are_refused(field, value):
         ({"min_turn_seconds": 5.0, "max_turn_seconds": 1.0}, ValueError, "exceeds"),
         ({"search_mode": "fast"}, ValueError, "mode"),
         ({"leaf": "qsearch"}, ValueError, "leaf"),
+        ({"board_search_boards": -1}, ValueError, "board_search_boards"),
+        ({"board_search_plies": 9}, ValueError, "board_search_plies"),
         ({"threads": 0}, ValueError, "threads"),
         ({"search_options": {"k": 0}}, ValueError, "k must be"),
         ({"search_options": {"bogus": 1}}, TypeError, "bogus"),

@@ -296,8 +296,20 @@ def sense_values(
 ) -> tuple[float, list[tuple[int, float]]]:
     """``(unsensed, [(square, value)])`` for the 36 sense squares b2..g7: the best mean one-reply
     outcome over ``requests`` (default: the set's root requests) without a sense, and expected
-    once each sense's result is known. Raises ``SearchError`` as ``mean_reply_values`` does, and
-    for an empty ``requests``."""
+    once each sense's result is known, boards after the reply scored by ``leaf``. Raises
+    ``SearchError`` as ``mean_reply_values`` does, and for an empty ``requests``."""
+
+def board_values(
+    fens: list[str],
+    requests: list[str | None] | None = None,
+    plies: int = 4,
+    time_limit: float | None = None,
+) -> list[tuple[str, list[int]]] | None:
+    """Per request (UCI, ``None``/``"0000"`` for a pass; default: the set's root requests), its
+    value on each board (centipawns, ``±MATE`` less the ply for a king capture) if both sides then
+    saw the board: ``plies`` further plies of alpha-beta, captures resolved at the leaves. None
+    when ``time_limit`` seconds ran out first. Raises ``SearchError`` as ``mean_reply_values``
+    does, and for ``plies`` above 8; ``ValueError`` for a non-positive ``time_limit``."""
 
 def evaluate_fen(fen: str) -> int:
     """The leaf evaluation (material + piece-square tables) of one board, from the side to move's

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -77,6 +78,13 @@ class FogsearchBotConfig:
     ``sense_value_max_boards`` boards, the smallest expected set among the most valuable squares;
     otherwise as ``"min_size"``. Against TroutBot both scored alike over 100 games (bench/RESULTS.md),
     so the default stays the cheaper one that the baseline gauntlet measured."""
+    board_search_boards: int = 0
+    """On a set of at most this many boards (0: never) the request is the one with the best mean,
+    over the boards, of a per-board perfect-information search ``board_search_plies`` deep
+    (:func:`fogsearch.search.board_values`), when it finishes within the turn's budget: with the
+    board (nearly) known, the set search sees only two moves ahead and no exchanges at its
+    leaves, which is where the bot lost material against TroutBot (bench/RESULTS.md)."""
+    board_search_plies: int = 4
     sense_value_min_cp: float = 25.0
     sense_value_max_boards: int = 50_000
     """Above this many boards the bot senses to shrink the set: a set that is never shrunk grows
@@ -96,6 +104,8 @@ class FogsearchBotConfig:
             ("progress_margin_cp", 0),
             ("tempo_cp", 0),
             ("sense_value_max_boards", 0),
+            ("board_search_boards", 0),
+            ("board_search_plies", 0),
             ("depth", 1),
             ("max_search_boards", 1),
             ("turns_to_plan", 1),
@@ -118,6 +128,8 @@ class FogsearchBotConfig:
                 f"min_turn_seconds ({self.min_turn_seconds}) exceeds max_turn_seconds "
                 f"({self.max_turn_seconds})"
             )
+        if self.board_search_plies > 8:
+            raise ValueError(f"board_search_plies must be at most 8, got {self.board_search_plies}")
         if self.sense_mode not in _SENSE_MODES:
             raise ValueError(f"sense_mode must be one of {_SENSE_MODES}, got {self.sense_mode!r}")
         self.search_config(time_limit=1.0)  # raises ValueError/TypeError for a bad search setting
@@ -250,10 +262,16 @@ class FogsearchBot(Player):
     def _search_move(self, budget: float) -> chess.Move | None:
         from fogsearch.rbc import mean_reply_values, search
 
+        started = time.monotonic()
         boards = self._search_boards()
         config = self.config.search_config(time_limit=budget)
         result = search(boards, self.config.depth, config=config)
         self.last_search = result
+        if len(boards) <= self.config.board_search_boards:
+            left = budget - (time.monotonic() - started)
+            means = self._board_search_means(boards, left)
+            if means is not None:
+                return _request(max(means, key=means.__getitem__))  # first of equals
 
         def means_of(requests):
             self._turn["tied"] = len(requests)
@@ -273,6 +291,21 @@ class FogsearchBot(Player):
         return choose_request(
             result.move_values, self.last_taken, self.config.tie_margin_cp, means_of
         )
+
+    def _board_search_means(self, boards: BoardSet, seconds: float) -> dict[str, float] | None:
+        """Per request, the mean over the boards of its per-board search value; None when the
+        per-board search did not finish in ``seconds``."""
+        from fogsearch.search import board_values
+
+        values = None
+        if seconds > 0:
+            values = board_values(boards, plies=self.config.board_search_plies, time_limit=seconds)
+        if values is None:
+            self._turn["board_search"] = "timeout"
+            return None
+        means = {uci: sum(row) / len(row) for uci, row in values.items()}
+        self._turn["board_search"] = round(max(means.values()))
+        return means
 
     def _search_boards(self) -> BoardSet:
         """The set the search sees: the exact set, or a seeded uniform sample of it when large."""

@@ -27,6 +27,7 @@ __all__ = [
     "SearchError",
     "SearchResult",
     "SearchStats",
+    "board_values",
     "mean_reply_values",
     "search",
     "sense_values",
@@ -232,7 +233,8 @@ def sense_values(
 
     A value never falls below the unsensed one; the gap is the sense's value of information. With
     king captures at ``±MATE`` it is largest where a sense tells the boards that threaten our king
-    from those that do not. Raises :class:`SearchError` as :func:`mean_reply_values` does, and
+    from those that do not. ``leaf`` scores the board after the reply as in
+    :func:`mean_reply_values`. Raises :class:`SearchError` as :func:`mean_reply_values` does, and
     for an empty ``requests``. The GIL is released while it runs."""
     from fogsearch.rbc import _uci
 
@@ -240,3 +242,37 @@ def sense_values(
     ucis = None if requests is None else [_uci(request, "requests") for request in requests]
     unsensed, by_square = _core.sense_values(_fens_of(board_set), ucis, leaf)
     return unsensed, dict(by_square)
+
+
+def board_values(
+    board_set: object,
+    requests: Iterable[chess.Move | None] | None = None,
+    plies: int = 4,
+    time_limit: float | None = None,
+) -> dict[str, list[int]] | None:
+    """Per request (default: every root request, pass as ``"0000"``), its value on each of the
+    set's boards, in the set's order, if both sides then saw the board: ``plies`` further plies
+    of perfect-information alpha-beta after the request (RBC rules: a pass is a move, taking the
+    king wins), captures resolved at the leaves. ``None`` when ``time_limit`` seconds ran out
+    first.
+
+    The information-set search is exact about what we do not know but shallow; on a small set a
+    per-board search sees deeper tactics. The work grows with boards x requests x the branching
+    factor to the power ``plies``: keep sets small. Raises :class:`SearchError` as
+    :func:`mean_reply_values` does; ``ValueError`` for ``plies`` outside 0..8 or a bad
+    ``time_limit``. The GIL is released while it runs."""
+    from fogsearch.rbc import _uci
+
+    if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies <= 8:
+        raise ValueError(f"plies must be an integer in 0..8, got {plies!r}")
+    if time_limit is not None and (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, (int, float))
+        or not math.isfinite(time_limit)
+        or time_limit <= 0
+    ):
+        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    ucis = None if requests is None else [_uci(request, "requests") for request in requests]
+    fens = _fens_of(board_set)
+    raw = _core.board_values(fens, ucis, plies, None if time_limit is None else float(time_limit))
+    return None if raw is None else dict(raw)

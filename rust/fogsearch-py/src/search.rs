@@ -25,6 +25,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(search_information_set, m)?)?;
     m.add_function(wrap_pyfunction!(mean_reply_values, m)?)?;
     m.add_function(wrap_pyfunction!(sense_values, m)?)?;
+    m.add_function(wrap_pyfunction!(board_values, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate_fen, m)?)?;
     m.add_function(wrap_pyfunction!(piece_square_tables, m)?)?;
     Ok(())
@@ -149,6 +150,37 @@ fn sense_values(
     let values = detach_guarded(py, move || search::sense_values(&boards, requests, leaf))?
         .map_err(|e| SearchError::new_err(e.to_string()))?;
     Ok((values.unsensed, values.by_square))
+}
+
+/// `[(uci or "0000", [value per board])]`, or None when `time_limit` ran out: each request's
+/// perfect-information value on each board (see `fogsearch_core::search::board_values`).
+#[pyfunction]
+#[pyo3(signature = (fens, requests=None, plies=4, time_limit=None))]
+fn board_values(
+    py: Python<'_>,
+    fens: Vec<String>,
+    requests: Option<Vec<Option<String>>>,
+    plies: u32,
+    time_limit: Option<f64>,
+) -> PyResult<Option<Vec<(String, Vec<i32>)>>> {
+    let time_limit = match time_limit {
+        None => None,
+        Some(seconds) if seconds.is_finite() && seconds > 0.0 => {
+            Some(Duration::from_secs_f64(seconds))
+        }
+        Some(seconds) => {
+            return Err(PyValueError::new_err(format!(
+                "time_limit must be a positive number of seconds, got {seconds}"
+            )))
+        }
+    };
+    let boards = parse_boards(&fens)?;
+    let requests = parse_requests(requests)?;
+    let values = detach_guarded(py, move || {
+        search::board_values(&boards, requests, plies, time_limit)
+    })?
+    .map_err(|e| SearchError::new_err(e.to_string()))?;
+    Ok(values.map(|rows| rows.into_iter().map(|(m, row)| (uci(m), row)).collect()))
 }
 
 fn parse_leaf(leaf: &str) -> PyResult<LeafMode> {

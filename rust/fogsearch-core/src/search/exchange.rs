@@ -17,7 +17,7 @@ use super::eval::PIECE_VALUES;
 /// A king lost in an exchange ends the game; larger than any sum of the other pieces.
 const KING_EXCHANGE_VALUE: i32 = 20_000;
 
-/// Exchange values indexed by `PieceType::index()`.
+/// A piece's worth in an exchange: its material value, the king's above any exchange.
 pub fn exchange_value(piece_type: PieceType) -> i32 {
     match piece_type {
         PieceType::King => KING_EXCHANGE_VALUE,

@@ -13,6 +13,7 @@
 //! way (only statistics change); sketch values may differ between one and several threads.
 //! Not modelled: the 100-halfmove draw and the clock.
 
+mod board_search;
 pub mod eval;
 mod exchange;
 mod reply;
@@ -368,6 +369,30 @@ pub fn mean_reply_values(
     let means = reply::mean_outcomes(boards, &requests, leaf);
     Ok(requests.into_iter().zip(means).collect())
 }
+
+/// Per request (default: [`root_requests`]), its value on each board of `boards` if both sides
+/// then saw the board: `plies` further plies of perfect-information alpha-beta after the request,
+/// captures resolved at the leaves (see `board_search`). `Ok(None)` when `time_limit` ran out
+/// first. Meant for small sets: the work grows with boards x requests.
+pub fn board_values(
+    boards: &[Board],
+    requests: Option<Vec<Option<Move>>>,
+    plies: u32,
+    time_limit: Option<Duration>,
+) -> Result<Option<Vec<(Option<Move>, Vec<i32>)>>, SearchError> {
+    if plies > MAX_BOARD_PLIES {
+        return Err(SearchError::InvalidConfig(format!(
+            "plies must be at most {MAX_BOARD_PLIES}, got {plies}"
+        )));
+    }
+    let requests = known_requests(boards, requests)?;
+    let deadline = time_limit.map(|limit| Instant::now() + limit);
+    let values = board_search::request_board_values(boards, &requests, plies, deadline);
+    Ok(values.map(|rows| requests.into_iter().zip(rows).collect()))
+}
+
+/// Deeper per-board searches take minutes per board; refuse them rather than hang.
+pub const MAX_BOARD_PLIES: u32 = 8;
 
 /// The value of information of each sense square for the next move: the expected best mean
 /// one-reply outcome (as in [`mean_reply_values`]) over `requests` (default: [`root_requests`])
