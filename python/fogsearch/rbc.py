@@ -237,9 +237,17 @@ def capture_square(
 from fogsearch.search import (  # noqa: E402
     SearchConfig,
     SearchResult,
+    board_values,
     mean_reply_values,
     search,
     sense_values,
 )
 
-__all__ += ["SearchConfig", "SearchResult", "mean_reply_values", "search", "sense_values"]
+__all__ += [
+    "SearchConfig",
+    "SearchResult",
+    "board_values",
+    "mean_reply_values",
+    "search",
+    "sense_values",
+]
