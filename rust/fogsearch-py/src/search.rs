@@ -152,6 +152,9 @@ fn sense_values(
     Ok((values.unsensed, values.by_square))
 }
 
+/// A request (UCI or "0000") with its value on each board.
+type UciBoardValues = (String, Vec<i32>);
+
 /// `[(uci or "0000", [value per board])]`, or None when `time_limit` ran out: each request's
 /// perfect-information value on each board (see `fogsearch_core::search::board_values`).
 #[pyfunction]
@@ -162,7 +165,7 @@ fn board_values(
     requests: Option<Vec<Option<String>>>,
     plies: u32,
     time_limit: Option<f64>,
-) -> PyResult<Option<Vec<(String, Vec<i32>)>>> {
+) -> PyResult<Option<Vec<UciBoardValues>>> {
     let time_limit = match time_limit {
         None => None,
         Some(seconds) if seconds.is_finite() && seconds > 0.0 => {

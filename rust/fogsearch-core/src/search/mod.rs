@@ -379,7 +379,7 @@ pub fn board_values(
     requests: Option<Vec<Option<Move>>>,
     plies: u32,
     time_limit: Option<Duration>,
-) -> Result<Option<Vec<(Option<Move>, Vec<i32>)>>, SearchError> {
+) -> Result<Option<RequestBoardValues>, SearchError> {
     if plies > MAX_BOARD_PLIES {
         return Err(SearchError::InvalidConfig(format!(
             "plies must be at most {MAX_BOARD_PLIES}, got {plies}"
@@ -390,6 +390,9 @@ pub fn board_values(
     let values = board_search::request_board_values(boards, &requests, plies, deadline);
     Ok(values.map(|rows| requests.into_iter().zip(rows).collect()))
 }
+
+/// Each request with its value on each board, in the boards' order.
+pub type RequestBoardValues = Vec<(Option<Move>, Vec<i32>)>;
 
 /// Deeper per-board searches take minutes per board; refuse them rather than hang.
 pub const MAX_BOARD_PLIES: u32 = 8;
