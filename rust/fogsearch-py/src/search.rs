@@ -63,17 +63,8 @@ fn search_information_set<'py>(
     seed: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let invalid = |e: search::SearchError| SearchError::new_err(e.to_string());
-    let time_limit = match time_limit {
-        None => None,
-        Some(seconds) if seconds.is_finite() && seconds > 0.0 => {
-            Some(Duration::from_secs_f64(seconds))
-        }
-        Some(seconds) => {
-            return Err(SearchError::new_err(format!(
-            "invalid search config: time_limit must be a positive number of seconds, got {seconds}"
-        )))
-        }
-    };
+    let time_limit = duration(time_limit)
+        .map_err(|message| SearchError::new_err(format!("invalid search config: {message}")))?;
     let config = SearchConfig {
         mode: CacheMode::from_name(mode).map_err(invalid)?,
         threshold,
@@ -166,17 +157,7 @@ fn board_values(
     plies: u32,
     time_limit: Option<f64>,
 ) -> PyResult<Option<Vec<UciBoardValues>>> {
-    let time_limit = match time_limit {
-        None => None,
-        Some(seconds) if seconds.is_finite() && seconds > 0.0 => {
-            Some(Duration::from_secs_f64(seconds))
-        }
-        Some(seconds) => {
-            return Err(PyValueError::new_err(format!(
-                "time_limit must be a positive number of seconds, got {seconds}"
-            )))
-        }
-    };
+    let time_limit = duration(time_limit).map_err(PyValueError::new_err)?;
     let boards = parse_boards(&fens)?;
     let requests = parse_requests(requests)?;
     let values = detach_guarded(py, move || {
@@ -184,6 +165,17 @@ fn board_values(
     })?
     .map_err(|e| SearchError::new_err(e.to_string()))?;
     Ok(values.map(|rows| rows.into_iter().map(|(m, row)| (uci(m), row)).collect()))
+}
+
+/// A time limit in seconds as a duration; the message names a non-positive or non-finite one.
+fn duration(seconds: Option<f64>) -> Result<Option<Duration>, String> {
+    match seconds {
+        None => Ok(None),
+        Some(s) if s.is_finite() && s > 0.0 => Ok(Some(Duration::from_secs_f64(s))),
+        Some(s) => Err(format!(
+            "time_limit must be a positive number of seconds, got {s}"
+        )),
+    }
 }
 
 fn parse_leaf(leaf: &str) -> PyResult<LeafMode> {
