@@ -40,7 +40,8 @@ class FogsearchBotConfig:
     leaf: str = "static"
     """How the search and the tie-break score a board after the opponent's last reply:
     ``"static"`` or ``"exchange"`` (plus the static exchange on the square where that reply
-    captured; see :class:`fogsearch.search.SearchConfig`)."""
+    captured; see :class:`fogsearch.search.SearchConfig`). Against TroutBot ``"exchange"`` scored
+    71-4-25 over 100 games against 74-2-24 (bench/RESULTS.md), so the default stays ``"static"``."""
     max_search_boards: int = 256
     """Above this many boards the search works on a seeded sample; tracking stays exact."""
     turns_to_plan: int = 25
@@ -83,7 +84,10 @@ class FogsearchBotConfig:
     over the boards, of a per-board perfect-information search ``board_search_plies`` deep
     (:func:`fogsearch.search.board_values`), when it finishes within the turn's budget: with the
     board (nearly) known, the set search sees only two moves ahead and no exchanges at its
-    leaves, which is where the bot lost material against TroutBot (bench/RESULTS.md)."""
+    leaves, which is where the bot lost material against TroutBot. With 8 boards and 4 plies it
+    scored 65-4-31 over 100 games against TroutBot, against 74-2-24 without (bench/RESULTS.md):
+    assuming the opponent sees our board gives up what the set search knows about its
+    uncertainty, so it is off by default."""
     board_search_plies: int = 4
     sense_value_min_cp: float = 25.0
     sense_value_max_boards: int = 50_000
