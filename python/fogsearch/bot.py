@@ -21,7 +21,7 @@ from reconchess import Color, GameHistory, Player, Square, WinReason
 
 from fogsearch import FogsearchError
 from fogsearch.rbc import BoardSet, revise_move
-from fogsearch.search import MATE, SearchConfig
+from fogsearch.search import MATE, MAX_BOARD_PLIES, SearchConfig
 
 log = logging.getLogger(__name__)
 
@@ -132,8 +132,10 @@ class FogsearchBotConfig:
                 f"min_turn_seconds ({self.min_turn_seconds}) exceeds max_turn_seconds "
                 f"({self.max_turn_seconds})"
             )
-        if self.board_search_plies > 8:
-            raise ValueError(f"board_search_plies must be at most 8, got {self.board_search_plies}")
+        if self.board_search_plies > MAX_BOARD_PLIES:
+            raise ValueError(
+                f"board_search_plies must be at most {MAX_BOARD_PLIES}, got {self.board_search_plies}"
+            )
         if self.sense_mode not in _SENSE_MODES:
             raise ValueError(f"sense_mode must be one of {_SENSE_MODES}, got {self.sense_mode!r}")
         self.search_config(time_limit=1.0)  # raises ValueError/TypeError for a bad search setting

@@ -23,6 +23,7 @@ from fogsearch import _core
 
 __all__ = [
     "MATE",
+    "MAX_BOARD_PLIES",
     "SearchConfig",
     "SearchError",
     "SearchResult",
@@ -41,6 +42,8 @@ MATE = 100_000
 _MODES = ("none", "exact", "sketch", "exact+sketch")
 _SENSE_MODES = ("search", "min_size")
 _LEAVES = ("static", "exchange")
+MAX_BOARD_PLIES = 8
+"""The deepest :func:`board_values` search: deeper ones take minutes per board."""
 
 
 @dataclass(frozen=True)
@@ -94,15 +97,7 @@ class SearchConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
-        if self.time_limit is not None and (
-            isinstance(self.time_limit, bool)
-            or not isinstance(self.time_limit, (int, float))
-            or not math.isfinite(self.time_limit)
-            or self.time_limit <= 0
-        ):
-            raise ValueError(
-                f"time_limit must be a positive number of seconds or None, got {self.time_limit!r}"
-            )
+        _check_time_limit(self.time_limit)
         if (
             isinstance(self.seed, bool)
             or not isinstance(self.seed, int)
@@ -195,6 +190,18 @@ def search(board_set: object, depth: int, config: SearchConfig | None = None) ->
     )
 
 
+def _check_time_limit(time_limit: object) -> None:
+    if time_limit is not None and (
+        isinstance(time_limit, bool)
+        or not isinstance(time_limit, (int, float))
+        or not math.isfinite(time_limit)
+        or time_limit <= 0
+    ):
+        raise ValueError(
+            f"time_limit must be a positive number of seconds or None, got {time_limit!r}"
+        )
+
+
 def _check_leaf(leaf: object) -> None:
     if leaf not in _LEAVES:
         raise ValueError(f"leaf must be one of {_LEAVES}, got {leaf!r}")
@@ -259,19 +266,13 @@ def board_values(
     The information-set search is exact about what we do not know but shallow; on a small set a
     per-board search sees deeper tactics. The work grows with boards x requests x the branching
     factor to the power ``plies``: keep sets small. Raises :class:`SearchError` as
-    :func:`mean_reply_values` does; ``ValueError`` for ``plies`` outside 0..8 or a bad
-    ``time_limit``. The GIL is released while it runs."""
+    :func:`mean_reply_values` does; ``ValueError`` for ``plies`` outside 0..``MAX_BOARD_PLIES``
+    or a bad ``time_limit``. The GIL is released while it runs."""
     from fogsearch.rbc import _uci
 
-    if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies <= 8:
-        raise ValueError(f"plies must be an integer in 0..8, got {plies!r}")
-    if time_limit is not None and (
-        isinstance(time_limit, bool)
-        or not isinstance(time_limit, (int, float))
-        or not math.isfinite(time_limit)
-        or time_limit <= 0
-    ):
-        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies <= MAX_BOARD_PLIES:
+        raise ValueError(f"plies must be an integer in 0..{MAX_BOARD_PLIES}, got {plies!r}")
+    _check_time_limit(time_limit)
     ucis = None if requests is None else [_uci(request, "requests") for request in requests]
     fens = _fens_of(board_set)
     raw = _core.board_values(fens, ucis, plies, None if time_limit is None else float(time_limit))

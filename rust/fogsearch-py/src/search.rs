@@ -62,26 +62,25 @@ fn search_information_set<'py>(
     time_limit: Option<f64>,
     seed: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let invalid = |e: search::SearchError| SearchError::new_err(e.to_string());
     let time_limit = duration(time_limit)
         .map_err(|message| SearchError::new_err(format!("invalid search config: {message}")))?;
     let config = SearchConfig {
-        mode: CacheMode::from_name(mode).map_err(invalid)?,
+        mode: CacheMode::from_name(mode).map_err(search_error)?,
         threshold,
         k,
         sketch_width,
         sketch_depth,
         table_size,
-        sense_mode: SenseMode::from_name(sense_mode).map_err(invalid)?,
-        leaf: LeafMode::from_name(leaf).map_err(invalid)?,
+        sense_mode: SenseMode::from_name(sense_mode).map_err(search_error)?,
+        leaf: LeafMode::from_name(leaf).map_err(search_error)?,
         threads,
         time_limit,
         seed,
     };
-    config.validate().map_err(invalid)?;
+    config.validate().map_err(search_error)?;
     let boards = parse_boards(&fens)?;
-    let result =
-        detach_guarded(py, move || search::search(&boards, depth, &config))?.map_err(invalid)?;
+    let result = detach_guarded(py, move || search::search(&boards, depth, &config))?
+        .map_err(search_error)?;
 
     let out = PyDict::new(py);
     out.set_item("best_move", result.best_move.map(|m| m.uci()))?;
@@ -121,7 +120,7 @@ fn mean_reply_values(
     let means = detach_guarded(py, move || {
         search::mean_reply_values(&boards, requests, leaf)
     })?
-    .map_err(|e| SearchError::new_err(e.to_string()))?;
+    .map_err(search_error)?;
     Ok(means.into_iter().map(|(m, mean)| (uci(m), mean)).collect())
 }
 
@@ -139,7 +138,7 @@ fn sense_values(
     let boards = parse_boards(&fens)?;
     let requests = parse_requests(requests)?;
     let values = detach_guarded(py, move || search::sense_values(&boards, requests, leaf))?
-        .map_err(|e| SearchError::new_err(e.to_string()))?;
+        .map_err(search_error)?;
     Ok((values.unsensed, values.by_square))
 }
 
@@ -163,7 +162,7 @@ fn board_values(
     let values = detach_guarded(py, move || {
         search::board_values(&boards, requests, plies, time_limit)
     })?
-    .map_err(|e| SearchError::new_err(e.to_string()))?;
+    .map_err(search_error)?;
     Ok(values.map(|rows| rows.into_iter().map(|(m, row)| (uci(m), row)).collect()))
 }
 
@@ -179,7 +178,11 @@ fn duration(seconds: Option<f64>) -> Result<Option<Duration>, String> {
 }
 
 fn parse_leaf(leaf: &str) -> PyResult<LeafMode> {
-    LeafMode::from_name(leaf).map_err(|e| SearchError::new_err(e.to_string()))
+    LeafMode::from_name(leaf).map_err(search_error)
+}
+
+fn search_error(error: search::SearchError) -> PyErr {
+    SearchError::new_err(error.to_string())
 }
 
 /// UCI requests ("0000" or None for a pass) as moves.
