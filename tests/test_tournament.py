@@ -227,3 +227,136 @@ def test_cli_tournament_prints_standings(tmp_path, capsys):
     assert code == 0
     assert "random" in out and "attacker" in out and "Elo" in out
     assert plot.exists() and plot.stat().st_size > 1000
+
+
+FAILING_SEARCH_BOT = str(Path(__file__).parent / "bots" / "failing_search_bot.py")
+SLEEPY_BOT = str(Path(__file__).parent / "bots" / "sleepy_bot.py")
+
+
+def test_turns_played_without_the_search_are_stored_and_flagged(tmp_path):
+    """A bot whose search fails still finishes its games on fallback moves; the count of such
+    turns is stored per game and the summary warns that its results are not its settings'."""
+    db = tmp_path / "fallbacks.sqlite"
+    players = [PlayerSpec(FAILING_SEARCH_BOT, label="failing"), PlayerSpec("random")]
+    tid = run_tournament(db, players, games_per_pairing=2, seconds_per_player=60, progress=False)
+    with ResultStore(db) as store:
+        games = store.games(tid)
+    assert len(games) == 2
+    for g in games:
+        failing = "white" if g["white"] == "failing" else "black"
+        other = "black" if failing == "white" else "white"
+        own_turns = (g["turns"] + (failing == "white")) // 2
+        # Every move it chose was a fallback; a game can end before its last turn's move.
+        assert own_turns - 1 <= g[f"{failing}_fallbacks"] <= own_turns
+        assert g[f"{failing}_fallbacks"] >= 1 and g[f"{other}_fallbacks"] == 0
+    ranked, pairs = standings(games)
+    by_name = {s.name: s for s in ranked}
+    assert by_name["failing"].fallbacks == sum(
+        g["white_fallbacks"] + g["black_fallbacks"] for g in games
+    )
+    assert by_name["random"].fallbacks == 0
+    table = summary_table(ranked, pairs)
+    assert "WARNING: failing decided" in table and "WARNING: random" not in table
+
+
+def test_a_working_fogsearch_bot_records_no_fallbacks():
+    task = GameTask(0, PlayerSpec("fogsearch"), PlayerSpec("random"), seed=3, seconds_per_player=60)
+    record = play_game(task)
+    assert record.crashed is None and record.turns > 0
+    assert record.white_fallbacks == 0 and record.black_fallbacks == 0
+
+
+def test_a_results_database_from_before_the_fallback_columns_is_upgraded(tmp_path):
+    import sqlite3
+
+    from fogsearch.tournament.store import SCHEMA
+
+    db = tmp_path / "old.sqlite"
+    old_schema = "\n".join(line for line in SCHEMA.splitlines() if "fallbacks" not in line)
+    conn = sqlite3.connect(db)
+    conn.executescript(old_schema)
+    conn.execute("INSERT INTO players (name, kind, settings_json) VALUES ('a', 'random', '{}')")
+    conn.execute("INSERT INTO players (name, kind, settings_json) VALUES ('b', 'random', '{}')")
+    conn.execute(
+        "INSERT INTO tournaments (started_at, format, config_json, versions_json) "
+        "VALUES ('t', 'round_robin', '{}', '{}')"
+    )
+    conn.execute(
+        "INSERT INTO games (tournament_id, task_index, white_id, black_id, seed, winner, reason, "
+        "duration_s, white_seconds_left, black_seconds_left, turns, finished_at, history_json) "
+        "VALUES (1, 0, 1, 2, 0, 'white', 'KING_CAPTURE', 1.0, 50.0, 50.0, 9, 't', '{}')"
+    )
+    conn.commit()
+    conn.close()
+    with ResultStore(db) as store:
+        (old,) = store.games(1)
+        record = play_game(GameTask(1, PlayerSpec("random"), PlayerSpec("random"), 4, 60))
+        store.add_game(1, record, 1, 2)
+        games = store.games(1)
+    assert old["winner"] == "white" and old["white_fallbacks"] == old["black_fallbacks"] == 0
+    assert len(games) == 2
+
+
+def test_stopping_early_terminates_the_games_still_running():
+    import multiprocessing
+    import threading
+
+    tasks = [
+        GameTask(0, PlayerSpec("random"), PlayerSpec("attacker"), seed=4, seconds_per_player=60),
+        GameTask(1, PlayerSpec(SLEEPY_BOT), PlayerSpec("random"), seed=5, seconds_per_player=60),
+    ]
+    games = run_local(tasks, workers=2)
+    assert next(games).task_index == 0
+    sleeping = [p for p in multiprocessing.active_children() if p.is_alive()]
+    assert sleeping, "the sleepy game should still be running"
+    closer = threading.Thread(target=games.close)
+    closer.start()
+    closer.join(60)  # the sleepy game alone would take an hour
+    assert not closer.is_alive()
+    assert not any(p.is_alive() for p in sleeping)
+
+
+def _game_processes_of(pid: int) -> list[int]:
+    """Linux: the spawned multiprocessing children of ``pid`` (not its resource tracker)."""
+    children = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        if ppid == pid and b"spawn_main" in cmdline:
+            children.append(int(entry.name))
+    return children
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_sigterm_stops_a_cli_tournament_and_its_game_processes(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    db = tmp_path / "stopped.sqlite"
+    command = [sys.executable, "-m", "fogsearch", "tournament", SLEEPY_BOT, "random"]
+    command += ["--games", "2", "--workers", "2", "--seconds", "60", "--db", str(db)]
+    proc = subprocess.Popen([*command, "--no-progress"], stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        games = []
+        while len(games) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            games = _game_processes_of(proc.pid)
+        assert len(games) == 2, "both games should be running"
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130
+    assert "stopped" in err
+    assert not any(os.path.exists(f"/proc/{pid}") for pid in games)

@@ -162,6 +162,10 @@ class FogsearchBot(Player):
         self.board_set: BoardSet | None = None
         self.observations: list[tuple] = []
         self.recoveries = 0
+        self.fallbacks = 0
+        """Turns decided without the search (it raised, or proposed no legal request). The
+        tournament stores this per game: a bot that falls back every turn plays randomly and still
+        finishes its games, so only this count tells such results apart."""
         self.last_search = None
         self.last_taken: chess.Move | None = None
         self.turn_log: list[dict] = []
@@ -173,6 +177,8 @@ class FogsearchBot(Player):
         self.board_set = BoardSet(color)
         self.observations = []
         self.last_taken = None
+        self.recoveries = 0
+        self.fallbacks = 0
 
     def handle_opponent_move_result(self, captured_my_piece: bool, capture_square: Square | None):
         self._observe("handle_opponent_move_result", captured_my_piece, capture_square)
@@ -200,6 +206,7 @@ class FogsearchBot(Player):
             unsensed, values = sense_values(self._search_boards(), leaf=self.config.leaf)
         except Exception:  # noqa: BLE001 - a failed estimate must not lose the game
             log.exception("sense values failed; sensing by set size")
+            self.fallbacks += 1
             return candidates
         valued = [sq for sq in candidates if sq in values]
         if not valued:
@@ -227,6 +234,10 @@ class FogsearchBot(Player):
             log.warning("search proposed %s, not a move action; using a fallback", move)
             move = self._fallback_move(move_actions)
         return move
+
+    def _fallback_move(self, move_actions) -> chess.Move | None:
+        self.fallbacks += 1
+        return self.rng.choice(list(move_actions)) if move_actions else None
 
     def handle_move_result(
         self, requested_move, taken_move, captured_opponent_piece, capture_square
@@ -320,9 +331,6 @@ class FogsearchBot(Player):
         fens = self.board_set.fens()
         sample = self.rng.sample(fens, self.config.max_search_boards)
         return BoardSet(self.color, fens=sample)
-
-    def _fallback_move(self, move_actions) -> chess.Move | None:
-        return self.rng.choice(list(move_actions)) if move_actions else None
 
     # -- tracking ----------------------------------------------------------------------------
     def _observe(self, method: str, *args) -> None:

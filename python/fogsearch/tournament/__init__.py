@@ -101,11 +101,16 @@ def run_tournament(
         from tqdm import tqdm
 
         stored = 0
-        for record in tqdm(
-            records, total=len(tasks), disable=not progress, desc="games", unit="game"
-        ):
-            store.add_game(tournament_id, record, ids[record.white], ids[record.black])
-            stored += 1
+        try:
+            for record in tqdm(
+                records, total=len(tasks), disable=not progress, desc="games", unit="game"
+            ):
+                store.add_game(tournament_id, record, ids[record.white], ids[record.black])
+                stored += 1
+        finally:
+            # Stopped early (Ctrl-C, SIGTERM via the CLI): stop the running games now, not when
+            # the interpreter gets round to collecting the generator.
+            records.close()
     if stored < len(tasks):
         log.warning(
             "%d of %d games were lost and not stored (see above)", len(tasks) - stored, len(tasks)

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
+import sys
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 from fogsearch.tournament import (
@@ -45,7 +49,47 @@ def add_parser(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     players = [PlayerSpec.parse(text) for text in args.players]
-    tid = run_tournament(
+    try:
+        with sigterm_as_interrupt():
+            tid = _play(args, players)
+    except KeyboardInterrupt:
+        print(
+            f"stopped: the running games were terminated; finished games are stored in {args.db}",
+            file=sys.stderr,
+        )
+        return 130  # the shell's code for a job ended by an interrupt
+    with ResultStore(args.db) as store:
+        info = store.tournament(tid)
+        games = store.games(tid)
+    ranked, pairs = standings(games)
+    print(f"tournament {tid} in {args.db}: {len(games)} games; versions {info['versions']}")
+    print(summary_table(ranked, pairs))
+    if args.plot:
+        print(f"plot: {plot_standings(ranked, pairs, Path(args.plot))}")
+    return 0
+
+
+@contextmanager
+def sigterm_as_interrupt():
+    """Within the block SIGTERM raises KeyboardInterrupt, as Ctrl-C does, so that a tournament
+    stopped by ``kill`` or a job scheduler unwinds and terminates its game processes instead of
+    leaving them running (Python's default SIGTERM exits without unwinding)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal handlers can only be set from the main thread
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _raise_interrupt(signum, frame):
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def _play(args: argparse.Namespace, players: list[PlayerSpec]) -> int:
+    return run_tournament(
         args.db,
         players,
         games_per_pairing=args.games,
@@ -58,12 +102,3 @@ def run(args: argparse.Namespace) -> int:
         ray_address=args.ray_address,
         progress=not args.no_progress,
     )
-    with ResultStore(args.db) as store:
-        info = store.tournament(tid)
-        games = store.games(tid)
-    ranked, pairs = standings(games)
-    print(f"tournament {tid} in {args.db}: {len(games)} games; versions {info['versions']}")
-    print(summary_table(ranked, pairs))
-    if args.plot:
-        print(f"plot: {plot_standings(ranked, pairs, Path(args.plot))}")
-    return 0

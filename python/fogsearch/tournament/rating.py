@@ -43,6 +43,8 @@ class Standing(_Scored):
     losses: int = 0
     crashes: int = 0
     timeouts: int = 0
+    fallbacks: int = 0
+    """Turns played without the bot's own decision-making (its search failed), over its games."""
     elo: float = 0.0
     elo_low: float = 0.0
     elo_high: float = 0.0
@@ -94,6 +96,7 @@ def standings(games: Iterable[dict]) -> tuple[list[Standing], list[Pairing]]:
         ):
             s = table.setdefault(name, Standing(name))
             p = pairs.setdefault((name, opponent), Pairing(name, opponent))
+            s.fallbacks += g.get(f"{colour}_fallbacks") or 0
             if g["winner"] == "draw":
                 s.draws += 1
                 p.draws += 1

@@ -15,12 +15,12 @@ def _fmt_elo(x: float) -> str:
 def summary_table(ranked: list[Standing], pairs: list[Pairing]) -> str:
     lines = [
         f"{'player':<32} {'games':>5} {'W':>4} {'D':>4} {'L':>4} {'score':>6} "
-        f"{'Elo':>6} {'95% CI':>15} {'crash':>5} {'time':>4}"
+        f"{'Elo':>6} {'95% CI':>15} {'crash':>5} {'time':>4} {'fallbk':>6}"
     ]
     for s in ranked:
         lines.append(
             f"{s.name:<32} {s.games:>5} {s.wins:>4} {s.draws:>4} {s.losses:>4} {s.score:>6.3f} "
-            f"{s.elo:>+6.0f} {f'[{s.elo_low:+.0f}, {s.elo_high:+.0f}]':>15} {s.crashes:>5} {s.timeouts:>4}"
+            f"{s.elo:>+6.0f} {f'[{s.elo_low:+.0f}, {s.elo_high:+.0f}]':>15} {s.crashes:>5} {s.timeouts:>4} {s.fallbacks:>6}"
         )
     lines.append("")
     lines.append(
@@ -32,7 +32,21 @@ def summary_table(ranked: list[Standing], pairs: list[Pairing]) -> str:
             f"{p.player:<32} {p.opponent:<32} {p.wins:>4} {p.draws:>4} {p.losses:>4} {p.score:>6.3f} "
             f"{_fmt_elo(elo):>6} [{_fmt_elo(low)}, {_fmt_elo(high)}]"
         )
+    warnings = fallback_warnings(ranked)
+    if warnings:
+        lines += ["", *warnings]
     return "\n".join(lines)
+
+
+def fallback_warnings(ranked: list[Standing]) -> list[str]:
+    """A warning per player that played turns without its search: its results then measure its
+    fallback (random) play as much as its settings."""
+    return [
+        f"WARNING: {s.name} decided {s.fallbacks} turns without its search (it failed; see the "
+        "game logs): its results do not measure its settings alone"
+        for s in ranked
+        if s.fallbacks
+    ]
 
 
 def plot_standings(ranked: list[Standing], pairs: list[Pairing], path: str | Path) -> Path:

@@ -5,7 +5,9 @@ are the referee's. The loop is ours only so that an exception can be pinned on t
 raised it: that player loses by ``CRASH`` and the tournament goes on. With several workers each game
 has a process of its own, so a process the operating system kills (out of memory, a segfault) loses
 only its own game: it is logged and not stored, and the tournament goes on. The Ray backend does
-the same with a game whose worker Ray gives up on.
+the same with a game whose worker Ray gives up on. A tournament that is stopped (Ctrl-C, SIGTERM, or
+a consumer that stops reading) terminates the games still running: their results could no longer
+be stored, and a game left running would hold its core, and its engine, long after.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator
@@ -49,6 +52,9 @@ class GameRecord:
     black_seconds_left: float
     turns: int
     history_json: str
+    white_fallbacks: int = 0
+    black_fallbacks: int = 0
+    """Turns a side decided without its own decision-making (see :func:`fallbacks_of`)."""
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -79,6 +85,9 @@ def play_game(task: GameTask) -> GameRecord:
     winner, reason = _result(game, crashed)
     for player in players.values():
         _close(player)
+    white_fallbacks, black_fallbacks = (
+        fallbacks_of(players.get(color)) for color in (chess.WHITE, chess.BLACK)
+    )
     return GameRecord(
         task_index=task.index,
         white=task.white.name,
@@ -93,7 +102,18 @@ def play_game(task: GameTask) -> GameRecord:
         black_seconds_left=float(game.seconds_left_by_color[chess.BLACK]),
         turns=history.num_turns(),
         history_json=json.dumps(history, cls=GameHistoryEncoder),
+        white_fallbacks=white_fallbacks,
+        black_fallbacks=black_fallbacks,
     )
+
+
+def fallbacks_of(player) -> int:
+    """The player's ``fallbacks`` count (turns it played without its search, e.g. a fogsearch bot
+    whose search raised), or 0 for players that keep none. A bot that survives every failure by
+    playing a fallback finishes its games, so without this count its random play would be stored
+    as the results of its settings."""
+    count = getattr(player, "fallbacks", 0)
+    return count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 0
 
 
 def _play_to_end(game: LocalGame, players: dict, task: GameTask) -> tuple[str | None, str | None]:
@@ -148,30 +168,75 @@ def _close(player) -> None:
 def run_local(tasks: list[GameTask], workers: int) -> Iterator[GameRecord]:
     """Plays ``tasks``, ``workers`` at a time, each in a process of its own (spawned, so no forked
     Rust thread pools), yielding records as games finish; a game whose process dies is logged and
-    skipped. ``workers=1`` plays in this process."""
+    skipped. ``workers=1`` plays in this process. Closing the iterator early (or an exception in
+    the consumer) terminates the game processes still running."""
     if workers <= 1:
         for task in tasks:
             yield play_game(task)
         return
+    processes = GameProcesses()
     pool = ThreadPoolExecutor(max_workers=workers)
     try:
-        futures = [pool.submit(play_in_own_process, task) for task in tasks]
+        futures = [pool.submit(play_in_own_process, task, processes) for task in tasks]
         for future in as_completed(futures):
             record = future.result()
             if record is not None:
                 yield record
     finally:
-        # Interrupted (Ctrl-C, or the consumer stopped): start no further game.
-        pool.shutdown(wait=True, cancel_futures=True)
+        # Stopped before the end: start no further game and stop the running ones, whose records
+        # nobody would read (without this a Ctrl-C waited for every running game to finish).
+        pool.shutdown(wait=False, cancel_futures=True)
+        processes.stop_all()
+        pool.shutdown(wait=True)
 
 
-def play_in_own_process(task: GameTask) -> GameRecord | None:
+class GameProcesses:
+    """The game processes running now, so that a stopped tournament can terminate them."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._running: set = set()
+        self.stopped = False
+
+    def start(self, process) -> bool:
+        """Starts ``process`` unless the tournament has been stopped; whether it started."""
+        with self._lock:
+            if self.stopped:
+                return False
+            process.start()
+            self._running.add(process)
+            return True
+
+    def finished(self, process) -> None:
+        with self._lock:
+            self._running.discard(process)
+
+    def stop_all(self, grace_s: float = 5.0) -> None:
+        """Terminates every running game (SIGTERM, then SIGKILL after ``grace_s``)."""
+        with self._lock:
+            self.stopped = True
+            running = list(self._running)
+        for process in running:
+            process.terminate()
+        deadline = time.monotonic() + grace_s
+        for process in running:
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
+                process.join()
+
+
+def play_in_own_process(
+    task: GameTask, processes: GameProcesses | None = None
+) -> GameRecord | None:
     """:func:`play_game` in a fresh spawned process; ``None`` (and a warning) if that process dies
-    before it sends its record back."""
+    before it sends its record back, or if ``processes`` was stopped."""
+    processes = processes or GameProcesses()
     context = get_context("spawn")
     receiver, sender = context.Pipe(duplex=False)
     process = context.Process(target=_play_and_send, args=(task, sender), daemon=True)
-    process.start()
+    if not processes.start(process):
+        return None
     sender.close()  # only the child writes: its exit then ends our recv with EOFError
     try:
         record = receiver.recv()
@@ -180,7 +245,8 @@ def play_in_own_process(task: GameTask) -> GameRecord | None:
     finally:
         receiver.close()
         process.join()
-    if record is None:
+        processes.finished(process)
+    if record is None and not processes.stopped:
         _log_lost(
             task,
             f"its process died with exit code {process.exitcode} (negative: killed by that "
@@ -217,14 +283,18 @@ def run_ray(tasks: list[GameTask], address: str | None = None) -> Iterator[GameR
     remote_play = ray.remote(play_game)
     task_of = {remote_play.remote(task): task for task in tasks}
     pending = list(task_of)
-    while pending:
-        done, pending = ray.wait(pending, num_returns=1)
-        try:
-            yield ray.get(done[0])
-        except ray.exceptions.RayError as exc:
-            # A worker that died (out of memory, killed) after Ray's retries: as run_local does,
-            # that game is lost and the tournament goes on.
-            _log_lost(task_of[done[0]], f"{type(exc).__name__}: {exc}".splitlines()[0])
+    try:
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            try:
+                yield ray.get(done[0])
+            except ray.exceptions.RayError as exc:
+                # A worker that died (out of memory, killed) after Ray's retries: as run_local
+                # does, that game is lost and the tournament goes on.
+                _log_lost(task_of[done[0]], f"{type(exc).__name__}: {exc}".splitlines()[0])
+    finally:
+        for ref in pending:  # stopped early: the cluster should not play games nobody stores
+            ray.cancel(ref, force=True)
 
 
 BACKENDS: dict[str, Callable[..., Iterable[GameRecord]]] = {"local": run_local, "ray": run_ray}

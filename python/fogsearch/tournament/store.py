@@ -42,9 +42,17 @@ CREATE TABLE IF NOT EXISTS games (
     turns INTEGER NOT NULL,
     finished_at TEXT NOT NULL,
     history_json TEXT NOT NULL,
+    white_fallbacks INTEGER NOT NULL DEFAULT 0,
+    black_fallbacks INTEGER NOT NULL DEFAULT 0,
     UNIQUE (tournament_id, task_index)
 );
 """
+# Columns added after the first release: (name, definition) appended to older databases on open,
+# so results stored before them stay readable and can be appended to.
+ADDED_GAME_COLUMNS = (
+    ("white_fallbacks", "INTEGER NOT NULL DEFAULT 0"),
+    ("black_fallbacks", "INTEGER NOT NULL DEFAULT 0"),
+)
 
 
 class ResultStore:
@@ -55,6 +63,14 @@ class ResultStore:
         self.conn = sqlite3.connect(self.path)
         self.conn.execute("PRAGMA foreign_keys = ON")
         self.conn.executescript(SCHEMA)
+        self._add_missing_columns()
+
+    def _add_missing_columns(self) -> None:
+        present = {row[1] for row in self.conn.execute("PRAGMA table_info(games)")}
+        with self.conn:
+            for name, definition in ADDED_GAME_COLUMNS:
+                if name not in present:
+                    self.conn.execute(f"ALTER TABLE games ADD COLUMN {name} {definition}")
 
     def close(self) -> None:
         self.conn.close()
@@ -106,7 +122,8 @@ class ResultStore:
             self.conn.execute(
                 "INSERT INTO games (tournament_id, task_index, white_id, black_id, seed, winner, "
                 "reason, crashed, error, duration_s, white_seconds_left, black_seconds_left, turns, "
-                "finished_at, history_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "finished_at, history_json, white_fallbacks, black_fallbacks) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     tournament_id,
                     record.task_index,
@@ -123,6 +140,8 @@ class ResultStore:
                     record.turns,
                     _now(),
                     record.history_json,
+                    record.white_fallbacks,
+                    record.black_fallbacks,
                 ),
             )
 
@@ -130,7 +149,8 @@ class ResultStore:
         """Games as dicts with player names, oldest first (all tournaments if no id is given)."""
         query = (
             "SELECT g.id, g.tournament_id, w.name, b.name, g.winner, g.reason, g.crashed, "
-            "g.duration_s, g.white_seconds_left, g.black_seconds_left, g.turns "
+            "g.duration_s, g.white_seconds_left, g.black_seconds_left, g.turns, "
+            "g.white_fallbacks, g.black_fallbacks "
             "FROM games g JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id"
         )
         params: tuple = ()
@@ -149,6 +169,8 @@ class ResultStore:
             "white_seconds_left",
             "black_seconds_left",
             "turns",
+            "white_fallbacks",
+            "black_fallbacks",
         ]
         return [
             dict(zip(keys, row, strict=True))

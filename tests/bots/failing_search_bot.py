@@ -1,0 +1,14 @@
+"""A fogsearch bot whose search always raises: it must survive on fallback moves, and the
+tournament must store how many turns it played that way."""
+
+from fogsearch.bot import FogsearchBot
+
+
+class FailingSearchBot(FogsearchBot):
+    def _search_move(self, budget):
+        raise RuntimeError("deliberate search failure")
+
+
+def get_player():
+    """FogsearchBot is a Player subclass in this module too; reconchess asks which one is the bot."""
+    return FailingSearchBot
