@@ -131,16 +131,22 @@ def range_entropy_bits(params, p):
     return float(-(nz * np.log2(nz)).sum() + params["players"] * orderings)
 
 
-def run_state(params, actions, policy, seed, max_n):
+def exact_state(params, actions, policy):
+    """The joint range of the public state, its deals, their exact probabilities and values, and
+    V(S)."""
     r = JointRange(params, actions, None, policy)
     deals, log_reach = r.exact()
     p = np.exp(log_reach - log_reach.max())
     p /= p.sum()
-    entropy = range_entropy_bits(params, p)
     values = np.array(
         [deal_value(params, history_with_deal(params, actions, d), policy) for d in deals]
     )
-    exact_value = float(p @ values)
+    return r, deals, p, values, float(p @ values)
+
+
+def run_state(params, actions, policy, seed, max_n):
+    r, deals, p, values, exact_value = exact_state(params, actions, policy)
+    entropy = range_entropy_bits(params, p)
     index = {bytes(d): i for i, d in enumerate(deals)}
 
     def value_of(draws):

@@ -157,3 +157,31 @@ def test_a_52_card_four_player_mid_game_samples_consistent_deals():
     # voids few proposals are accepted (about 2% here); the chain still moves.
     assert draws.acceptance_rate > 0.0
     assert len({bytes(d) for d in draws.flat()}) > 2
+
+
+def test_the_exact_transition_matrix_is_the_chain_that_runs():
+    r = JointRange.from_pyspiel(random_state(SMALL, 1, seed=1), policy=SoftmaxPolicy(3, 5.0))
+    deals, log_reach, matrix = r.transition_matrix()
+    exact_deals, exact_log_reach = r.exact()
+    assert np.array_equal(deals, exact_deals) and np.allclose(log_reach, exact_log_reach)
+    assert matrix.shape == (24, 24) and (matrix >= 0).all()
+    assert np.allclose(matrix.sum(axis=1), 1.0, atol=1e-12)
+    pi = np.exp(log_reach - log_reach.max())
+    pi /= pi.sum()
+    assert np.abs(pi @ matrix - pi).max() < 1e-12
+    # 100,000 chains from one deal, one transition each: the next states follow that deal's row.
+    start = int(np.argmax(pi))  # the likeliest deal: its row is far from the two-step one
+    chains = 100_000
+    g = r.gibbs(chains, 1, seed=3, starts=np.repeat(deals[[start]], chains, axis=0))
+    assert list(g.transitions[:3]) == [1, 1, 1]
+    index = {bytes(row): i for i, row in enumerate(deals)}
+    counts = np.bincount([index[bytes(row)] for row in g.flat()], minlength=len(deals))
+    one_step = 0.5 * np.abs(counts / chains - matrix[start]).sum()
+    two_steps = 0.5 * np.abs(counts / chains - (matrix @ matrix)[start]).sum()
+    assert one_step < 0.02 < two_steps
+
+
+def test_the_transition_matrix_refuses_more_deals_than_the_limit():
+    r = JointRange.from_pyspiel(random_state(MEDIUM, 1, seed=0))
+    with pytest.raises(NotImplementedError, match="limited to 100"):
+        r.transition_matrix(limit=100)

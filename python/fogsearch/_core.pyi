@@ -490,6 +490,11 @@ class TtcgRange:
         """Every consistent deal of positive reach and its log reach."""
     def true_samples(self, n: int, seed: int, limit: int = 1_000_000) -> npt.NDArray[np.uint8]:
         """``n`` iid draws from the exactly enumerated joint range."""
+    def transition_matrix(
+        self, limit: int = 5_000
+    ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """Every consistent deal, its log reach, and the Gibbs chain's exact ``n x n``
+        transition matrix over them."""
     def log_target(self, assignments: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
         """Unnormalised log reach of each row."""
     def count_violations(self, assignments: npt.NDArray[np.uint8]) -> int:

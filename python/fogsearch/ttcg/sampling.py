@@ -125,6 +125,16 @@ class JointRange:
         """``n`` iid draws from the exactly enumerated joint range."""
         return self._range.true_samples(n, seed, limit)
 
+    def transition_matrix(self, limit: int = 5_000) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every consistent deal (rows, in :meth:`exact`'s order), its log reach, and the Gibbs
+        chain's exact one-step transition matrix ``P`` over them (``P[i, j]``: probability of
+        moving from deal ``i`` to deal ``j``), for reading the chain's mixing exactly on small
+        states: the exact range ``pi`` satisfies ``pi @ P == pi``, and the chain is reversible,
+        so its spectrum gives the autocorrelation of any statistic. Raises NotImplementedError, as
+        :meth:`exact` does, when more than ``limit`` deals are consistent (the matrix has ``n**2``
+        entries)."""
+        return self._range.transition_matrix(limit)
+
     def log_reach(self, assignments: np.ndarray) -> np.ndarray:
         """Unnormalised log reach of each deal (rows of owner codes)."""
         return self._range.log_target(np.ascontiguousarray(assignments, dtype=np.uint8))

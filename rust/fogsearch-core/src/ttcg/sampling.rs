@@ -1,13 +1,15 @@
 //! Sampling the joint range of an observed Oh Hell state: the observation, the joint policy and
 //! the deal space tied together, with the Gibbs chains and every baseline behind one type.
 
+use std::collections::HashMap;
+
 use super::baselines::{sample_categorical, UniformDeals};
 use super::chains::{run_chains, ChainDraws, ChainSchedule};
 use super::constraints::Owner;
 use super::enumerate::{enumerate_weighted, WeightedDeals};
 use super::error::TtcgError;
 use super::flow::construct_assignment;
-use super::gibbs::GibbsChain;
+use super::gibbs::{exact_transitions, GibbsChain, NeighbourhoodCache};
 use super::history::log_reach;
 use super::observation::Observation;
 use super::policy::{BuiltinPolicy, Policy};
@@ -123,6 +125,43 @@ impl<P: Policy> ObservedRange<P> {
             .collect())
     }
 
+    /// The Gibbs chain's exact one-step transition matrix over every consistent assignment (at
+    /// most `limit`, enumerated as [`Self::exact`] orders them): row-major `n x n`, row `i` the
+    /// distribution of the next state from assignment `i`. It is what the chain's mixing can be
+    /// read from exactly (spectral gap, autocorrelation of any statistic) on small states; the
+    /// cost is `n^2` acceptance evaluations, so keep `n` in the thousands.
+    pub fn transition_matrix(&self, limit: usize) -> Result<(WeightedDeals, Vec<f64>), TtcgError> {
+        let exact = self.exact(limit)?;
+        let n = exact.assignments.len();
+        let index: HashMap<&[Owner], usize> = exact
+            .assignments
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (a.as_slice(), i))
+            .collect();
+        // The enumeration already holds every target value: look them up instead of recomputing
+        // n^2 reach probabilities.
+        let target = |a: &[Owner]| {
+            index
+                .get(a)
+                .map_or(f64::NEG_INFINITY, |&i| exact.log_reach[i])
+        };
+        let mut cache = NeighbourhoodCache::default();
+        let mut matrix = vec![0.0; n * n];
+        for (i, a) in exact.assignments.iter().enumerate() {
+            let row = &mut matrix[i * n..(i + 1) * n];
+            for (b, p) in exact_transitions(&self.space, &target, a, &mut cache)
+                .map_err(TtcgError::InvalidInput)?
+            {
+                let j = index.get(b.as_slice()).ok_or_else(|| {
+                    TtcgError::InvalidInput("a transition left the enumerated deals".into())
+                })?;
+                row[*j] += p;
+            }
+        }
+        Ok((exact, matrix))
+    }
+
     /// How many of the row-major assignments violate a constraint (known cards, voids, counts).
     pub fn count_violations(&self, assignments: &[Owner]) -> usize {
         assignments
@@ -134,10 +173,7 @@ impl<P: Policy> ObservedRange<P> {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::HashMap;
-
     use super::super::enumerate::enumerate_assignments;
-    use super::super::gibbs::{exact_transitions, NeighbourhoodCache};
     use super::super::observation::observe;
     use super::super::ohhell::{Action, Actor, OhHellParams, OhHellState};
     use super::super::policy::{BiasPolicy, SoftmaxPolicy};
@@ -232,6 +268,47 @@ mod tests {
                 assert!(err < 1e-9, "{policy:?}: {err}");
             }
         }
+    }
+
+    #[test]
+    fn transition_matrix_rows_are_distributions_that_keep_the_joint_range() {
+        // 60 assignments (12,960 histories), every built-in policy.
+        let obs = paper_state(3, 3, 2, 4);
+        for policy in policies() {
+            let range = ObservedRange::new(obs.clone(), policy).unwrap();
+            let (deals, matrix) = range.transition_matrix(1000).unwrap();
+            let n = deals.assignments.len();
+            assert_eq!(n, 60);
+            assert_eq!(deals.assignments, range.exact(1000).unwrap().assignments);
+            let pi = deals.probabilities();
+            for i in 0..n {
+                let row = &matrix[i * n..(i + 1) * n];
+                assert!(row.iter().all(|&p| p >= 0.0));
+                assert!((row.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+            }
+            for j in 0..n {
+                let moved: f64 = (0..n).map(|i| pi[i] * matrix[i * n + j]).sum();
+                assert!(
+                    (moved - pi[j]).abs() < 1e-9,
+                    "{policy:?}: {moved} vs {}",
+                    pi[j]
+                );
+            }
+            // Reversible, as Metropolis-Hastings must be: pi_i P_ij == pi_j P_ji.
+            for i in 0..n {
+                for j in 0..n {
+                    let flow = pi[i] * matrix[i * n + j] - pi[j] * matrix[j * n + i];
+                    assert!(flow.abs() < 1e-12, "{policy:?}: detailed balance {i} {j}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn transition_matrix_refuses_more_deals_than_the_limit() {
+        let obs = paper_state(3, 3, 1, 4);
+        let range = ObservedRange::new(obs, BuiltinPolicy::Uniform).unwrap();
+        assert!(range.transition_matrix(100).is_err());
     }
 
     fn tvd(counts: &HashMap<&[Owner], usize>, exact: &WeightedDeals, n: usize) -> f64 {

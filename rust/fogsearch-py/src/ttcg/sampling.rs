@@ -19,6 +19,12 @@ use crate::errors::detach_guarded;
 
 /// Deals (n x cards owner codes) with one log weight each.
 type DealsWithLogWeights<'py> = (Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<f64>>);
+/// Deals, their log weights, and the chain's n x n transition matrix over them.
+type DealsWithTransitions<'py> = (
+    Bound<'py, PyArray2<u8>>,
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray2<f64>>,
+);
 
 /// A built-in policy (reach computed in Rust) or a Python callable (asked under the GIL).
 enum AnyPolicy {
@@ -210,6 +216,26 @@ impl PyTtcgRange {
         Ok((
             self.rows(py, w.assignments.concat()),
             w.log_reach.into_pyarray(py),
+        ))
+    }
+
+    /// Every consistent deal, its log reach, and the Gibbs chain's exact `n x n` transition
+    /// matrix over them (row `i`: the next state's distribution from deal `i`).
+    #[pyo3(signature = (limit=5_000))]
+    fn transition_matrix<'py>(
+        &self,
+        py: Python<'py>,
+        limit: usize,
+    ) -> PyResult<DealsWithTransitions<'py>> {
+        let (deals, matrix) = self
+            .run(py, |r| r.transition_matrix(limit))?
+            .map_err(to_py_err)?;
+        let n = deals.assignments.len();
+        let matrix = Array2::from_shape_vec((n, n), matrix).expect("n x n");
+        Ok((
+            self.rows(py, deals.assignments.concat()),
+            deals.log_reach.into_pyarray(py),
+            matrix.into_pyarray(py),
         ))
     }
 
