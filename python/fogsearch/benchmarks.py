@@ -36,10 +36,9 @@ def add_parser(subparsers) -> None:
         "areas", nargs="*", metavar="AREA", help=f"areas to run: {', '.join(AREAS)} (default: all)"
     )
     p.add_argument("--list", action="store_true", help="list the scripts instead of running them")
-    p.add_argument(
-        "extra", nargs=argparse.REMAINDER, help="arguments passed to every script after --"
-    )
-    p.set_defaults(handler=run)
+    # Arguments for the scripts come after `--` (split off by fogsearch.cli.main): an argparse
+    # REMAINDER here swallowed `--list` after an area, and `bench ttcg --list` ran every script.
+    p.set_defaults(handler=run, accepts_passthrough=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         print("\n".join(str(p) for p in chosen))
         return 0
-    extra = [a for a in args.extra if a != "--"]
+    extra = list(args.passthrough)
     failures = 0
     for script in chosen:
         print(f"== {script.name}", flush=True)

@@ -20,7 +20,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    passthrough: list[str] = []
+    if "--" in argv:  # everything after `--` goes to the scripts `fogsearch bench` runs
+        split = argv.index("--")
+        argv, passthrough = argv[:split], argv[split + 1 :]
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if passthrough and not getattr(args, "accepts_passthrough", False):
+        parser.error(f"arguments after -- are only for `fogsearch bench`: {passthrough}")
+    args.passthrough = passthrough
     return args.handler(args)
 
 

@@ -39,6 +39,10 @@ def run(args: argparse.Namespace) -> int:
         f"{record.duration_s:.1f}s; clocks left white {record.white_seconds_left:.1f}s, "
         f"black {record.black_seconds_left:.1f}s"
     )
+    for side in ("white", "black"):
+        fallbacks = getattr(record, f"{side}_fallbacks")
+        if fallbacks:
+            print(f"warning: {side} decided {fallbacks} turns without its search (see the log)")
     if record.error:
         print(record.error, file=sys.stderr)
     if args.save:

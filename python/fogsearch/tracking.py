@@ -11,7 +11,12 @@ import chess
 import reconchess
 from reconchess import GameHistory, LocalGame, play_turn
 
-from fogsearch.rbc import BoardSet
+from fogsearch.rbc import BoardSet, BoardSetTooLargeError
+
+TRACK_MAX_BOARDS = 1_000_000
+"""Replays stop tracking a side whose set would grow past this: a player that senses at random
+(AttackerBot, RandomBot) never shrinks its set, which then grows by every opponent move until
+memory runs out (a 40-turn game against the fogsearch bot passed 24 GiB)."""
 
 
 @dataclass
@@ -73,16 +78,25 @@ class TurnSizes:
     after_sense: int = 0
     after_move: int = 0
     truth_in_set: bool = True
+    stopped: str | None = None
+    """Why tracking of this side stopped at this turn (its set grew past the limit), if it did."""
 
 
-def replay(history: GameHistory, color: chess.Color) -> list[TurnSizes]:
+def replay(
+    history: GameHistory, color: chess.Color, max_boards: int = TRACK_MAX_BOARDS
+) -> list[TurnSizes]:
     """Replays the player of ``color`` through a board set; per turn, the set sizes after each
-    observation and whether the true board was always in the set."""
-    board_set = BoardSet(color)
+    observation and whether the true board was always in the set. If the set would grow past
+    ``max_boards`` the last row says so in ``stopped`` and the replay of this side ends there."""
+    board_set = BoardSet(color, max_boards=max_boards)
     rows: dict[int, TurnSizes] = {}
     for obs in observations(history, color):
-        obs.apply(board_set)
         row = rows.setdefault(obs.turn_number, TurnSizes(color, obs.turn_number))
+        try:
+            obs.apply(board_set)
+        except BoardSetTooLargeError as exc:
+            row.stopped = str(exc)
+            break
         field = {
             "handle_opponent_move_result": "after_opponent_move",
             "handle_sense_result": "after_sense",
@@ -199,13 +213,15 @@ def format_rows(rows: list[TurnSizes]) -> str:
         lines.append(
             f"{r.turn_number:>4} {chess.COLOR_NAMES[r.color]:<5} {r.after_opponent_move:>15} "
             f"{r.after_sense:>11} {r.after_move:>10}  {'yes' if r.truth_in_set else 'NO'}"
+            + (f"  (tracking stopped: {r.stopped})" if r.stopped else "")
         )
     return "\n".join(lines)
 
 
-def interleave(history: GameHistory) -> list[TurnSizes]:
+def interleave(history: GameHistory, max_boards: int = TRACK_MAX_BOARDS) -> list[TurnSizes]:
     """Both players' rows, in the order the turns were played."""
-    white, black = replay(history, chess.WHITE), replay(history, chess.BLACK)
+    white = replay(history, chess.WHITE, max_boards)
+    black = replay(history, chess.BLACK, max_boards)
     rows = [*white, *black]
     return sorted(rows, key=lambda r: (r.turn_number, r.color == chess.BLACK))
 
@@ -233,11 +249,18 @@ def add_parsers(subparsers) -> None:
         "track", help="replay a saved reconchess GameHistory through board sets"
     )
     track.add_argument("history", help="GameHistory JSON (as saved by reconchess)")
+    for p in (demo, track):
+        p.add_argument(
+            "--max-boards",
+            type=int,
+            default=TRACK_MAX_BOARDS,
+            help="stop tracking a side whose set would grow past this many boards",
+        )
     track.set_defaults(handler=run_track)
 
 
-def _report(history: GameHistory) -> int:
-    rows = interleave(history)
+def _report(history: GameHistory, max_boards: int) -> int:
+    rows = interleave(history, max_boards)
     print(format_rows(rows))
     winner = history.get_winner_color()
     print(
@@ -249,7 +272,14 @@ def _report(history: GameHistory) -> int:
     if missing:
         print(f"ERROR: the true board was missing from the set on {len(missing)} turns")
         return 1
-    print("the true board was in both sides' sets at every step")
+    stopped = [r for r in rows if r.stopped]
+    for r in stopped:
+        print(
+            f"{chess.COLOR_NAMES[r.color]}: tracking stopped at turn {r.turn_number}, its set "
+            f"would pass {max_boards} boards (--max-boards)"
+        )
+    tracked = "while tracked" if stopped else "at every step"
+    print(f"the true board was in both sides' sets {tracked}")
     return 0
 
 
@@ -263,8 +293,8 @@ def run_demo(args) -> int:
     )
     if args.save:
         history.save(args.save)
-    return _report(history)
+    return _report(history, args.max_boards)
 
 
 def run_track(args) -> int:
-    return _report(GameHistory.from_file(args.history))
+    return _report(GameHistory.from_file(args.history), args.max_boards)
