@@ -16,7 +16,8 @@ from fogsearch.rbc import BoardSet, BoardSetTooLargeError
 TRACK_MAX_BOARDS = 1_000_000
 """Replays stop tracking a side whose set would grow past this: a player that senses at random
 (AttackerBot, RandomBot) never shrinks its set, which then grows by every opponent move until
-memory runs out (a 40-turn game against the fogsearch bot passed 24 GiB)."""
+memory runs out (replaying a 31-turn game of the fogsearch bot against AttackerBot passed
+24 GiB)."""
 
 
 @dataclass

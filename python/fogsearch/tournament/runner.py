@@ -236,6 +236,8 @@ def play_in_own_process(
     receiver, sender = context.Pipe(duplex=False)
     process = context.Process(target=_play_and_send, args=(task, sender), daemon=True)
     if not processes.start(process):
+        receiver.close()
+        sender.close()
         return None
     sender.close()  # only the child writes: its exit then ends our recv with EOFError
     try:
