@@ -85,6 +85,7 @@ def test_tracking_stays_exact_within_games(seed):
         bot = _play_tracked(colour, RandomBot, seed)
         assert bot.misses == 0
         assert bot.recoveries == 0
+        assert bot.approximations == 0  # far below the tracking bound: exact all game
         assert bot.turn_log, "the bot logged no turns"
 
 
@@ -109,6 +110,36 @@ def test_injected_inconsistent_observation_is_recovered_from():
     bot = _play_tracked(chess.WHITE, AttackerBot, seed=4, inject=inject)
     assert bot.recoveries >= 1
     assert len(bot.board_set) >= 1
+
+
+class LargestSetBot(TrackingCheckBot):
+    """Records the largest set the bot held after any observation."""
+
+    largest = 0
+
+    def _observe(self, method, *args):
+        super()._observe(method, *args)
+        self.largest = max(self.largest, len(self.board_set))
+
+
+def test_a_set_past_the_tracking_bound_is_sampled_and_the_game_goes_on():
+    import random
+
+    from reconchess.bots.random_bot import RandomBot
+
+    random.seed(5)
+    game = reconchess.LocalGame(seconds_per_player=120)
+    bot = LargestSetBot(game, FogsearchBotConfig(**FAST, seed=5, max_tracked_boards=300))
+    reconchess.play_local_game(bot, RandomBot(), game=game)
+    assert game.is_over() and game.get_win_reason() is not None
+    assert bot.approximations >= 1  # RandomBot's unseen moves outgrow 300 boards quickly
+    assert bot.largest <= 300
+    assert bot.fallbacks == 0
+
+
+def test_the_tracking_bound_must_hold_a_board_and_its_replies():
+    with pytest.raises(ValueError, match="max_tracked_boards must be an integer >= 256"):
+        FogsearchBotConfig(max_tracked_boards=100)
 
 
 def test_rebuild_never_returns_an_empty_set():

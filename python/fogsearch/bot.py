@@ -20,7 +20,7 @@ import chess
 from reconchess import Color, GameHistory, Player, Square, WinReason
 
 from fogsearch import FogsearchError
-from fogsearch.rbc import BoardSet, revise_move
+from fogsearch.rbc import BoardSet, BoardSetTooLargeError, revise_move
 from fogsearch.search import MATE, MAX_BOARD_PLIES, SearchConfig
 
 log = logging.getLogger(__name__)
@@ -44,6 +44,13 @@ class FogsearchBotConfig:
     71-4-25 over 100 games against 74-2-24 (bench/RESULTS.md), so the default stays ``"static"``."""
     max_search_boards: int = 256
     """Above this many boards the search works on a seeded sample; tracking stays exact."""
+    max_tracked_boards: int = 4_000_000
+    """Memory bound of the tracked set (about 0.5 GiB of boards). Tracking is exact below it; an
+    opponent move that would expand the set past it is applied to a seeded uniform sample of the
+    boards instead (logged, counted in ``approximations``), which may lose the true board (an
+    observation then finds no board and the set is rebuilt from the log, under the same bound).
+    Without it an exact set grown by unobserved opponent moves exhausted memory: two games at
+    depth 3 against TroutBot grew past 18 and 23 GiB and one was killed by the kernel."""
     turns_to_plan: int = 25
     """The remaining clock is spread over this many turns."""
     min_turn_seconds: float = 0.2
@@ -112,6 +119,7 @@ class FogsearchBotConfig:
             ("board_search_plies", 0),
             ("depth", 1),
             ("max_search_boards", 1),
+            ("max_tracked_boards", 256),
             ("turns_to_plan", 1),
         ):
             value = getattr(self, name)
@@ -162,6 +170,8 @@ class FogsearchBot(Player):
         self.board_set: BoardSet | None = None
         self.observations: list[tuple] = []
         self.recoveries = 0
+        self.approximations = 0
+        """Opponent moves applied to a sample of the set, which was too large to expand exactly."""
         self.fallbacks = 0
         """Turns decided without the search (it raised, or proposed no legal request). The
         tournament stores this per game: a bot that falls back every turn plays randomly and still
@@ -174,10 +184,11 @@ class FogsearchBot(Player):
     # -- reconchess callbacks ------------------------------------------------------------------
     def handle_game_start(self, color: Color, board: chess.Board, opponent_name: str):
         self.color = color
-        self.board_set = BoardSet(color)
+        self.board_set = self._new_set()
         self.observations = []
         self.last_taken = None
         self.recoveries = 0
+        self.approximations = 0
         self.fallbacks = 0
 
     def handle_opponent_move_result(self, captured_my_piece: bool, capture_square: Square | None):
@@ -333,10 +344,13 @@ class FogsearchBot(Player):
         return BoardSet(self.color, fens=sample)
 
     # -- tracking ----------------------------------------------------------------------------
+    def _new_set(self, fens: list[str] | None = None) -> BoardSet:
+        return BoardSet(self.color, fens=fens, max_boards=self.config.max_tracked_boards)
+
     def _observe(self, method: str, *args) -> None:
         self.observations.append((method, args))
         try:
-            getattr(self.board_set, method)(*args)
+            self.board_set = self._apply(self.board_set, method, args)
         except FogsearchError as exc:
             log.warning(
                 "observation %s%r is inconsistent with the board set: %s", method, args, exc
@@ -348,14 +362,46 @@ class FogsearchBot(Player):
         """Replays the observation log from the start, skipping any observation no board fits, so
         the set again holds every board consistent with the rest of what we saw (a superset of the
         truth when an observation was wrong). Never returns an empty set."""
-        rebuilt = BoardSet(self.color)
+        rebuilt = self._new_set()
         for method, args in self.observations:
             try:
-                getattr(rebuilt, method)(*args)
+                rebuilt = self._apply(rebuilt, method, args)
             except FogsearchError:
                 if method == "handle_move_result":
                     rebuilt = self._force_own_move(rebuilt, *args)
         return rebuilt
+
+    def _apply(self, board_set: BoardSet, method: str, args: tuple) -> BoardSet:
+        """``board_set`` after one observation: the same set updated exactly, or, when an opponent
+        move would expand it past ``max_tracked_boards``, that move applied to a seeded sample of
+        its boards, small enough for the expansion to fit."""
+        try:
+            getattr(board_set, method)(*args)
+            return board_set
+        except BoardSetTooLargeError:
+            fens = board_set.fens()
+        # About 30 replies per board: start from a sample that should fit, halve until it does.
+        keep = max(1, min(len(fens) - 1, self.config.max_tracked_boards // 32))
+        while True:
+            sample = self._new_set(self.rng.sample(fens, keep))
+            try:
+                getattr(sample, method)(*args)
+                break
+            except BoardSetTooLargeError:
+                if keep == 1:
+                    raise
+                keep //= 2
+        self.approximations += 1
+        log.warning(
+            "%s would grow %d boards past max_tracked_boards=%d; applied to a sample of %d "
+            "(tracking is approximate from here: %d boards)",
+            method,
+            len(fens),
+            self.config.max_tracked_boards,
+            keep,
+            len(sample),
+        )
+        return sample
 
     def _force_own_move(
         self, board_set: BoardSet, requested, taken, captured, capture_square
@@ -373,7 +419,7 @@ class FogsearchBot(Player):
             board = chess.Board()
             board.turn = not self.color
             boards.append(board.fen())
-        return BoardSet(self.color, fens=boards)
+        return self._new_set(boards)
 
 
 def format_turn(t: dict) -> str:
