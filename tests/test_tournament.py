@@ -11,7 +11,9 @@ from reconchess.history import GameHistoryDecoder
 
 from fogsearch.cli import main as cli_main
 from fogsearch.tournament import (
+    GameRecord,
     GameTask,
+    LostGame,
     PlayerSpec,
     ResultStore,
     gauntlet,
@@ -79,9 +81,15 @@ def test_a_killed_game_process_loses_only_that_game(caplog):
     ]
     with caplog.at_level(logging.WARNING, logger="fogsearch.tournament.runner"):
         records = list(run_local(tasks, workers=2))
-    assert [r.task_index for r in records] == [1]
-    lost = [r.getMessage() for r in caplog.records if "was lost" in r.getMessage()]
-    assert len(lost) == 2 and all("exit code -9" in m for m in lost)
+    assert [r.task_index for r in records if isinstance(r, GameRecord)] == [1]
+    lost = sorted((r for r in records if isinstance(r, LostGame)), key=lambda r: r.task_index)
+    assert [(r.task_index, r.white, r.black) for r in lost] == [
+        (0, "random", "dying"),
+        (2, "dying", "random"),
+    ]
+    assert all("exit code -9" in r.why for r in lost)
+    logged = [r.getMessage() for r in caplog.records if "was lost" in r.getMessage()]
+    assert len(logged) == 2
 
 
 @pytest.mark.parametrize("bad_side", ["white", "black"])
@@ -172,7 +180,8 @@ def test_a_killed_ray_worker_loses_only_that_game(caplog):
             records = list(run_ray(tasks))
     finally:
         ray.shutdown()
-    assert [r.task_index for r in records] == [1]
+    assert [r.task_index for r in records if isinstance(r, GameRecord)] == [1]
+    assert [r.task_index for r in records if isinstance(r, LostGame)] == [0]
     assert any("game 0" in r.getMessage() and "was lost" in r.getMessage() for r in caplog.records)
 
 
@@ -360,3 +369,34 @@ def test_sigterm_stops_a_cli_tournament_and_its_game_processes(tmp_path):
     assert proc.returncode == 130
     assert "stopped" in err
     assert not any(os.path.exists(f"/proc/{pid}") for pid in games)
+
+
+def test_games_whose_process_died_are_stored_as_lost_and_reported(tmp_path, capsys):
+    db = tmp_path / "lost.sqlite"
+    code = cli_main(
+        [
+            "tournament",
+            f"{DYING_BOT}@dying",
+            "random",
+            "attacker",
+            "--games",
+            "2",
+            "--seconds",
+            "60",
+            "--workers",
+            "2",
+            "--db",
+            str(db),
+            "--no-progress",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    with ResultStore(db) as store:
+        tid = store.latest_tournament_id()
+        games = store.games(tid)
+        lost = store.lost_games(tid)
+    assert len(games) == 2 and all("dying" not in (g["white"], g["black"]) for g in games)
+    assert len(lost) == 4 and all("dying" in (g["white"], g["black"]) for g in lost)
+    assert all("exit code -9" in g["why"] for g in lost)
+    assert "4 games are not in the table: their process died before reporting" in out

@@ -14,7 +14,7 @@ from pathlib import Path
 from fogsearch.tournament.players import PlayerSpec, stockfish_version
 from fogsearch.tournament.rating import Pairing, Standing, standings
 from fogsearch.tournament.report import plot_standings, summary_table
-from fogsearch.tournament.runner import BACKENDS, GameRecord, play_game
+from fogsearch.tournament.runner import BACKENDS, GameRecord, LostGame, play_game
 from fogsearch.tournament.schedule import GameTask, gauntlet, make_tasks, round_robin
 from fogsearch.tournament.store import ResultStore
 
@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 __all__ = [
     "GameRecord",
     "GameTask",
+    "LostGame",
     "Pairing",
     "PlayerSpec",
     "ResultStore",
@@ -105,7 +106,11 @@ def run_tournament(
             for record in tqdm(
                 records, total=len(tasks), disable=not progress, desc="games", unit="game"
             ):
-                store.add_game(tournament_id, record, ids[record.white], ids[record.black])
+                white, black = ids[record.white], ids[record.black]
+                if isinstance(record, LostGame):
+                    store.add_lost_game(tournament_id, record, white, black)
+                    continue
+                store.add_game(tournament_id, record, white, black)
                 stored += 1
         finally:
             # Stopped early (Ctrl-C, SIGTERM via the CLI): stop the running games now, not when
@@ -113,6 +118,8 @@ def run_tournament(
             records.close()
     if stored < len(tasks):
         log.warning(
-            "%d of %d games were lost and not stored (see above)", len(tasks) - stored, len(tasks)
+            "%d of %d games have no result (lost, see above, or stopped)",
+            len(tasks) - stored,
+            len(tasks),
         )
     return tournament_id

@@ -61,9 +61,16 @@ def run(args: argparse.Namespace) -> int:
     with ResultStore(args.db) as store:
         info = store.tournament(tid)
         games = store.games(tid)
+        lost = store.lost_games(tid)
     ranked, pairs = standings(games)
     print(f"tournament {tid} in {args.db}: {len(games)} games; versions {info['versions']}")
     print(summary_table(ranked, pairs))
+    if lost:
+        print(f"\n{len(lost)} games are not in the table: their process died before reporting")
+        for g in lost:
+            print(
+                f"  game {g['task_index']} {g['white']} vs {g['black']} (seed {g['seed']}): {g['why']}"
+            )
     if args.plot:
         print(f"plot: {plot_standings(ranked, pairs, Path(args.plot))}")
     return 0

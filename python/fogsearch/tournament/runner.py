@@ -60,6 +60,18 @@ class GameRecord:
         return asdict(self)
 
 
+@dataclass
+class LostGame:
+    """A game whose process died before it could report (killed by the kernel, e.g. out of
+    memory): stored apart from the played games, so a bot that dies is still seen in the results."""
+
+    task_index: int
+    white: str
+    black: str
+    seed: int
+    why: str
+
+
 def play_game(task: GameTask) -> GameRecord:
     """Plays ``task`` to the end in this process and returns its record. Never raises for a bot's
     fault: a crash is recorded as a loss of the side that crashed."""
@@ -165,10 +177,10 @@ def _close(player) -> None:
             pass
 
 
-def run_local(tasks: list[GameTask], workers: int) -> Iterator[GameRecord]:
+def run_local(tasks: list[GameTask], workers: int) -> Iterator[GameRecord | LostGame]:
     """Plays ``tasks``, ``workers`` at a time, each in a process of its own (spawned, so no forked
     Rust thread pools), yielding records as games finish; a game whose process dies is logged and
-    skipped. ``workers=1`` plays in this process. Closing the iterator early (or an exception in
+    yielded as a :class:`LostGame`. ``workers=1`` plays in this process. Closing the iterator early (or an exception in
     the consumer) terminates the game processes still running."""
     if workers <= 1:
         for task in tasks:
@@ -228,9 +240,9 @@ class GameProcesses:
 
 def play_in_own_process(
     task: GameTask, processes: GameProcesses | None = None
-) -> GameRecord | None:
-    """:func:`play_game` in a fresh spawned process; ``None`` (and a warning) if that process dies
-    before it sends its record back, or if ``processes`` was stopped."""
+) -> GameRecord | LostGame | None:
+    """:func:`play_game` in a fresh spawned process; a :class:`LostGame` (and a warning) if that
+    process dies before it sends its record back; ``None`` if ``processes`` was stopped."""
     processes = processes or GameProcesses()
     context = get_context("spawn")
     receiver, sender = context.Pipe(duplex=False)
@@ -249,7 +261,7 @@ def play_in_own_process(
         process.join()
         processes.finished(process)
     if record is None and not processes.stopped:
-        _log_lost(
+        return _lost(
             task,
             f"its process died with exit code {process.exitcode} (negative: killed by that "
             "signal, e.g. -9 when out of memory)",
@@ -257,15 +269,16 @@ def play_in_own_process(
     return record
 
 
-def _log_lost(task: GameTask, why: str) -> None:
+def _lost(task: GameTask, why: str) -> LostGame:
     log.warning(
-        "game %d (%s vs %s, seed %d) was lost: %s; not stored",
+        "game %d (%s vs %s, seed %d) was lost: %s; stored as lost, without a result",
         task.index,
         task.white.name,
         task.black.name,
         task.seed,
         why,
     )
+    return LostGame(task.index, task.white.name, task.black.name, task.seed, why)
 
 
 def _play_and_send(task: GameTask, sender) -> None:
@@ -273,7 +286,7 @@ def _play_and_send(task: GameTask, sender) -> None:
     sender.close()
 
 
-def run_ray(tasks: list[GameTask], address: str | None = None) -> Iterator[GameRecord]:
+def run_ray(tasks: list[GameTask], address: str | None = None) -> Iterator[GameRecord | LostGame]:
     """Plays ``tasks`` as Ray tasks (``pip install fogsearch[ray]``), yielding records as games
     finish."""
     try:
@@ -293,10 +306,13 @@ def run_ray(tasks: list[GameTask], address: str | None = None) -> Iterator[GameR
             except ray.exceptions.RayError as exc:
                 # A worker that died (out of memory, killed) after Ray's retries: as run_local
                 # does, that game is lost and the tournament goes on.
-                _log_lost(task_of[done[0]], f"{type(exc).__name__}: {exc}".splitlines()[0])
+                yield _lost(task_of[done[0]], f"{type(exc).__name__}: {exc}".splitlines()[0])
     finally:
         for ref in pending:  # stopped early: the cluster should not play games nobody stores
             ray.cancel(ref, force=True)
 
 
-BACKENDS: dict[str, Callable[..., Iterable[GameRecord]]] = {"local": run_local, "ray": run_ray}
+BACKENDS: dict[str, Callable[..., Iterable[GameRecord | LostGame]]] = {
+    "local": run_local,
+    "ray": run_ray,
+}

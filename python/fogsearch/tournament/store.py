@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from fogsearch.tournament.players import PlayerSpec
-from fogsearch.tournament.runner import GameRecord
+from fogsearch.tournament.runner import GameRecord, LostGame
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -44,6 +44,17 @@ CREATE TABLE IF NOT EXISTS games (
     history_json TEXT NOT NULL,
     white_fallbacks INTEGER NOT NULL DEFAULT 0,
     black_fallbacks INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (tournament_id, task_index)
+);
+CREATE TABLE IF NOT EXISTS lost_games (
+    id INTEGER PRIMARY KEY,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    task_index INTEGER NOT NULL,
+    white_id INTEGER NOT NULL REFERENCES players(id),
+    black_id INTEGER NOT NULL REFERENCES players(id),
+    seed INTEGER NOT NULL,
+    why TEXT NOT NULL,
+    finished_at TEXT NOT NULL,
     UNIQUE (tournament_id, task_index)
 );
 """
@@ -144,6 +155,27 @@ class ResultStore:
                     record.black_fallbacks,
                 ),
             )
+
+    def add_lost_game(
+        self, tournament_id: int, lost: LostGame, white_id: int, black_id: int
+    ) -> None:
+        with self.conn:
+            self.conn.execute(
+                "INSERT INTO lost_games (tournament_id, task_index, white_id, black_id, seed, why, "
+                "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (tournament_id, lost.task_index, white_id, black_id, lost.seed, lost.why, _now()),
+            )
+
+    def lost_games(self, tournament_id: int) -> list[dict]:
+        """Games of the tournament whose process died before reporting a result."""
+        rows = self.conn.execute(
+            "SELECT l.task_index, w.name, b.name, l.seed, l.why FROM lost_games l "
+            "JOIN players w ON w.id = l.white_id JOIN players b ON b.id = l.black_id "
+            "WHERE l.tournament_id = ? ORDER BY l.task_index",
+            (tournament_id,),
+        )
+        keys = ["task_index", "white", "black", "seed", "why"]
+        return [dict(zip(keys, row, strict=True)) for row in rows]
 
     def games(self, tournament_id: int | None = None) -> list[dict]:
         """Games as dicts with player names, oldest first (all tournaments if no id is given)."""
