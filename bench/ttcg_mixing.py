@@ -37,6 +37,7 @@ from ttcg_value_estimation import (  # noqa: E402 - the value-estimation task's 
     BURN_INS,
     SAMPLE_SIZES,
     SIZES,
+    add_state_arguments,
     exact_state,
     random_public_state,
     run_state,
@@ -121,10 +122,7 @@ def burn_in_needed(eigenvalues_a_c, n=1000, ratio=NEEDED_RATIO, limit=2000):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--states", type=int, default=100)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--bias", type=float, default=0.9)
-    ap.add_argument("--sizes", default=",".join(SIZES))
+    add_state_arguments(ap)
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)  # drawn in the value-estimation task's order
     summary = []

@@ -167,12 +167,18 @@ def run_state(params, actions, policy, seed, max_n):
     return errors, len(deals), entropy
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+def add_state_arguments(ap: argparse.ArgumentParser) -> None:
+    """The options that choose the public states and policies (shared with ttcg_mixing.py, which
+    must draw the same states)."""
     ap.add_argument("--states", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--bias", type=float, default=0.9)
     ap.add_argument("--sizes", default=",".join(SIZES))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    add_state_arguments(ap)
     ap.add_argument(
         "--play",
         choices=["uniform", "policy"],

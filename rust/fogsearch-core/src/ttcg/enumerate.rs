@@ -1,6 +1,8 @@
 //! Exact enumeration of every deal consistent with an observation, with its reach probability:
 //! the ground truth the samplers are checked against, for small states.
 
+use std::collections::HashMap;
+
 use rayon::prelude::*;
 
 use super::constraints::{Card, DealConstraints, Owner};
@@ -87,6 +89,15 @@ pub struct WeightedDeals {
 }
 
 impl WeightedDeals {
+    /// The position of each assignment in [`Self::assignments`].
+    pub fn index(&self) -> HashMap<&[Owner], usize> {
+        self.assignments
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (a.as_slice(), i))
+            .collect()
+    }
+
     /// Normalised probabilities of the assignments (the exact joint range over deals).
     pub fn probabilities(&self) -> Vec<f64> {
         let max = self

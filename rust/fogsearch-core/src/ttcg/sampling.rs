@@ -1,8 +1,6 @@
 //! Sampling the joint range of an observed Oh Hell state: the observation, the joint policy and
 //! the deal space tied together, with the Gibbs chains and every baseline behind one type.
 
-use std::collections::HashMap;
-
 use super::baselines::{sample_categorical, UniformDeals};
 use super::chains::{run_chains, ChainDraws, ChainSchedule};
 use super::constraints::Owner;
@@ -133,12 +131,7 @@ impl<P: Policy> ObservedRange<P> {
     pub fn transition_matrix(&self, limit: usize) -> Result<(WeightedDeals, Vec<f64>), TtcgError> {
         let exact = self.exact(limit)?;
         let n = exact.assignments.len();
-        let index: HashMap<&[Owner], usize> = exact
-            .assignments
-            .iter()
-            .enumerate()
-            .map(|(i, a)| (a.as_slice(), i))
-            .collect();
+        let index = exact.index();
         // The enumeration already holds every target value: look them up instead of recomputing
         // n^2 reach probabilities.
         let target = |a: &[Owner]| {
@@ -173,6 +166,8 @@ impl<P: Policy> ObservedRange<P> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashMap;
+
     use super::super::enumerate::enumerate_assignments;
     use super::super::observation::observe;
     use super::super::ohhell::{Action, Actor, OhHellParams, OhHellState};
@@ -246,12 +241,7 @@ mod tests {
                 let exact = range.exact(1000).unwrap();
                 assert_eq!(exact.assignments.len(), 24);
                 let pi = exact.probabilities();
-                let index: HashMap<&[Owner], usize> = exact
-                    .assignments
-                    .iter()
-                    .enumerate()
-                    .map(|(i, a)| (a.as_slice(), i))
-                    .collect();
+                let index = exact.index();
                 let target = |a: &[Owner]| range.log_target(a);
                 let mut cache = NeighbourhoodCache::default();
                 let mut moved = vec![0.0; pi.len()];
