@@ -43,14 +43,15 @@ class FogsearchBotConfig:
     captured; see :class:`fogsearch.search.SearchConfig`). Against TroutBot ``"exchange"`` scored
     71-4-25 over 100 games against 74-2-24 (bench/RESULTS.md), so the default stays ``"static"``."""
     max_search_boards: int = 256
-    """Above this many boards the search works on a seeded sample; tracking stays exact."""
+    """Above this many boards the search works on a seeded sample; tracking stays exact (up to
+    ``max_tracked_boards``)."""
     max_tracked_boards: int = 4_000_000
-    """Memory bound of the tracked set (about 0.5 GiB of boards). Tracking is exact below it; an
-    opponent move that would expand the set past it is applied to a seeded uniform sample of the
-    boards instead (logged, counted in ``approximations``), which may lose the true board (an
-    observation then finds no board and the set is rebuilt from the log, under the same bound).
-    Without it an exact set grown by unobserved opponent moves exhausted memory: two games at
-    depth 3 against TroutBot grew past 18 and 23 GiB and one was killed by the kernel."""
+    """Memory bound of the tracked set (about 0.4 GiB at ~100 bytes a board). Tracking is exact
+    below it; an opponent move that would expand the set past it is applied to a seeded uniform
+    sample of the boards instead (logged, counted in ``approximations``), which may lose the true
+    board (an observation then finds no board and the set is rebuilt from the log, under the same
+    bound). Without it an exact set grown by unobserved opponent moves exhausted memory: in two
+    games at depth 3 against TroutBot the set passed 23 GiB and the kernel killed the game."""
     turns_to_plan: int = 25
     """The remaining clock is spread over this many turns."""
     min_turn_seconds: float = 0.2
