@@ -110,7 +110,10 @@ class BoardSet:
     position: placement, side to move, castling rights, e.p. square). ``threads`` bounds the
     worker threads used on large sets (default: all cores). Tracking is exact and uncapped; with
     ``max_boards``, an update that would leave more boards raises :class:`BoardSetTooLargeError`
-    (the set unchanged) rather than exhausting memory.
+    (the set unchanged) rather than exhausting memory. Set it wherever the opponent's moves may go
+    unseen for long (a player that senses at random): an uncapped set grows by every such move,
+    and an allocation that fails aborts the whole process (Rust's allocation failure is not an
+    exception), or the kernel kills it first.
     """
 
     __slots__ = ("_inner",)
