@@ -68,3 +68,10 @@ def test_arguments_after_double_dash_are_for_bench_only(capsys):
     assert cli_main(["bench", "search", "--list", "--", "--depths", "1"]) == 0
     listed = capsys.readouterr().out.split()
     assert listed and all(p.endswith(".py") and "/search_" in p for p in listed)
+
+
+def test_track_refuses_a_bound_of_no_boards(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli_main(["track", "game.json", "--max-boards", "0"])
+    assert exc.value.code == 2
+    assert "must be a positive number of boards" in capsys.readouterr().err

@@ -3,6 +3,7 @@ and the demo, a live game between two reconchess baseline bots with both sides t
 
 from __future__ import annotations
 
+import argparse
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -253,11 +254,18 @@ def add_parsers(subparsers) -> None:
     for p in (demo, track):
         p.add_argument(
             "--max-boards",
-            type=int,
+            type=_positive_int,
             default=TRACK_MAX_BOARDS,
             help="stop tracking a side whose set would grow past this many boards",
         )
     track.set_defaults(handler=run_track)
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive number of boards, got {value}")
+    return value
 
 
 def _report(history: GameHistory, max_boards: int) -> int:
