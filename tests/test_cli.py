@@ -1,6 +1,7 @@
 """The ``fogsearch`` command line: play, track, demo and bench (the tournament has its own tests)."""
 
 import json
+from pathlib import Path
 
 import pytest
 from reconchess import GameHistory
@@ -32,8 +33,6 @@ def test_play_logs_a_game_saves_it_and_track_replays_it(tmp_path, capsys):
 
 
 def test_play_warns_when_the_bot_played_without_its_search(capsys):
-    from pathlib import Path
-
     bot = str(Path(__file__).parent / "bots" / "failing_search_bot.py")
     code = cli_main(["play", "--bot", bot, "--opponent", "random", "--seconds", "60"])
     out = capsys.readouterr().out
