@@ -53,8 +53,12 @@ def test_same_seed_same_draws_and_different_seeds_differ():
     assert 0.0 < a.acceptance_rate <= 1.0
 
 
+KERNELS = ["ringswap", "pairs"]
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("beta", [0.0, 2.0, 5.0, 10.0])
-def test_gibbs_reaches_the_tvd_of_exact_iid_samples(beta):
+def test_gibbs_reaches_the_tvd_of_exact_iid_samples(beta, kernel):
     r = JointRange.from_pyspiel(random_state(SMALL, 1, seed=1), policy=SoftmaxPolicy(3, beta))
     deals, log_reach = r.exact()
     assert len(deals) == 24  # the paper's 192-history state: 24 assignments x 2!^3 deal orders
@@ -62,7 +66,11 @@ def test_gibbs_reaches_the_tvd_of_exact_iid_samples(beta):
     n = 8000
     gibbs = np.mean(
         [
-            tvd(r.gibbs(4, n // 4, burn_in=20, thin=20, seed=s).flat(), deals, log_reach)
+            tvd(
+                r.gibbs(4, n // 4, burn_in=20, thin=20, seed=s, kernel=kernel).flat(),
+                deals,
+                log_reach,
+            )
             for s in range(4)
         ]
     )
@@ -85,11 +93,12 @@ def test_chains_from_different_constructions_mix_by_rhat_and_ess():
     assert ess_bulk(stat) > 400
 
 
-def test_constraints_hold_in_a_million_samples_with_voids():
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_constraints_hold_in_a_million_samples_with_voids(kernel):
     state = random_state(MEDIUM, 2, seed=5, want_voids=True)
     r = JointRange.from_pyspiel(state, policy=SoftmaxPolicy(1, 2.0))
     obs = _core.ohhell_observe(MEDIUM, state.history(), None)
-    draws = r.gibbs(4, 250_000, burn_in=10, thin=1, seed=6).flat()
+    draws = r.gibbs(4, 250_000, burn_in=10, thin=1, seed=6, kernel=kernel).flat()
     assert len(draws) == 1_000_000
     # Independent vectorised check against the observation, not the sampler's own validator.
     known = np.array(obs["known_owner"])
@@ -118,6 +127,10 @@ def test_bad_input_raises_clear_errors():
         r.gibbs(3, 10, starts=starts)
     with pytest.raises(ValueError, match="thin"):
         r.gibbs(2, 10, thin=0)
+    with pytest.raises(ValueError, match='kernel must be "ringswap" or "pairs"'):
+        r.gibbs(2, 10, kernel="metropolis")
+    with pytest.raises(ValueError, match="kernel must be"):
+        r.transition_matrix(kernel="")
     with pytest.raises(ValueError):
         JointRange(MEDIUM, [0, 1, 2])  # not a complete deal
     # The range is unchanged and still samples after the failures.
@@ -157,11 +170,17 @@ def test_a_52_card_four_player_mid_game_samples_consistent_deals():
     # voids few proposals are accepted (about 2% here); the chain still moves.
     assert draws.acceptance_rate > 0.0
     assert len({bytes(d) for d in draws.flat()}) > 2
+    # Pair blocks re-split 3 + 3 cards of two hands (voids respected) and move far more often.
+    pairs = r.gibbs(2, 500, burn_in=10, seed=12, kernel="pairs")
+    assert r.count_violations(pairs.flat()) == 0
+    assert pairs.acceptance_rate > 5 * draws.acceptance_rate
+    assert len({bytes(d) for d in pairs.flat()}) > 500
 
 
-def test_the_exact_transition_matrix_is_the_chain_that_runs():
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_the_exact_transition_matrix_is_the_chain_that_runs(kernel):
     r = JointRange.from_pyspiel(random_state(SMALL, 1, seed=1), policy=SoftmaxPolicy(3, 5.0))
-    deals, log_reach, matrix = r.transition_matrix()
+    deals, log_reach, matrix = r.transition_matrix(kernel=kernel)
     exact_deals, exact_log_reach = r.exact()
     assert np.array_equal(deals, exact_deals) and np.allclose(log_reach, exact_log_reach)
     assert matrix.shape == (24, 24) and (matrix >= 0).all()
@@ -169,10 +188,11 @@ def test_the_exact_transition_matrix_is_the_chain_that_runs():
     pi = np.exp(log_reach - log_reach.max())
     pi /= pi.sum()
     assert np.abs(pi @ matrix - pi).max() < 1e-12
+    assert np.abs(pi[:, None] * matrix - (pi[:, None] * matrix).T).max() < 1e-12  # reversible
     # 100,000 chains from one deal, one transition each: the next states follow that deal's row.
     start = int(np.argmax(pi))  # the likeliest deal: its row is far from the two-step one
     chains = 100_000
-    g = r.gibbs(chains, 1, seed=3, starts=np.repeat(deals[[start]], chains, axis=0))
+    g = r.gibbs(chains, 1, seed=3, starts=np.repeat(deals[[start]], chains, axis=0), kernel=kernel)
     assert list(g.transitions[:3]) == [1, 1, 1]
     index = {bytes(row): i for i, row in enumerate(deals)}
     counts = np.bincount([index[bytes(row)] for row in g.flat()], minlength=len(deals))
@@ -185,3 +205,24 @@ def test_the_transition_matrix_refuses_more_deals_than_the_limit():
     r = JointRange.from_pyspiel(random_state(MEDIUM, 1, seed=0))
     with pytest.raises(NotImplementedError, match="limited to 100"):
         r.transition_matrix(limit=100)
+
+
+def test_pair_blocks_mix_faster_than_ringswap_on_a_peaked_range():
+    """The reason the pairs kernel exists, read exactly from both matrices: on a 544,320-history
+    state under policy bias 0.9 its second eigenvalue is much further from 1."""
+    from fogsearch.ttcg import BiasPolicy
+
+    r = JointRange.from_pyspiel(
+        random_state(MEDIUM, 1, seed=2), policy=BiasPolicy(seed=3, bias=0.9)
+    )
+    gaps = {}
+    for kernel in KERNELS:
+        _, log_reach, matrix = r.transition_matrix(kernel=kernel)
+        pi = np.exp(log_reach - log_reach.max())
+        pi /= pi.sum()
+        root = np.sqrt(pi)
+        sym = root[:, None] * matrix / root[None, :]
+        eigenvalues = np.linalg.eigvalsh((sym + sym.T) / 2)
+        gaps[kernel] = 1 - eigenvalues[-2]
+    assert len(log_reach) == 2520
+    assert gaps["pairs"] > 3 * gaps["ringswap"], gaps

@@ -5,6 +5,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 SCRIPT = """
 import hashlib, sys
 from fogsearch.ttcg import JointRange, SoftmaxPolicy
@@ -20,20 +22,21 @@ while public < 6:
     legal = s.legal_actions()
     s.apply_action(int(legal[rng.integers(len(legal))]))
 r = JointRange(params, s.history(), None, SoftmaxPolicy(2, 5.0))
-out = r.gibbs(6, 300, burn_in=10, thin=3, seed=99)
+out = r.gibbs(6, 300, burn_in=10, thin=3, seed=99, kernel=sys.argv[1])
 sys.stdout.write(hashlib.sha256(out.samples.tobytes() + out.accepted.tobytes()).hexdigest())
 """
 
 
-def draws_digest(threads: int) -> str:
+def draws_digest(threads: int, kernel: str) -> str:
     env = dict(os.environ, RAYON_NUM_THREADS=str(threads))
     done = subprocess.run(
-        [sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", SCRIPT, kernel], env=env, capture_output=True, text=True, check=True
     )
     return done.stdout
 
 
-def test_one_and_two_threads_give_identical_draws():
-    one, two = draws_digest(1), draws_digest(2)
+@pytest.mark.parametrize("kernel", ["ringswap", "pairs"])
+def test_one_and_two_threads_give_identical_draws(kernel):
+    one, two = draws_digest(1, kernel), draws_digest(2, kernel)
     assert len(one) == len(hashlib.sha256().hexdigest())
     assert one == two

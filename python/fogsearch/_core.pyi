@@ -3,6 +3,8 @@
 Each section belongs to one core module; the user-facing API lives in the Python submodules.
 """
 
+from typing import Literal
+
 import numpy as np
 import numpy.typing as npt
 
@@ -475,9 +477,11 @@ class TtcgRange:
         thin: int = 1,
         seed: int = 0,
         starts: npt.NDArray[np.uint8] | None = None,
+        kernel: Literal["ringswap", "pairs"] = "ringswap",
     ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
         """TTCG Gibbs chains in parallel with the GIL released: ``(draws (chain, draw, card),
-        transitions per chain, accepted per chain)``. Identical for a seed on any thread count."""
+        transitions per chain, moves per chain)``. Identical for a seed on any thread count.
+        ``ValueError`` for an unknown ``kernel``."""
     def uniform(self, n: int, seed: int) -> npt.NDArray[np.uint8]:
         """``n`` exact uniform draws over consistent deals, shape ``(n, cards)``."""
     def importance(
@@ -491,10 +495,10 @@ class TtcgRange:
     def true_samples(self, n: int, seed: int, limit: int = 1_000_000) -> npt.NDArray[np.uint8]:
         """``n`` iid draws from the exactly enumerated joint range."""
     def transition_matrix(
-        self, limit: int = 5_000
+        self, limit: int = 5_000, kernel: Literal["ringswap", "pairs"] = "ringswap"
     ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-        """Every consistent deal, its log reach, and the Gibbs chain's exact ``n x n``
-        transition matrix over them."""
+        """Every consistent deal, its log reach, and the exact ``n x n`` transition matrix of a
+        Gibbs chain with ``kernel`` over them."""
     def log_target(self, assignments: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
         """Unnormalised log reach of each row."""
     def count_violations(self, assignments: npt.NDArray[np.uint8]) -> int:

@@ -93,15 +93,24 @@ class JointRange:
         thin: int = 1,
         seed: int = 0,
         starts: np.ndarray | None = None,
+        kernel: str = "ringswap",
     ) -> GibbsDraws:
         """Runs ``num_chains`` TTCG Gibbs chains in parallel (GIL released), each from its own
         randomised max-flow construction (or the given ``starts`` rows), discarding ``burn_in``
         transitions and then recording every ``thin``-th state ``draws`` times. The same seed gives
-        the same draws on any number of threads."""
+        the same draws on any number of threads.
+
+        ``kernel`` is the transition: ``"ringswap"``, the paper's (a RingSwap proposal re-dealing
+        a neighbouring suit-length table, Metropolis-Hastings acceptance; one reach evaluation per
+        transition), or ``"pairs"``: nine transitions in ten re-split up to three hidden cards of
+        each of two owners among themselves in proportion to reach (Metropolised Gibbs; up to 20
+        reach evaluations per transition), the tenth a RingSwap step. Both leave the joint range
+        invariant; on peaked ranges ``"pairs"`` needs far fewer transitions per independent
+        draw (bench/RESULTS.md). ``accepted`` counts transitions that moved the chain."""
         if starts is not None:
             starts = np.ascontiguousarray(starts, dtype=np.uint8)
         samples, transitions, accepted = self._range.gibbs(
-            num_chains, draws, burn_in, thin, seed, starts
+            num_chains, draws, burn_in, thin, seed, starts, kernel
         )
         return GibbsDraws(samples, transitions, accepted)
 
@@ -125,15 +134,17 @@ class JointRange:
         """``n`` iid draws from the exactly enumerated joint range."""
         return self._range.true_samples(n, seed, limit)
 
-    def transition_matrix(self, limit: int = 5_000) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Every consistent deal (rows, in :meth:`exact`'s order), its log reach, and the Gibbs
-        chain's exact one-step transition matrix ``P`` over them (``P[i, j]``: probability of
+    def transition_matrix(
+        self, limit: int = 5_000, kernel: str = "ringswap"
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every consistent deal (rows, in :meth:`exact`'s order), its log reach, and the exact
+        one-step transition matrix ``P`` of a Gibbs chain with ``kernel`` (see :meth:`gibbs`) (``P[i, j]``: probability of
         moving from deal ``i`` to deal ``j``), for reading the chain's mixing exactly on small
         states: the exact range ``pi`` satisfies ``pi @ P == pi``, and the chain is reversible,
         so its spectrum gives the autocorrelation of any statistic. Raises NotImplementedError, as
         :meth:`exact` does, when more than ``limit`` deals are consistent (the matrix has ``n**2``
         entries)."""
-        return self._range.transition_matrix(limit)
+        return self._range.transition_matrix(limit, kernel)
 
     def log_reach(self, assignments: np.ndarray) -> np.ndarray:
         """Unnormalised log reach of each deal (rows of owner codes)."""

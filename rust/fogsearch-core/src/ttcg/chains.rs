@@ -6,13 +6,14 @@
 use rayon::prelude::*;
 
 use super::constraints::Owner;
-use super::gibbs::{GibbsChain, LogTarget};
+use super::gibbs::{GibbsChain, Kernel, LogTarget};
 use super::suit_lengths::DealSpace;
 use crate::rng::Rng;
 
-/// How long chains run and what they record.
+/// Which transition chains make, how long they run and what they record.
 #[derive(Clone, Copy, Debug)]
 pub struct ChainSchedule {
+    pub kernel: Kernel,
     /// Transitions discarded before the first draw.
     pub burn_in: u64,
     /// Transitions between consecutive draws (at least 1).
@@ -61,7 +62,8 @@ pub fn run_chains<T: LogTarget + ?Sized>(
         .enumerate()
         .map(|(c, start)| {
             let rng = Rng::stream(seed, c as u64);
-            let mut chain = GibbsChain::new(space, target, start, rng).expect("validated above");
+            let mut chain = GibbsChain::with_kernel(space, target, start, rng, schedule.kernel)
+                .expect("validated above");
             chain.advance(schedule.burn_in);
             let mut out = Vec::with_capacity(schedule.draws * deck);
             for _ in 0..schedule.draws {
@@ -108,24 +110,27 @@ mod tests {
                 .sum::<f64>()
                 * 0.1
         };
-        let schedule = ChainSchedule {
-            burn_in: 10,
-            thin: 3,
-            draws: 50,
-        };
-        let run_on = |threads| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap()
-                .install(|| run_chains(&space, &target, &starts, schedule, 42).unwrap())
-        };
-        let one = run_on(1);
-        let two = run_on(2);
-        assert_eq!(one, two);
-        assert_eq!(one.draws.len(), 6 * 50 * space.num_cards());
-        assert_eq!(one.transitions, vec![160; 6]);
-        assert!(one.acceptance_rate() > 0.0);
+        for kernel in [Kernel::RingSwap, Kernel::Pairs] {
+            let schedule = ChainSchedule {
+                kernel,
+                burn_in: 10,
+                thin: 3,
+                draws: 50,
+            };
+            let run_on = |threads| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap()
+                    .install(|| run_chains(&space, &target, &starts, schedule, 42).unwrap())
+            };
+            let one = run_on(1);
+            let two = run_on(2);
+            assert_eq!(one, two);
+            assert_eq!(one.draws.len(), 6 * 50 * space.num_cards());
+            assert_eq!(one.transitions, vec![160; 6]);
+            assert!(one.acceptance_rate() > 0.0);
+        }
     }
 
     #[test]
@@ -141,6 +146,7 @@ mod tests {
         let target = |_: &[Owner]| 0.0;
         let bad = vec![vec![0; space.num_cards()]];
         let schedule = ChainSchedule {
+            kernel: Kernel::RingSwap,
             burn_in: 0,
             thin: 1,
             draws: 1,

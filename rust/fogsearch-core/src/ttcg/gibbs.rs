@@ -22,9 +22,45 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use super::constraints::{Card, Owner};
+use super::pair_block::{exact_pair_transitions, pair_step, PairBlocks, PairScratch};
 use super::ring_swap::for_each_ring_swap_neighbour;
 use super::suit_lengths::{DealSpace, SuitLengths};
 use crate::rng::{splitmix64, Rng};
+
+/// Which transition the chain makes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Kernel {
+    /// The paper's Algorithm 1: a RingSwap proposal with Metropolis-Hastings acceptance.
+    #[default]
+    RingSwap,
+    /// A pair-block update (see [`super::pair_block`]), or with probability
+    /// [`RING_SWAP_SHARE`] a RingSwap step, which keeps the chain irreducible where voids would
+    /// stop pair exchanges. Up to 20 reach evaluations per transition instead of one, for far
+    /// fewer transitions per independent draw on peaked ranges.
+    Pairs,
+}
+
+/// The share of [`Kernel::Pairs`] transitions that are RingSwap steps.
+pub const RING_SWAP_SHARE: f64 = 0.1;
+
+impl Kernel {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::RingSwap => "ringswap",
+            Kernel::Pairs => "pairs",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Result<Self, String> {
+        match name {
+            "ringswap" => Ok(Kernel::RingSwap),
+            "pairs" => Ok(Kernel::Pairs),
+            _ => Err(format!(
+                "kernel must be \"ringswap\" or \"pairs\", got {name:?}"
+            )),
+        }
+    }
+}
 
 /// Unnormalised log target of an assignment: the log reach probability of a history with that
 /// deal under the joint policy (any constant offset is irrelevant). `-inf` means unreachable.
@@ -169,11 +205,17 @@ pub fn log_acceptance(
 pub struct GibbsChain<'s, T: LogTarget + ?Sized> {
     space: &'s DealSpace,
     target: &'s T,
+    /// Present for [`Kernel::Pairs`].
+    blocks: Option<PairBlocks>,
+    pair_scratch: PairScratch,
     rng: Rng,
     cache: NeighbourhoodCache,
     assignment: Vec<Owner>,
     log_target: f64,
     neighbourhood: Rc<Neighbourhood>,
+    /// A pair-block move changed the table; the neighbourhood is looked up on the next RingSwap
+    /// step instead of after every move.
+    neighbourhood_stale: bool,
     proposal: Vec<Owner>,
     scratch: Vec<Card>,
     transitions: u64,
@@ -181,21 +223,35 @@ pub struct GibbsChain<'s, T: LogTarget + ?Sized> {
 }
 
 impl<'s, T: LogTarget + ?Sized> GibbsChain<'s, T> {
-    /// A chain started at `start`, which must satisfy the constraints.
+    /// A chain of the paper's kernel started at `start`, which must satisfy the constraints.
     pub fn new(
         space: &'s DealSpace,
         target: &'s T,
         start: &[Owner],
         rng: Rng,
     ) -> Result<Self, String> {
+        Self::with_kernel(space, target, start, rng, Kernel::RingSwap)
+    }
+
+    /// A chain of `kernel` started at `start`, which must satisfy the constraints.
+    pub fn with_kernel(
+        space: &'s DealSpace,
+        target: &'s T,
+        start: &[Owner],
+        rng: Rng,
+        kernel: Kernel,
+    ) -> Result<Self, String> {
         let mut chain = GibbsChain {
             space,
             target,
+            blocks: (kernel == Kernel::Pairs).then(|| PairBlocks::new(space)),
+            pair_scratch: PairScratch::default(),
             rng,
             cache: NeighbourhoodCache::default(),
             assignment: Vec::new(),
             log_target: 0.0,
             neighbourhood: Rc::new(Neighbourhood::of(space, space.table_of(start)?)),
+            neighbourhood_stale: false,
             proposal: vec![0; space.num_cards()],
             scratch: Vec::new(),
             transitions: 0,
@@ -211,6 +267,7 @@ impl<'s, T: LogTarget + ?Sized> GibbsChain<'s, T> {
         self.assignment = state.to_vec();
         self.log_target = self.target.log_weight(state);
         self.neighbourhood = self.cache.neighbourhood(self.space, table);
+        self.neighbourhood_stale = false;
         Ok(())
     }
 
@@ -226,9 +283,41 @@ impl<'s, T: LogTarget + ?Sized> GibbsChain<'s, T> {
         self.accepted
     }
 
-    /// One Metropolis-Hastings transition; returns whether the proposal was accepted.
+    /// One transition of the chain's kernel; returns whether the state changed (for RingSwap,
+    /// whether the proposal was accepted).
     pub fn step(&mut self) -> bool {
         self.transitions += 1;
+        let moved = match &self.blocks {
+            Some(blocks) if self.rng.next_f64() >= RING_SWAP_SHARE => {
+                match pair_step(
+                    blocks,
+                    self.space,
+                    self.target,
+                    &mut self.assignment,
+                    &mut self.rng,
+                    &mut self.pair_scratch,
+                ) {
+                    Some(log_target) => {
+                        self.log_target = log_target;
+                        self.neighbourhood_stale = true;
+                        true
+                    }
+                    None => false,
+                }
+            }
+            _ => self.ring_swap_step(),
+        };
+        self.accepted += moved as u64;
+        moved
+    }
+
+    /// The paper's Metropolis-Hastings transition.
+    fn ring_swap_step(&mut self) -> bool {
+        if self.neighbourhood_stale {
+            let table = self.space.table_of_consistent(&self.assignment);
+            self.neighbourhood = self.cache.neighbourhood(self.space, table);
+            self.neighbourhood_stale = false;
+        }
         let log_size_here = self.neighbourhood.log_size;
         let table = self.neighbourhood.draw_table(&mut self.rng);
         self.space.deal_uniformly_within(
@@ -253,7 +342,6 @@ impl<'s, T: LogTarget + ?Sized> GibbsChain<'s, T> {
             std::mem::swap(&mut self.assignment, &mut self.proposal);
             self.log_target = log_target_there;
             self.neighbourhood = self.cache.neighbourhood(self.space, table);
-            self.accepted += 1;
         }
         accept
     }
@@ -266,9 +354,33 @@ impl<'s, T: LogTarget + ?Sized> GibbsChain<'s, T> {
     }
 }
 
-/// The exact transition probabilities out of `state`: every assignment the chain can move to, with
-/// its probability, the stay probability included. Built from the same neighbourhoods and
-/// acceptance rule as [`GibbsChain::step`], for stationarity checks on tiny states.
+/// The exact transition probabilities out of `state` under `kernel`: every assignment the chain can
+/// move to, with its probability (entries may repeat; their sum is the probability), the stay
+/// probability included. Built from the same neighbourhoods, blocks and acceptance rules as
+/// [`GibbsChain::step`], for stationarity checks and exact mixing on small states.
+pub fn exact_kernel_transitions<T: LogTarget + ?Sized>(
+    space: &DealSpace,
+    target: &T,
+    state: &[Owner],
+    cache: &mut NeighbourhoodCache,
+    kernel: Kernel,
+) -> Result<Vec<(Vec<Owner>, f64)>, String> {
+    let ring_swap = exact_transitions(space, target, state, cache)?;
+    let blocks = PairBlocks::new(space);
+    if kernel == Kernel::RingSwap || blocks.is_empty() {
+        return Ok(ring_swap);
+    }
+    let scale = |row: Vec<(Vec<Owner>, f64)>, by: f64| row.into_iter().map(move |(a, p)| (a, p * by));
+    Ok(scale(ring_swap, RING_SWAP_SHARE)
+        .chain(scale(
+            exact_pair_transitions(&blocks, space, target, state),
+            1.0 - RING_SWAP_SHARE,
+        ))
+        .collect())
+}
+
+/// The exact transition probabilities of the paper's kernel out of `state`: every assignment the
+/// chain can move to, with its probability, the stay probability included.
 pub fn exact_transitions<T: LogTarget + ?Sized>(
     space: &DealSpace,
     target: &T,
@@ -320,6 +432,14 @@ mod tests {
     }
 
     fn stationarity_error(space: &DealSpace, target: &(impl LogTarget + ?Sized)) -> f64 {
+        kernel_stationarity_error(space, target, Kernel::RingSwap)
+    }
+
+    fn kernel_stationarity_error(
+        space: &DealSpace,
+        target: &(impl LogTarget + ?Sized),
+        kernel: Kernel,
+    ) -> f64 {
         let all = space.all_assignments();
         let index: HashMap<Vec<Owner>, usize> = all
             .iter()
@@ -333,7 +453,7 @@ mod tests {
         let mut moved = vec![0.0; all.len()];
         let mut cache = NeighbourhoodCache::default();
         for (i, a) in all.iter().enumerate() {
-            let row = exact_transitions(space, target, a, &mut cache).unwrap();
+            let row = exact_kernel_transitions(space, target, a, &mut cache, kernel).unwrap();
             let total: f64 = row.iter().map(|(_, p)| p).sum();
             assert!((total - 1.0).abs() < 1e-12);
             for (b, p) in row {
@@ -441,6 +561,90 @@ mod tests {
                 "{b:?}: {observed} vs {p}"
             );
         }
+    }
+
+    /// Nine hidden cards in three suits, hands of 4, 3, 1 and 1 (blocks then take 3 of 4 cards),
+    /// player 2 void in suit 0: 2,520 assignments minus the void's.
+    fn big_hands_with_a_void() -> DealSpace {
+        DealSpace::new(&hand_made(3, 3, &[], &[4, 3, 1, 1], &[(2, 0)])).unwrap()
+    }
+
+    #[test]
+    fn the_pairs_kernel_leaves_the_target_invariant() {
+        let voids = hand_made(
+            3,
+            4,
+            &[(0, 0), (1, 1), (2, 2), (4, 4)],
+            &[2, 2, 2, 2],
+            &[(0, 1)],
+        );
+        for space in [
+            DealSpace::new(&paper_192()).unwrap(),
+            DealSpace::new(&voids).unwrap(),
+            big_hands_with_a_void(),
+        ] {
+            for beta in [0.0, 5.0, 10.0] {
+                let err = kernel_stationarity_error(&space, &rugged(beta, 13), Kernel::Pairs);
+                assert!(err < 1e-9, "beta {beta}: {err}");
+            }
+        }
+    }
+
+    #[test]
+    fn pairs_one_step_frequencies_match_the_exact_transition_row() {
+        let space = big_hands_with_a_void();
+        let target = rugged(5.0, 7);
+        let start = space.all_assignments()[100].clone();
+        let mut cache = NeighbourhoodCache::default();
+        let mut row: HashMap<Vec<Owner>, f64> = HashMap::new();
+        for (b, p) in
+            exact_kernel_transitions(&space, &target, &start, &mut cache, Kernel::Pairs).unwrap()
+        {
+            *row.entry(b).or_default() += p;
+        }
+        assert!(row.len() > 20, "a block of 3 + 3 cards reaches many deals");
+        let mut chain =
+            GibbsChain::with_kernel(&space, &target, &start, Rng::new(9), Kernel::Pairs).unwrap();
+        let n = 200_000;
+        let mut counts: HashMap<Vec<Owner>, usize> = HashMap::new();
+        for _ in 0..n {
+            chain.reset_to(&start).unwrap();
+            chain.step();
+            *counts.entry(chain.state().to_vec()).or_default() += 1;
+        }
+        assert!(counts.keys().all(|k| row.contains_key(k)));
+        for (b, p) in &row {
+            let observed = *counts.get(b).unwrap_or(&0) as f64 / n as f64;
+            let sd = (p * (1.0 - p) / n as f64).sqrt();
+            assert!(
+                (observed - p).abs() < 5.0 * sd + 1e-4,
+                "{b:?}: {observed} vs {p}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_pairs_chain_keeps_every_constraint_and_tracks_its_log_target() {
+        let space = big_hands_with_a_void();
+        let target = rugged(10.0, 3);
+        let start = space.all_assignments()[0].clone();
+        let mut chain =
+            GibbsChain::with_kernel(&space, &target, &start, Rng::new(4), Kernel::Pairs).unwrap();
+        for _ in 0..20_000 {
+            chain.step();
+            let state = chain.state().to_vec();
+            assert!(space.table_of(&state).is_ok(), "{state:?}");
+            assert_eq!(chain.log_target, target(&state));
+        }
+        assert!(chain.accepted() > 1000);
+    }
+
+    #[test]
+    fn kernels_are_named() {
+        for k in [Kernel::RingSwap, Kernel::Pairs] {
+            assert_eq!(Kernel::from_name(k.name()), Ok(k));
+        }
+        assert!(Kernel::from_name("gibbs").unwrap_err().contains("ringswap"));
     }
 
     #[test]

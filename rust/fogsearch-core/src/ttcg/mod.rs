@@ -13,6 +13,7 @@ pub mod history;
 pub mod maxflow;
 pub mod observation;
 pub mod ohhell;
+pub mod pair_block;
 pub mod policy;
 pub mod ring_swap;
 pub mod sampling;

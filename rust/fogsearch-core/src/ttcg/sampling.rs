@@ -7,7 +7,7 @@ use super::constraints::Owner;
 use super::enumerate::{enumerate_weighted, WeightedDeals};
 use super::error::TtcgError;
 use super::flow::construct_assignment;
-use super::gibbs::{exact_transitions, GibbsChain, NeighbourhoodCache};
+use super::gibbs::{exact_kernel_transitions, GibbsChain, Kernel, NeighbourhoodCache};
 use super::history::log_reach;
 use super::observation::Observation;
 use super::policy::{BuiltinPolicy, Policy};
@@ -123,12 +123,16 @@ impl<P: Policy> ObservedRange<P> {
             .collect())
     }
 
-    /// The Gibbs chain's exact one-step transition matrix over every consistent assignment (at
-    /// most `limit`, enumerated as [`Self::exact`] orders them): row-major `n x n`, row `i` the
-    /// distribution of the next state from assignment `i`. It is what the chain's mixing can be
+    /// The exact one-step transition matrix of a Gibbs chain with `kernel` over every consistent
+    /// assignment (at most `limit`, enumerated as [`Self::exact`] orders them): row-major `n x n`,
+    /// row `i` the distribution of the next state from assignment `i`. It is what the chain's mixing can be
     /// read from exactly (spectral gap, autocorrelation of any statistic) on small states; the
     /// cost is `n^2` acceptance evaluations, so keep `n` in the thousands.
-    pub fn transition_matrix(&self, limit: usize) -> Result<(WeightedDeals, Vec<f64>), TtcgError> {
+    pub fn transition_matrix(
+        &self,
+        limit: usize,
+        kernel: Kernel,
+    ) -> Result<(WeightedDeals, Vec<f64>), TtcgError> {
         let exact = self.exact(limit)?;
         let n = exact.assignments.len();
         let index = exact.index();
@@ -143,7 +147,7 @@ impl<P: Policy> ObservedRange<P> {
         let mut matrix = vec![0.0; n * n];
         for (i, a) in exact.assignments.iter().enumerate() {
             let row = &mut matrix[i * n..(i + 1) * n];
-            for (b, p) in exact_transitions(&self.space, &target, a, &mut cache)
+            for (b, p) in exact_kernel_transitions(&self.space, &target, a, &mut cache, kernel)
                 .map_err(TtcgError::InvalidInput)?
             {
                 let j = index.get(b.as_slice()).ok_or_else(|| {
@@ -173,6 +177,10 @@ mod tests {
     use super::super::ohhell::{Action, Actor, OhHellParams, OhHellState};
     use super::super::policy::{BiasPolicy, SoftmaxPolicy};
     use super::*;
+
+    fn with_each_kernel(policy: BuiltinPolicy) -> [(BuiltinPolicy, Kernel); 2] {
+        [(policy.clone(), Kernel::RingSwap), (policy, Kernel::Pairs)]
+    }
 
     /// A public state of the paper's kind: random play until `tricks_played` tricks are complete,
     /// retried until no void is revealed (as in the paper's Table 1 states).
@@ -236,7 +244,7 @@ mod tests {
     fn gibbs_transition_matrix_leaves_the_exact_joint_range_invariant_on_192_histories() {
         for seed in 0..3 {
             let obs = paper_state(2, 2, 1, seed);
-            for policy in policies() {
+            for (policy, kernel) in policies().into_iter().flat_map(with_each_kernel) {
                 let range = ObservedRange::new(obs.clone(), policy).unwrap();
                 let exact = range.exact(1000).unwrap();
                 assert_eq!(exact.assignments.len(), 24);
@@ -246,7 +254,10 @@ mod tests {
                 let mut cache = NeighbourhoodCache::default();
                 let mut moved = vec![0.0; pi.len()];
                 for (i, a) in exact.assignments.iter().enumerate() {
-                    for (b, p) in exact_transitions(&range.space, &target, a, &mut cache).unwrap() {
+                    let row =
+                        exact_kernel_transitions(&range.space, &target, a, &mut cache, kernel)
+                            .unwrap();
+                    for (b, p) in row {
                         moved[index[b.as_slice()]] += pi[i] * p;
                     }
                 }
@@ -255,7 +266,7 @@ mod tests {
                     .zip(&moved)
                     .map(|(a, b)| (a - b).abs())
                     .fold(0.0, f64::max);
-                assert!(err < 1e-9, "{policy:?}: {err}");
+                assert!(err < 1e-9, "{policy:?} {kernel:?}: {err}");
             }
         }
     }
@@ -264,9 +275,9 @@ mod tests {
     fn transition_matrix_rows_are_distributions_that_keep_the_joint_range() {
         // 60 assignments (12,960 histories), every built-in policy.
         let obs = paper_state(3, 3, 2, 4);
-        for policy in policies() {
+        for (policy, kernel) in policies().into_iter().flat_map(with_each_kernel) {
             let range = ObservedRange::new(obs.clone(), policy).unwrap();
-            let (deals, matrix) = range.transition_matrix(1000).unwrap();
+            let (deals, matrix) = range.transition_matrix(1000, kernel).unwrap();
             let n = deals.assignments.len();
             assert_eq!(n, 60);
             assert_eq!(deals.assignments, range.exact(1000).unwrap().assignments);
@@ -280,7 +291,7 @@ mod tests {
                 let moved: f64 = (0..n).map(|i| pi[i] * matrix[i * n + j]).sum();
                 assert!(
                     (moved - pi[j]).abs() < 1e-9,
-                    "{policy:?}: {moved} vs {}",
+                    "{policy:?} {kernel:?}: {moved} vs {}",
                     pi[j]
                 );
             }
@@ -288,7 +299,10 @@ mod tests {
             for i in 0..n {
                 for j in 0..n {
                     let flow = pi[i] * matrix[i * n + j] - pi[j] * matrix[j * n + i];
-                    assert!(flow.abs() < 1e-12, "{policy:?}: detailed balance {i} {j}");
+                    assert!(
+                        flow.abs() < 1e-12,
+                        "{policy:?} {kernel:?}: detailed balance {i} {j}"
+                    );
                 }
             }
         }
@@ -298,7 +312,7 @@ mod tests {
     fn transition_matrix_refuses_more_deals_than_the_limit() {
         let obs = paper_state(3, 3, 1, 4);
         let range = ObservedRange::new(obs, BuiltinPolicy::Uniform).unwrap();
-        assert!(range.transition_matrix(100).is_err());
+        assert!(range.transition_matrix(100, Kernel::RingSwap).is_err());
     }
 
     fn tvd(counts: &HashMap<&[Owner], usize>, exact: &WeightedDeals, n: usize) -> f64 {
@@ -327,11 +341,15 @@ mod tests {
         for (suits, tricks, played) in [(2, 2, 1), (3, 3, 2)] {
             let obs = paper_state(suits, tricks, played, 11);
             let deck = obs.constraints.num_cards();
-            for beta in [0.0, 2.0, 5.0, 10.0] {
+            for (beta, kernel) in [0.0, 2.0, 5.0, 10.0]
+                .into_iter()
+                .flat_map(|b| [(b, Kernel::RingSwap), (b, Kernel::Pairs)])
+            {
                 let policy = BuiltinPolicy::Softmax(SoftmaxPolicy { seed: 23, beta });
                 let range = ObservedRange::new(obs.clone(), policy).unwrap();
                 let exact = range.exact(100_000).unwrap();
                 let schedule = ChainSchedule {
+                    kernel,
                     burn_in: 50,
                     thin: 10,
                     draws: n / 4,
@@ -346,10 +364,12 @@ mod tests {
                     })
                     .sum::<f64>()
                     / 4.0;
-                eprintln!("{suits} suits, beta {beta}: Gibbs TVD {gibbs_tvd:.4}, iid {iid_tvd:.4}");
+                eprintln!(
+                    "{suits} suits, beta {beta}, {kernel:?}: Gibbs TVD {gibbs_tvd:.4}, iid {iid_tvd:.4}"
+                );
                 assert!(
                     gibbs_tvd < 1.5 * iid_tvd,
-                    "{suits} suits, beta {beta}: Gibbs TVD {gibbs_tvd:.4} vs iid {iid_tvd:.4}"
+                    "{suits} suits, beta {beta}, {kernel:?}: Gibbs TVD {gibbs_tvd:.4} vs iid {iid_tvd:.4}"
                 );
             }
         }

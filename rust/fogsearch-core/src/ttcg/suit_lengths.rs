@@ -355,6 +355,18 @@ impl DealSpace {
         }
     }
 
+    /// The table of an assignment already known to satisfy the constraints (a chain's own state):
+    /// [`Self::table_of`] without the checks, for the hot path.
+    pub fn table_of_consistent(&self, assignment: &[Owner]) -> SuitLengths {
+        let mut table = SuitLengths::default();
+        for (suit, cards) in self.hidden_by_suit.iter().enumerate() {
+            for &card in cards {
+                table = table.incremented(assignment[card as usize] as usize, suit);
+            }
+        }
+        table
+    }
+
     /// Every assignment with the given table (multinomially many), for exact checks on tiny states.
     pub fn assignments_within(&self, table: SuitLengths) -> Vec<Vec<Owner>> {
         let mut out = vec![self.known_assignment.clone()];

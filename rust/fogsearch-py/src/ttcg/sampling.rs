@@ -11,6 +11,7 @@ use pyo3::types::PyDict;
 
 use fogsearch_core::ttcg::chains::ChainSchedule;
 use fogsearch_core::ttcg::constraints::Owner;
+use fogsearch_core::ttcg::gibbs::Kernel;
 use fogsearch_core::ttcg::policy::{BuiltinPolicy, InfoStateView, Policy};
 use fogsearch_core::ttcg::sampling::ObservedRange;
 
@@ -132,7 +133,7 @@ impl PyTtcgRange {
 
     /// Gibbs chains: (draws uint8 [chain, draw, card], transitions uint64 [chain], accepted uint64
     /// [chain]). Chains start from `starts` (one row per chain) or from randomised constructions.
-    #[pyo3(signature = (num_chains, draws, burn_in=0, thin=1, seed=0, starts=None))]
+    #[pyo3(signature = (num_chains, draws, burn_in=0, thin=1, seed=0, starts=None, kernel="ringswap"))]
     #[allow(clippy::too_many_arguments, clippy::type_complexity)]
     fn gibbs<'py>(
         &self,
@@ -143,6 +144,7 @@ impl PyTtcgRange {
         thin: u64,
         seed: u64,
         starts: Option<PyReadonlyArray2<'py, u8>>,
+        kernel: &str,
     ) -> PyResult<(
         Bound<'py, PyArray3<u8>>,
         Bound<'py, PyArray1<u64>>,
@@ -151,6 +153,7 @@ impl PyTtcgRange {
         if thin == 0 {
             return Err(PyValueError::new_err("thin must be at least 1"));
         }
+        let kernel = kernel_named(kernel)?;
         let starts = match starts {
             Some(s) => {
                 let s = self.assignments_in(&s)?;
@@ -165,6 +168,7 @@ impl PyTtcgRange {
             None => None,
         };
         let schedule = ChainSchedule {
+            kernel,
             burn_in,
             thin,
             draws,
@@ -221,14 +225,16 @@ impl PyTtcgRange {
 
     /// Every consistent deal, its log reach, and the Gibbs chain's exact `n x n` transition
     /// matrix over them (row `i`: the next state's distribution from deal `i`).
-    #[pyo3(signature = (limit=5_000))]
+    #[pyo3(signature = (limit=5_000, kernel="ringswap"))]
     fn transition_matrix<'py>(
         &self,
         py: Python<'py>,
         limit: usize,
+        kernel: &str,
     ) -> PyResult<DealsWithTransitions<'py>> {
+        let kernel = kernel_named(kernel)?;
         let (deals, matrix) = self
-            .run(py, |r| r.transition_matrix(limit))?
+            .run(py, |r| r.transition_matrix(limit, kernel))?
             .map_err(to_py_err)?;
         let n = deals.assignments.len();
         let matrix = Array2::from_shape_vec((n, n), matrix).expect("n x n");
@@ -279,4 +285,8 @@ impl PyTtcgRange {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyTtcgRange>()?;
     Ok(())
+}
+
+fn kernel_named(name: &str) -> PyResult<Kernel> {
+    Kernel::from_name(name).map_err(PyValueError::new_err)
 }
