@@ -12,7 +12,9 @@ deal value f (player 0's expected return) with a_k = u_k . (sqrt(pi) (f - V)):
 - the start's bias after s transitions from the uniform start mu0: sum_k c_k a_k lambda_k^s with
   c_k = (mu0 / sqrt(pi)) . u_k;
 - the integrated autocorrelation time of f in transitions: sum_k a_k^2 (1 + lambda_k) /
-  (1 - lambda_k) / Var(f).
+  (1 - lambda_k) / Var(f); times the measured wall time of a transition, it is the time the chain
+  takes per independent draw, the fair comparison between kernels whose transitions cost
+  differently.
 
 The predicted root-mean-square error of "gibbs b" (b burn-in transitions, then a draw every
 max(b, 1)) is sqrt(bias^2 + variance), averaged over states as a mean square; "true" samples have
@@ -21,6 +23,7 @@ variance Var(f) / n. The measured column is the same estimator run by the value-
 chain the matrix describes and its errors are the chain's mixing, not an implementation fault.
 
     python bench/ttcg_mixing.py --states 100
+    python bench/ttcg_mixing.py --states 100 --kernels pairs   # the optional pair-block kernel
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from ttcg_value_estimation import (  # noqa: E402 - the value-estimation task's own states
     BURN_INS,
+    KERNEL_ROWS,
     SAMPLE_SIZES,
     SIZES,
     add_state_arguments,
@@ -120,38 +124,56 @@ def burn_in_needed(eigenvalues_a_c, n=1000, ratio=NEEDED_RATIO, limit=2000):
     return high
 
 
+def seconds_per_transition(r, kernel, transitions=20_000):
+    """Wall seconds per transition of one chain on this state (after a warm-up that fills the
+    chain's neighbourhood cache), so that kernels can be compared per second, not per transition."""
+    r.gibbs(1, 1, burn_in=999, kernel=kernel)
+    t0 = time.perf_counter()
+    r.gibbs(1, 1, burn_in=transitions - 1, kernel=kernel)
+    return (time.perf_counter() - t0) / transitions
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     add_state_arguments(ap)
     args = ap.parse_args()
+    kernels = args.kernels.split(",")
+    if len(kernels) != 1:
+        ap.error("--kernels: give one kernel (its exact matrix is read)")
+    kernel = kernels[0]
+    row = KERNEL_ROWS[kernel]
     rng = np.random.default_rng(args.seed)  # drawn in the value-estimation task's order
     summary = []
     for size in args.sizes.split(","):
         params, played = SIZES[size]
         t0 = time.perf_counter()
-        spectra, measured, gaps, times, moving = [], [], [], [], []
+        spectra, measured, gaps, times, moving, costs = [], [], [], [], [], []
         for i in range(args.states):
             policy = BiasPolicy(seed=args.seed * 1000 + i, bias=args.bias)
             actions = random_public_state(params, played, rng)
             r, deals, p, values, value = exact_state(params, actions, policy)
-            _, log_reach, matrix = r.transition_matrix()
+            _, log_reach, matrix = r.transition_matrix(kernel=kernel)
             eigenvalues, a, c = spectral_mixing(p, matrix, values, value)
             spectra.append((eigenvalues, a, c))
             gaps.append(1 - np.sort(eigenvalues)[-2])
             times.append(integrated_time(eigenvalues, a))
             moving.append(float(p @ (1 - np.diag(matrix))))
-            errors, _, _ = run_state(params, actions, policy, seed=i, max_n=max(SAMPLE_SIZES))
+            costs.append(seconds_per_transition(r, kernel))
+            errors, _, _ = run_state(
+                params, actions, policy, seed=i, max_n=max(SAMPLE_SIZES), kernels=[kernel]
+            )
             measured.append(errors)
         needed = burn_in_needed(spectra)
-        summary.append((size, len(p), gaps, times, moving, needed))
+        drawn = np.array(times) * np.array(costs) * 1e6
+        summary.append((size, len(p), gaps, times, moving, np.array(costs) * 1e6, drawn, needed))
         print(
             f"\n## {size} histories ({len(p)} assignments), {args.states} states, policy bias "
-            f"{args.bias}, {time.perf_counter() - t0:.1f} s"
+            f"{args.bias}, kernel {kernel}, {time.perf_counter() - t0:.1f} s"
         )
         print("RMSE over the states, measured (run) / predicted (exact chain):\n")
         print("| estimator | " + " | ".join(f"n={n}" for n in SAMPLE_SIZES) + " |")
         print("|---|" + "---|" * len(SAMPLE_SIZES))
-        rows = {"true": None, **{f"gibbs {b}": b for b in BURN_INS}}
+        rows = {"true": None, **{f"{row} {b}": b for b in BURN_INS}}
         for name, b in rows.items():
             cells = []
             for k, n in enumerate(SAMPLE_SIZES):
@@ -164,16 +186,18 @@ def main():
             print(f"| {name} | " + " | ".join(cells) + " |")
     print(
         "\n| size | assignments | spectral gap (median) | value's autocorrelation time, "
-        "transitions (median / mean) | moves per transition (mean) | burn-in needed |"
+        "transitions (median / mean) | moves per transition (mean) | µs per transition (median) "
+        "| µs per autocorrelation time (median) | burn-in needed |"
     )
-    print("|---|---|---|---|---|---|")
-    for size, n, gaps, times, moving, needed in summary:
+    print("|---|---|---|---|---|---|---|---|")
+    for size, n, gaps, times, moving, micros, drawn, needed in summary:
         print(
             f"| {size} | {n} | {np.median(gaps):.4f} | {np.median(times):.1f} / "
-            f"{np.mean(times):.1f} | {np.mean(moving):.3f} | {needed} |"
+            f"{np.mean(times):.1f} | {np.mean(moving):.3f} | {np.median(micros):.2f} | "
+            f"{np.median(drawn):.1f} | {needed} |"
         )
     print(
-        f"\n'burn-in needed': smallest b for which gibbs b's predicted RMSE at n=1000 is within "
+        f"\n'burn-in needed': smallest b for which {row} b's predicted RMSE at n=1000 is within "
         f"{NEEDED_RATIO}x of the true samples' (mean square over the states)."
     )
 

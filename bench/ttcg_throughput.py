@@ -7,6 +7,10 @@ Every transition evaluates the proposal's reach probability (the whole public hi
 under the policy); the "reach evals/s" column times that evaluation alone on uniform deals, to show
 how much of a transition it is. The uniform policy still computes reach (legal-action counts vary).
 
+With the ``pairs`` kernel (``--kernels``) a transition is a pair-block update (a reach evaluation
+per allowed re-split of the block, up to 20) nine times in ten, so it costs several reach
+evaluations; "acceptance" is then the share of transitions that moved the chain.
+
 Run: ``.venv/bin/python bench/ttcg_throughput.py`` (after ``maturin develop --release``).
 """
 
@@ -61,11 +65,11 @@ def _cpu_seconds():
     return usage.ru_utime + usage.ru_stime
 
 
-def transitions_per_second(r, chains, transitions, seed=0):
+def transitions_per_second(r, chains, transitions, kernel, seed=0):
     """(transitions per wall second, acceptance rate, transitions per CPU second of this
     process, all threads together)."""
     t0, c0 = time.perf_counter(), _cpu_seconds()
-    out = r.gibbs(chains, 1, burn_in=transitions - 1, thin=1, seed=seed)
+    out = r.gibbs(chains, 1, burn_in=transitions - 1, thin=1, seed=seed, kernel=kernel)
     wall, cpu = time.perf_counter() - t0, _cpu_seconds() - c0
     total = int(out.transitions.sum())
     return total / wall, out.acceptance_rate, total / cpu
@@ -82,6 +86,7 @@ def main():
         default=None,
         help="comma-separated thread counts beyond 1 (default: 2 .. all cores)",
     )
+    ap.add_argument("--kernels", default="ringswap,pairs", help="comma-separated Gibbs kernels")
     args = ap.parse_args()
     cores = os.cpu_count() or 1
     counts = (
@@ -94,31 +99,36 @@ def main():
     print("per CPU s = transitions per CPU-second relative to 1 thread, which separates parallel")
     print("overhead from cores taken by other processes)\n")
     print(
-        "| state | policy | transitions/s/core | reach evals/s/core | acceptance | "
+        "| state | policy | kernel | transitions/s/core | reach evals/s/core | acceptance | "
         + " | ".join(f"{k} threads (eff.)" for k in counts)
         + " |"
     )
-    print("|---|---|---|---|---|" + "---|" * len(counts))
+    print("|---|---|---|---|---|---|" + "---|" * len(counts))
     for name, (params, played) in STATES.items():
         actions = random_public_state(params, played, seed=1)
         for label, policy in [("uniform", UniformPolicy()), ("softmax b=5", SoftmaxPolicy(1, 5.0))]:
             r = JointRange(params, actions, None, policy)
-            # Warm-up (fills the neighbourhood caches), which also sizes the runs: each chain runs
-            # about --seconds, capped at --transitions, so slow states do not take minutes.
-            rate, _, _ = transitions_per_second(r, 1, 5000)
-            n = int(min(args.transitions, max(20_000, rate * args.seconds)))
-            one, acc, one_cpu = transitions_per_second(r, 1, n)
-            deals = r.uniform(n, seed=0)
+            deals = r.uniform(100_000, seed=0)
             t0 = time.perf_counter()
             r.log_reach(deals)
             reach = len(deals) / (time.perf_counter() - t0)
-            cells = []
-            for k in counts:
-                many, _, many_cpu = transitions_per_second(r, k, n)
-                efficiency = many / (k * one)
-                cells.append(f"{many / 1e3:.0f}k ({efficiency:.2f}; {many_cpu / one_cpu:.2f})")
-            row = f"| {name} | {label} | {one / 1e3:.0f}k | {reach / 1e3:.0f}k | {acc:.2f} | "
-            print(row + " | ".join(cells) + " |")
+            for kernel in args.kernels.split(","):
+                print(row_of(r, name, label, kernel, reach, counts, args), flush=True)
+
+
+def row_of(r, name, label, kernel, reach, counts, args):
+    # Warm-up (fills the neighbourhood caches), which also sizes the runs: each chain runs about
+    # --seconds, capped at --transitions, so slow states do not take minutes.
+    rate, _, _ = transitions_per_second(r, 1, 5000, kernel)
+    n = int(min(args.transitions, max(20_000, rate * args.seconds)))
+    one, acc, one_cpu = transitions_per_second(r, 1, n, kernel)
+    cells = []
+    for k in counts:
+        many, _, many_cpu = transitions_per_second(r, k, n, kernel)
+        efficiency = many / (k * one)
+        cells.append(f"{many / 1e3:.0f}k ({efficiency:.2f}; {many_cpu / one_cpu:.2f})")
+    row = f"| {name} | {label} | {kernel} | {one / 1e3:.0f}k | {reach / 1e3:.0f}k | {acc:.2f} | "
+    return row + " | ".join(cells) + " |"
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@ each estimator averages V over n sampled deals:
 - ``gibbs b``: one TTCG Gibbs chain started from a uniformly drawn deal, recording a deal every
   ``max(b, 1)`` transitions after ``b`` burn-in transitions (the paper's "burn-in" b; b = 0 records
   every transition);
+- ``pairs b`` (with ``--kernels ringswap,pairs``): the same with the chain's optional pair-block
+  kernel (``JointRange.gibbs(kernel="pairs")``) instead of the paper's RingSwap kernel;
 - ``importance``: self-normalised importance sampling with the exact uniform proposal.
 
 The joint policy is the supplement's random "policy bias" policy (bias 0.9 on one random action per
@@ -144,7 +146,10 @@ def exact_state(params, actions, policy):
     return r, deals, p, values, float(p @ values)
 
 
-def run_state(params, actions, policy, seed, max_n):
+KERNEL_ROWS = {"ringswap": "gibbs", "pairs": "pairs"}
+
+
+def run_state(params, actions, policy, seed, max_n, kernels=("ringswap",)):
     r, deals, p, values, exact_value = exact_state(params, actions, policy)
     entropy = range_entropy_bits(params, p)
     index = {bytes(d): i for i, d in enumerate(deals)}
@@ -156,10 +161,15 @@ def run_state(params, actions, policy, seed, max_n):
     true_v = value_of(r.true_samples(max_n, seed=seed))
     errors["true"] = [abs(true_v[:n].mean() - exact_value) for n in SAMPLE_SIZES]
     start = r.uniform(1, seed=seed + 1)
-    for b in BURN_INS:
-        g = r.gibbs(1, max_n, burn_in=b, thin=max(b, 1), seed=seed + 2, starts=start)
-        gv = value_of(g.flat())
-        errors[f"gibbs {b}"] = [abs(gv[:n].mean() - exact_value) for n in SAMPLE_SIZES]
+    for kernel in kernels:
+        for b in BURN_INS:
+            g = r.gibbs(
+                1, max_n, burn_in=b, thin=max(b, 1), seed=seed + 2, starts=start, kernel=kernel
+            )
+            gv = value_of(g.flat())
+            errors[f"{KERNEL_ROWS[kernel]} {b}"] = [
+                abs(gv[:n].mean() - exact_value) for n in SAMPLE_SIZES
+            ]
     draws, log_w = r.importance(max_n, seed=seed + 3)
     iv = value_of(draws)
     w = np.exp(log_w - log_w.max())
@@ -174,6 +184,11 @@ def add_state_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--bias", type=float, default=0.9)
     ap.add_argument("--sizes", default=",".join(SIZES))
+    ap.add_argument(
+        "--kernels",
+        default="ringswap",
+        help="Gibbs kernels to run, comma-separated: ringswap (the paper's), pairs",
+    )
 
 
 def main():
@@ -201,7 +216,12 @@ def main():
             else:
                 actions = random_public_state(params, played, rng)
             errs, n_deals, entropy = run_state(
-                params, actions, policy, seed=i, max_n=max(SAMPLE_SIZES)
+                params,
+                actions,
+                policy,
+                seed=i,
+                max_n=max(SAMPLE_SIZES),
+                kernels=args.kernels.split(","),
             )
             per_state.append(errs)
             entropies.append(entropy)
