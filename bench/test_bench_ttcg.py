@@ -27,8 +27,9 @@ def joint_range():
     return JointRange(PARAMS, s.history(), None, SoftmaxPolicy(1, 5.0))
 
 
-def test_bench_gibbs_10k_transitions_one_chain(benchmark, joint_range):
-    out = benchmark(joint_range.gibbs, 1, 1, burn_in=9_999, thin=1, seed=0)
+@pytest.mark.parametrize("kernel", ["ringswap", "pairs"])
+def test_bench_gibbs_10k_transitions_one_chain(benchmark, joint_range, kernel):
+    out = benchmark(joint_range.gibbs, 1, 1, burn_in=9_999, thin=1, seed=0, kernel=kernel)
     assert out.transitions.sum() == 10_000
 
 
