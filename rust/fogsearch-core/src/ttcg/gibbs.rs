@@ -370,7 +370,8 @@ pub fn exact_kernel_transitions<T: LogTarget + ?Sized>(
     if kernel == Kernel::RingSwap || blocks.is_empty() {
         return Ok(ring_swap);
     }
-    let scale = |row: Vec<(Vec<Owner>, f64)>, by: f64| row.into_iter().map(move |(a, p)| (a, p * by));
+    let scale =
+        |row: Vec<(Vec<Owner>, f64)>, by: f64| row.into_iter().map(move |(a, p)| (a, p * by));
     Ok(scale(ring_swap, RING_SWAP_SHARE)
         .chain(scale(
             exact_pair_transitions(&blocks, space, target, state),

@@ -182,8 +182,7 @@ impl PairBlocks {
             };
             let subsets_first = subsets(&held(first), take_first);
             let subsets_second = subsets(&held(second), take_second);
-            let each = 1.0
-                / (self.pairs.len() * subsets_first.len() * subsets_second.len()) as f64;
+            let each = 1.0 / (self.pairs.len() * subsets_first.len() * subsets_second.len()) as f64;
             for a in &subsets_first {
                 for b in &subsets_second {
                     let mut block = Block {
@@ -216,20 +215,28 @@ fn move_probabilities(splits: &[(u32, f64)], from: usize, out: &mut Vec<(usize, 
     if top == f64::NEG_INFINITY {
         return;
     }
-    let weight = |k: usize| (splits[k].1 - top).exp();
+    let mut weights = [0.0; 1 << MAX_BLOCK];
+    for (w, &(_, l)) in weights.iter_mut().zip(splits) {
+        *w = (l - top).exp();
+    }
+    let weights = &weights[..splits.len()];
     // Sums of the other splits' weights, added up directly rather than as W - w_k, which cancels
     // when one split holds nearly all of the block's reach.
-    let others = |k: usize| -> f64 { (0..splits.len()).filter(|&m| m != k).map(weight).sum() };
+    let others = |k: usize| -> f64 {
+        weights
+            .iter()
+            .enumerate()
+            .filter(|&(m, _)| m != k)
+            .map(|(_, w)| w)
+            .sum()
+    };
     let leave = others(from);
     if leave == 0.0 {
         return;
     }
-    for j in 0..splits.len() {
-        if j != from {
-            let w = weight(j);
-            if w > 0.0 {
-                out.push((j, w / leave.max(others(j))));
-            }
+    for (j, &w) in weights.iter().enumerate() {
+        if j != from && w > 0.0 {
+            out.push((j, w / leave.max(others(j))));
         }
     }
 }
