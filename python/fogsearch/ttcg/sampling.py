@@ -106,7 +106,8 @@ class JointRange:
         each of two owners among themselves in proportion to reach (Metropolised Gibbs; up to 20
         reach evaluations per transition), the tenth a RingSwap step. Both leave the joint range
         invariant; on peaked ranges ``"pairs"`` needs far fewer transitions per independent
-        draw (bench/RESULTS.md). ``accepted`` counts transitions that moved the chain."""
+        draw (bench/RESULTS.md). With ``"pairs"``, ``accepted`` counts the transitions that moved
+        the chain."""
         if starts is not None:
             starts = np.ascontiguousarray(starts, dtype=np.uint8)
         samples, transitions, accepted = self._range.gibbs(
@@ -138,9 +139,9 @@ class JointRange:
         self, limit: int = 5_000, kernel: str = "ringswap"
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every consistent deal (rows, in :meth:`exact`'s order), its log reach, and the exact
-        one-step transition matrix ``P`` of a Gibbs chain with ``kernel`` (see :meth:`gibbs`) (``P[i, j]``: probability of
-        moving from deal ``i`` to deal ``j``), for reading the chain's mixing exactly on small
-        states: the exact range ``pi`` satisfies ``pi @ P == pi``, and the chain is reversible,
+        one-step transition matrix ``P`` of a Gibbs chain with ``kernel`` (see :meth:`gibbs`;
+        ``P[i, j]``: probability of moving from deal ``i`` to deal ``j``), for reading the
+        chain's mixing exactly on small states: the exact range ``pi`` satisfies ``pi @ P == pi``, and the chain is reversible,
         so its spectrum gives the autocorrelation of any statistic. Raises NotImplementedError, as
         :meth:`exact` does, when more than ``limit`` deals are consistent (the matrix has ``n**2``
         entries)."""
