@@ -141,10 +141,10 @@ class JointRange:
         """Every consistent deal (rows, in :meth:`exact`'s order), its log reach, and the exact
         one-step transition matrix ``P`` of a Gibbs chain with ``kernel`` (see :meth:`gibbs`;
         ``P[i, j]``: probability of moving from deal ``i`` to deal ``j``), for reading the
-        chain's mixing exactly on small states: the exact range ``pi`` satisfies ``pi @ P == pi``, and the chain is reversible,
-        so its spectrum gives the autocorrelation of any statistic. Raises NotImplementedError, as
-        :meth:`exact` does, when more than ``limit`` deals are consistent (the matrix has ``n**2``
-        entries)."""
+        chain's mixing exactly on small states: the exact range ``pi`` satisfies
+        ``pi @ P == pi``, and the chain is reversible, so its spectrum gives the autocorrelation
+        of any statistic. Raises NotImplementedError, as :meth:`exact` does, when more than
+        ``limit`` deals are consistent (the matrix has ``n**2`` entries)."""
         return self._range.transition_matrix(limit, kernel)
 
     def log_reach(self, assignments: np.ndarray) -> np.ndarray:
