@@ -179,7 +179,7 @@ mod tests {
     use super::*;
 
     fn with_each_kernel(policy: BuiltinPolicy) -> [(BuiltinPolicy, Kernel); 2] {
-        [(policy.clone(), Kernel::RingSwap), (policy, Kernel::Pairs)]
+        [(policy, Kernel::RingSwap), (policy, Kernel::Pairs)]
     }
 
     /// A public state of the paper's kind: random play until `tricks_played` tricks are complete,
