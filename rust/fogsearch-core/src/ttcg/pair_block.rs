@@ -49,6 +49,20 @@ pub struct Block {
 }
 
 impl Block {
+    fn empty(first: Owner, second: Owner, from_first: usize) -> Self {
+        Block {
+            first,
+            second,
+            from_first,
+            ..Block::default()
+        }
+    }
+
+    fn push(&mut self, card: Card) {
+        self.cards[self.len] = card;
+        self.len += 1;
+    }
+
     /// The split of the block's cards given by `mask` (bit `k`: card `k` goes to `first`) is
     /// allowed: it keeps `first`'s count and puts no card in a suit its owner is void in.
     fn allows(&self, space: &DealSpace, mask: u32) -> bool {
@@ -143,13 +157,7 @@ impl PairBlocks {
         let p = rng.below(self.pairs.len() as u64) as usize;
         let (first, second) = self.pairs[p];
         let (take_first, take_second) = self.block_sizes[p];
-        let mut block = Block {
-            first,
-            second,
-            len: 0,
-            from_first: take_first,
-            ..Block::default()
-        };
+        let mut block = Block::empty(first, second, take_first);
         for (owner, take) in [(first, take_first), (second, take_second)] {
             scratch.clear();
             scratch.extend(
@@ -161,8 +169,7 @@ impl PairBlocks {
             for k in 0..take {
                 let j = k + rng.below((scratch.len() - k) as u64) as usize;
                 scratch.swap(k, j);
-                block.cards[block.len] = scratch[k];
-                block.len += 1;
+                block.push(scratch[k]);
             }
         }
         block
@@ -185,16 +192,9 @@ impl PairBlocks {
             let each = 1.0 / (self.pairs.len() * subsets_first.len() * subsets_second.len()) as f64;
             for a in &subsets_first {
                 for b in &subsets_second {
-                    let mut block = Block {
-                        first,
-                        second,
-                        len: 0,
-                        from_first: take_first,
-                        ..Block::default()
-                    };
+                    let mut block = Block::empty(first, second, take_first);
                     for &c in a.iter().chain(b) {
-                        block.cards[block.len] = c;
-                        block.len += 1;
+                        block.push(c);
                     }
                     out.push((block, each));
                 }
