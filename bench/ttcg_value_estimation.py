@@ -251,7 +251,9 @@ def main():
     fig, axes = plt.subplots(1, len(results), figsize=(5 * len(results), 4), squeeze=False)
     for ax, (size, (mean, sem)) in zip(axes[0], results.items(), strict=True):
         for k in mean:
-            ax.errorbar(SAMPLE_SIZES, mean[k], yerr=sem[k], label=k, capsize=2)
+            # The optional kernel's lines are dashed, to tell the two chains apart.
+            style = "--" if k.startswith("pairs") else "-"
+            ax.errorbar(SAMPLE_SIZES, mean[k], yerr=sem[k], label=k, capsize=2, linestyle=style)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_title(f"{size} histories")
