@@ -180,8 +180,8 @@ def _close(player) -> None:
 def run_local(tasks: list[GameTask], workers: int) -> Iterator[GameRecord | LostGame]:
     """Plays ``tasks``, ``workers`` at a time, each in a process of its own (spawned, so no forked
     Rust thread pools), yielding records as games finish; a game whose process dies is logged and
-    yielded as a :class:`LostGame`. ``workers=1`` plays in this process. Closing the iterator early (or an exception in
-    the consumer) terminates the game processes still running."""
+    yielded as a :class:`LostGame`. ``workers=1`` plays in this process. Closing the iterator
+    early (or an exception in the consumer) terminates the game processes still running."""
     if workers <= 1:
         for task in tasks:
             yield play_game(task)

@@ -294,6 +294,7 @@ impl<'s, T: LogTarget + ?Sized> GibbsChain<'s, T> {
                     self.space,
                     self.target,
                     &mut self.assignment,
+                    self.log_target,
                     &mut self.rng,
                     &mut self.pair_scratch,
                 ) {

@@ -96,23 +96,34 @@ impl Block {
         }
     }
 
-    /// The allowed splits and their log reach (the current one included).
+    /// The allowed splits and their log reach, the current one included (its log reach is
+    /// `log_target_now`, already known, so it is not evaluated again). Returns the current split's
+    /// index in `out`, `None` if the assignment breaks the block's constraints.
     fn splits<T: LogTarget + ?Sized>(
         &self,
         space: &DealSpace,
         target: &T,
         assignment: &mut [Owner],
+        log_target_now: f64,
         out: &mut Vec<(u32, f64)>,
-    ) {
+    ) -> Option<usize> {
         out.clear();
         let original = self.current_mask(assignment);
+        let mut current = None;
         for mask in 0..1u32 << self.len {
-            if self.allows(space, mask) {
+            if !self.allows(space, mask) {
+                continue;
+            }
+            if mask == original {
+                current = Some(out.len());
+                out.push((mask, log_target_now));
+            } else {
                 self.write(mask, assignment);
                 out.push((mask, target.log_weight(assignment)));
             }
         }
         self.write(original, assignment);
+        current
     }
 }
 
@@ -152,6 +163,18 @@ impl PairBlocks {
         self.pairs.is_empty()
     }
 
+    /// The hidden cards `owner` holds in `assignment`.
+    fn held_by<'a>(
+        &'a self,
+        owner: Owner,
+        assignment: &'a [Owner],
+    ) -> impl Iterator<Item = Card> + 'a {
+        self.hidden
+            .iter()
+            .copied()
+            .filter(move |&c| assignment[c as usize] == owner)
+    }
+
     /// Draws a pair and up to [`BLOCK_CARDS_PER_OWNER`] hidden cards of each (steps 1 and 2).
     fn draw(&self, assignment: &[Owner], rng: &mut Rng, scratch: &mut Vec<Card>) -> Block {
         let p = rng.below(self.pairs.len() as u64) as usize;
@@ -160,12 +183,7 @@ impl PairBlocks {
         let mut block = Block::empty(first, second, take_first);
         for (owner, take) in [(first, take_first), (second, take_second)] {
             scratch.clear();
-            scratch.extend(
-                self.hidden
-                    .iter()
-                    .copied()
-                    .filter(|&c| assignment[c as usize] == owner),
-            );
+            scratch.extend(self.held_by(owner, assignment));
             for k in 0..take {
                 let j = k + rng.below((scratch.len() - k) as u64) as usize;
                 scratch.swap(k, j);
@@ -180,13 +198,7 @@ impl PairBlocks {
         let mut out = Vec::new();
         for (p, &(first, second)) in self.pairs.iter().enumerate() {
             let (take_first, take_second) = self.block_sizes[p];
-            let held = |owner: Owner| -> Vec<Card> {
-                self.hidden
-                    .iter()
-                    .copied()
-                    .filter(|&c| assignment[c as usize] == owner)
-                    .collect()
-            };
+            let held = |owner| self.held_by(owner, assignment).collect::<Vec<_>>();
             let subsets_first = subsets(&held(first), take_first);
             let subsets_second = subsets(&held(second), take_second);
             let each = 1.0 / (self.pairs.len() * subsets_first.len() * subsets_second.len()) as f64;
@@ -249,13 +261,14 @@ pub struct PairScratch {
     moves: Vec<(usize, f64)>,
 }
 
-/// One pair-block update of `assignment` in place. Returns the new log target when the assignment
-/// changed, `None` when it stayed.
+/// One pair-block update of `assignment` (whose log target is `log_target`) in place. Returns the
+/// new log target when the assignment changed, `None` when it stayed.
 pub fn pair_step<T: LogTarget + ?Sized>(
     blocks: &PairBlocks,
     space: &DealSpace,
     target: &T,
     assignment: &mut [Owner],
+    log_target: f64,
     rng: &mut Rng,
     scratch: &mut PairScratch,
 ) -> Option<f64> {
@@ -263,9 +276,7 @@ pub fn pair_step<T: LogTarget + ?Sized>(
         return None;
     }
     let block = blocks.draw(assignment, rng, &mut scratch.cards);
-    block.splits(space, target, assignment, &mut scratch.splits);
-    let now = block.current_mask(assignment);
-    let from = scratch.splits.iter().position(|&(m, _)| m == now)?;
+    let from = block.splits(space, target, assignment, log_target, &mut scratch.splits)?;
     move_probabilities(&scratch.splits, from, &mut scratch.moves);
     let mut u = rng.next_f64();
     for &(j, p) in &scratch.moves {
@@ -292,10 +303,9 @@ pub fn exact_pair_transitions<T: LogTarget + ?Sized>(
     let mut work = state.to_vec();
     let mut splits = Vec::new();
     let mut moves = Vec::new();
+    let log_target = target.log_weight(state);
     for (block, chance) in blocks.all_blocks(state) {
-        block.splits(space, target, &mut work, &mut splits);
-        let now = block.current_mask(state);
-        let Some(from) = splits.iter().position(|&(m, _)| m == now) else {
+        let Some(from) = block.splits(space, target, &mut work, log_target, &mut splits) else {
             continue;
         };
         move_probabilities(&splits, from, &mut moves);
@@ -304,7 +314,7 @@ pub fn exact_pair_transitions<T: LogTarget + ?Sized>(
             out.push((work.clone(), chance * p));
             leave += chance * p;
         }
-        block.write(now, &mut work);
+        block.write(splits[from].0, &mut work);
     }
     out.push((state.to_vec(), 1.0 - leave));
     out
