@@ -78,6 +78,25 @@ fn exact_transpositions_never_change_a_value_at_depth_two() {
     }
 }
 
+/// At depth 3 the reply and sense nodes of different requests repeat (a pawn push blocked on
+/// every board is the pass), so the exact table serves those nodes too; no value may move.
+#[test]
+fn exact_tables_never_change_a_value_at_depth_three() {
+    let set = boards(&[
+        "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1",
+        "4k3/8/8/8/3p4/8/3PP3/4K3 w - - 0 1",
+    ]);
+    for sense_mode in [SenseMode::Search, SenseMode::MinSize] {
+        let mut c = config(CacheMode::None);
+        c.sense_mode = sense_mode;
+        let base = search(&set, 3, &c).unwrap();
+        c.mode = CacheMode::Exact;
+        let exact = search(&set, 3, &c).unwrap();
+        assert_eq!(base.move_values, exact.move_values, "{sense_mode:?}");
+        assert!(exact.stats.nodes * 2 < base.stats.nodes, "{sense_mode:?}");
+    }
+}
+
 /// A middlegame set where both tables are busy at depth 2 with the full sense search: the exact
 /// modes reproduce the baseline's value for every root request, and exact containments (the
 /// default threshold 1) keep the sketch modes on it too.

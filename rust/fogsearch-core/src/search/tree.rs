@@ -147,6 +147,69 @@ impl<'c> Searcher<'c> {
         }
     }
 
+    /// A stored value of the set `id` usable in the window `(alpha, beta)`, and the best request
+    /// stored with it (searched first when the value is not usable).
+    fn probe_table(
+        &mut self,
+        id: u64,
+        depth: u32,
+        ply: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> (Option<i32>, Option<Option<Move>>) {
+        let Some(entry) = self
+            .transpositions
+            .as_ref()
+            .and_then(|t| t.probe(id, depth))
+        else {
+            return (None, None);
+        };
+        let value = value_from_table(entry.value, ply);
+        let usable = match entry.flag {
+            Flag::Exact => true,
+            Flag::Lower => value >= beta,
+            Flag::Upper => value <= alpha,
+        };
+        if usable {
+            self.stats.table_hits += 1;
+            return (Some(value), entry.best_request);
+        }
+        (None, entry.best_request)
+    }
+
+    fn store_in_table(
+        &mut self,
+        id: u64,
+        depth: u32,
+        ply: u32,
+        value: i32,
+        flag: Flag,
+        best_request: Option<Option<Move>>,
+    ) {
+        if self.aborted {
+            return;
+        }
+        if let Some(table) = &mut self.transpositions {
+            let entry = Entry {
+                value: value_to_table(value, ply),
+                flag,
+                best_request,
+            };
+            table.store(id, depth, entry);
+        }
+    }
+
+    /// The exact table's id of a reply or sense node's set (0 when there is no table). Different
+    /// requests often leave the same set (a blocked slide and the shorter move it becomes, every
+    /// request that is a pass on all boards), and those nodes' whole subtrees repeat; the our-move
+    /// table alone would still redo each one's expansion and sense partitions.
+    fn node_id(&self, keys: &[u64], kind: NodeKind) -> u64 {
+        if self.transpositions.is_none() {
+            return 0;
+        }
+        crate::sketch::set_id(keys) ^ kind.salt()
+    }
+
     fn leaf(&mut self, boards: &[Board]) -> i32 {
         self.stats.leaf_evaluations += boards.len() as u64;
         boards
@@ -181,21 +244,9 @@ impl<'c> Searcher<'c> {
             0
         };
 
-        let mut first_request = None;
-        if let Some(table) = &self.transpositions {
-            if let Some(entry) = table.probe(set_id, depth) {
-                first_request = entry.best_request;
-                let value = value_from_table(entry.value, ply);
-                let usable = match entry.flag {
-                    Flag::Exact => true,
-                    Flag::Lower => value >= beta,
-                    Flag::Upper => value <= alpha,
-                };
-                if usable {
-                    self.stats.table_hits += 1;
-                    return value;
-                }
-            }
+        let (stored, first_request) = self.probe_table(set_id, depth, ply, alpha, beta);
+        if let Some(value) = stored {
+            return value;
         }
 
         let mut clamp = (-INFINITY, INFINITY);
@@ -246,14 +297,7 @@ impl<'c> Searcher<'c> {
         }
         let best = best.clamp(clamp.0, clamp.1);
         let flag = Flag::of(best, alpha_searched, beta_searched);
-        if let Some(table) = &mut self.transpositions {
-            let entry = Entry {
-                value: value_to_table(best, ply),
-                flag,
-                best_request,
-            };
-            table.store(set_id, depth, entry);
-        }
+        self.store_in_table(set_id, depth, ply, best, flag, best_request);
         if let Some(sketch) = &mut self.sketch {
             sketch.record(set_id, depth, keys, &mut signature, best, flag, ply);
         }
@@ -356,6 +400,10 @@ impl<'c> Searcher<'c> {
     ) -> i32 {
         self.tick();
         debug_assert!(depth >= 2, "depth 1 is scored by final_request_value");
+        let id = self.node_id(keys, NodeKind::Reply);
+        if let (Some(value), _) = self.probe_table(id, depth, ply, alpha, beta) {
+            return value;
+        }
         let loss = -MATE + ply as i32 + 1;
         let mut replies = MoveList::new();
         for board in boards {
@@ -390,6 +438,8 @@ impl<'c> Searcher<'c> {
                 break;
             }
         }
+        let flag = Flag::of(value, alpha, beta);
+        self.store_in_table(id, depth, ply, value, flag, None);
         value
     }
 
@@ -479,6 +529,10 @@ impl<'c> Searcher<'c> {
             return self.our_move(boards, keys, depth, ply, alpha, beta);
         }
         self.tick();
+        let id = self.node_id(keys, NodeKind::Sense);
+        if let (Some(value), _) = self.probe_table(id, depth, ply, alpha, beta) {
+            return value;
+        }
         let choices = sense_choices(boards);
         let choices = match self.config.sense_mode {
             SenseMode::MinSize => &choices[..1],
@@ -508,6 +562,25 @@ impl<'c> Searcher<'c> {
                 break;
             }
         }
+        let flag = Flag::of(best, alpha, beta);
+        self.store_in_table(id, depth, ply, best, flag, None);
         best
+    }
+}
+
+/// The node kinds that share the exact table. One set has a different value as an our-move node
+/// and as a sense node (the sense can only help), so their ids are kept apart.
+#[derive(Clone, Copy)]
+enum NodeKind {
+    Reply,
+    Sense,
+}
+
+impl NodeKind {
+    fn salt(self) -> u64 {
+        match self {
+            NodeKind::Reply => 0x5EED_0F0F_2E91_7A31,
+            NodeKind::Sense => 0x9C3B_44D1_05A6_E8F7,
+        }
     }
 }
