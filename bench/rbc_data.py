@@ -8,12 +8,15 @@ benchmark times fogsearch and the python-chess reference on exactly the same boa
 from __future__ import annotations
 
 import argparse
+import gzip
+import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import chess
 from reconchess import GameHistory
+from reconchess.history import GameHistoryDecoder
 
 from fogsearch.rbc import BoardSet
 from fogsearch.tracking import observations, play_baseline_game
@@ -39,6 +42,13 @@ class Case:
     fens: list[str]
 
 
+# Games 1-30 of a 100-game run of the default bot (named fog_base) against TroutBot at the default
+# clock (`fogsearch tournament fogsearch@fog_base trout --games 100 --seed 11`, bench/RESULTS.md),
+# one GameHistory JSON per line; three games of 193-542 turns are left out to keep replays short.
+TROUT_GAMES = DATA / "fogsearch_trout_games.jsonl.gz"
+FOGSEARCH_NAME = "fog_base"
+
+
 def game_files() -> list[Path]:
     return [DATA / f"rbc_{w}_{b}_{seed}.json" for w, b, seed, _, _ in RECORDED]
 
@@ -62,6 +72,27 @@ def cases(min_boards: int = 1, max_boards: int = 20_000) -> list[Case]:
                 if min_boards <= len(board_set) <= max_boards:
                     out.append(Case(path.stem, color, obs.method, obs.args, board_set.fens()))
                 obs.apply(board_set)
+    return out
+
+
+def trout_games() -> list[GameHistory]:
+    with gzip.open(TROUT_GAMES, "rt") as lines:
+        return [json.loads(line, cls=GameHistoryDecoder) for line in lines]
+
+
+def trout_cases(min_boards: int = 1, max_boards: int = 20_000) -> list[Case]:
+    """The sets the fogsearch bot held just before its moves against TroutBot, in range. Only the
+    bot's side: it senses to shrink its set, while TroutBot's observations would grow sets of
+    ours to millions of boards."""
+    out = []
+    for index, history in enumerate(trout_games()):
+        white = history.get_white_player_name() == FOGSEARCH_NAME
+        color = chess.WHITE if white else chess.BLACK
+        board_set = BoardSet(color)
+        for obs in observations(history, color):
+            if obs.method == "handle_move_result" and min_boards <= len(board_set) <= max_boards:
+                out.append(Case(f"trout{index:02d}", color, obs.method, obs.args, board_set.fens()))
+            obs.apply(board_set)
     return out
 
 

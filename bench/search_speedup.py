@@ -104,6 +104,30 @@ def recorded_sets(count: int, max_boards: int) -> list[list[str]]:
     return [before_moves[int(i * step)] for i in range(count)]
 
 
+def trout_sets(count: int, min_boards: int, max_boards: int) -> list[list[str]]:
+    """``count`` distinct sets of ``min_boards`` to ``max_boards`` boards that the fogsearch bot
+    held before moving in recorded games against TroutBot: each game's first such set, then each
+    game's second, and so on, so that one long game does not supply most of them."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from rbc_data import trout_cases
+
+    by_game: dict[str, list[list[str]]] = {}
+    seen = set()
+    for case in trout_cases(min_boards, max_boards):
+        if tuple(case.fens) not in seen:
+            seen.add(tuple(case.fens))
+            by_game.setdefault(case.game, []).append(case.fens)
+    interleaved = [
+        sets[turn]
+        for turn in range(max(map(len, by_game.values()), default=0))
+        for sets in by_game.values()
+        if turn < len(sets)
+    ]
+    if len(interleaved) < count:
+        raise SystemExit(f"only {len(interleaved)} sets of {min_boards}..{max_boards} boards")
+    return interleaved[:count]
+
+
 def run(fens, depth, mode, sense_mode, threshold):
     """(seconds, {move: value}) of one single-threaded search."""
     config = SearchConfig(mode=mode, sense_mode=sense_mode, threshold=threshold, threads=1)
@@ -123,17 +147,19 @@ def main() -> None:
     parser.add_argument("--threshold", type=float, default=1.0)
     parser.add_argument("--modes", nargs="+", default=["exact", "sketch", "exact+sketch"])
     parser.add_argument("--no-start", action="store_true")
-    parser.add_argument("--source", default="recorded", choices=["recorded", "random"])
+    parser.add_argument("--source", default="recorded", choices=["recorded", "trout", "random"])
     parser.add_argument("--max-boards", type=int, default=40, help="recorded sets up to this size")
+    parser.add_argument("--min-boards", type=int, default=2, help="trout sets from this size")
     parser.add_argument("--jobs", type=int, default=1, help="searches run at once (processes)")
     parser.add_argument("--plot", default="bench/plots/search_speedup.png")
     args = parser.parse_args()
 
-    mid = (
-        recorded_sets(args.sets, args.max_boards)
-        if args.source == "recorded"
-        else midgame_sets(args.sets, args.plies, args.seed)
-    )
+    if args.source == "recorded":
+        mid = recorded_sets(args.sets, args.max_boards)
+    elif args.source == "trout":
+        mid = trout_sets(args.sets, args.min_boards, args.max_boards)
+    else:
+        mid = midgame_sets(args.sets, args.plies, args.seed)
     sets = ([("start", [chess.STARTING_FEN])] if not args.no_start else []) + [
         (f"mid{i:02d}", s) for i, s in enumerate(mid)
     ]
