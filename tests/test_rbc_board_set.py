@@ -1,10 +1,15 @@
 """BoardSet: tracking of real reconchess games against a plain python-chess reference tracker,
 the accessors, and bad input."""
 
+import gzip
+import json
+from pathlib import Path
+
 import chess
 import numpy as np
 import pytest
 from rbc_reference import ReferenceTracker, position_key
+from reconchess.history import GameHistoryDecoder
 
 from fogsearch.rbc import (
     BoardSet,
@@ -15,7 +20,7 @@ from fogsearch.rbc import (
     InvalidFenError,
     MalformedObservationError,
 )
-from fogsearch.tracking import observations, play_baseline_game
+from fogsearch.tracking import observations, play_baseline_game, replay
 
 # 50 games, alternating pairings and sensing mixes (greedy set-shrinking senses, with 0-40% random
 # ones), capped at 6 full turns. The python-chess reference expands ~50k children/s, so it follows a
@@ -53,6 +58,24 @@ def test_fifty_games_tracked_exactly_for_both_colours():
                     assert _keys(board_set) == reference.keys(), (white, black, seed, obs.method)
                     compared += 1
     assert truth_checks > 1000 and compared > 0.55 * truth_checks
+
+
+TROUT_GAMES = Path(__file__).parents[1] / "bench" / "data" / "fogsearch_trout_games.jsonl.gz"
+
+
+def test_recorded_games_against_troutbot_are_tracked_exactly_on_the_bots_side():
+    """27 full-length games of the default bot against TroutBot (the search speed-up runs take
+    their sets from them): replayed through a fresh set, the true board is in it after every
+    observation, and the sets stay small enough to replay (the bot senses to shrink them)."""
+    with gzip.open(TROUT_GAMES, "rt") as lines:
+        histories = [json.loads(line, cls=GameHistoryDecoder) for line in lines]
+    turns = 0
+    for history in histories:
+        white = history.get_white_player_name() == "fog_base"
+        rows = replay(history, chess.WHITE if white else chess.BLACK)
+        assert all(row.truth_in_set and row.stopped is None for row in rows)
+        turns += len(rows)
+    assert len(histories) == 27 and turns > 750
 
 
 def test_start_sets_and_accessors():
