@@ -188,8 +188,9 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|---|")
     speedups: dict[str, dict[int, float]] = {m: {} for m in args.modes}
+    spread: dict[tuple[int, str], list[float]] = {}
     for depth in args.depths:
-        totals = {m: [0.0, 0.0, []] for m in args.modes}
+        totals = {m: [0.0, 0.0, [], []] for m in args.modes}
         for name, _ in sets:
             base_time, base = timed[(name, depth, "none")]
             for mode in args.modes:
@@ -198,19 +199,27 @@ def main() -> None:
                 totals[mode][0] += base_time
                 totals[mode][1] += t
                 totals[mode][2] += deltas
+                totals[mode][3].append(base_time / t)
                 if name == "start":
                     print(
                         f"| {depth} | start | {mode} | {base_time:.3f} | {t:.3f}"
                         f" | {base_time / t:.2f}x"
                         f" | {statistics.mean(deltas):.1f} | {max(deltas)} |"
                     )
-        for mode, (b, a, deltas) in totals.items():
+        for mode, (b, a, deltas, per_set) in totals.items():
             speedups[mode][depth] = b / a
             print(
                 f"| {depth} | all {len(sets)} | {mode} | {b:.3f} | {a:.3f} | {b / a:.2f}x"
                 f" | {statistics.mean(deltas):.1f} | {max(deltas)} |",
                 flush=True,
             )
+            spread[(depth, mode)] = per_set
+    print("\nper-set speed-ups (min / median / max):")
+    for (depth, mode), per_set in spread.items():
+        print(
+            f"depth {depth} {mode}: {min(per_set):.2f}x / {statistics.median(per_set):.2f}x"
+            f" / {max(per_set):.2f}x"
+        )
 
     import matplotlib
 
