@@ -332,6 +332,26 @@ def test_on_small_sets_the_bot_plays_the_best_mean_per_board_value():
     assert "board_search" not in bot._turn
 
 
+@pytest.mark.parametrize("extra_boards, depth", [(0, 3), (2, 1)])
+def test_small_sets_are_searched_deeper_within_their_own_time_limit(extra_boards, depth):
+    """One board (the start) is searched 3 deep; the same board in a 3-board set is above
+    ``small_set_boards`` and keeps ``depth``."""
+    fens = [chess.STARTING_FEN]
+    for move in ("e2e4", "d2d4")[:extra_boards]:
+        board = chess.Board()
+        board.push_uci(move)
+        board.push(chess.Move.null())
+        fens.append(board.fen())
+    bot = FogsearchBot(
+        FogsearchBotConfig(depth=1, small_set_depth=3, small_set_boards=2, small_set_seconds=30.0)
+    )
+    bot.handle_game_start(chess.WHITE, chess.Board(), "test")
+    bot.board_set = BoardSet(chess.WHITE, fens=fens)
+    assert bot._depth_and_budget(len(fens), 100.0) == (depth, 30.0 if depth == 3 else 100.0)
+    bot.choose_move(list(chess.Board().pseudo_legal_moves), 900.0)
+    assert bot.last_search.depth == depth and bot.fallbacks == 0
+
+
 def test_pass_share_counts_the_boards_where_a_request_does_nothing():
     knight_on_d5 = "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1"
     empty_d5 = "4k3/8/8/8/4P3/8/8/4K3 w - - 0 1"
@@ -472,6 +492,9 @@ def test_bad_sense_settings_are_refused(field, value):
         ({"leaf": "qsearch"}, ValueError, "leaf"),
         ({"board_search_boards": -1}, ValueError, "board_search_boards"),
         ({"board_search_plies": 9}, ValueError, "board_search_plies"),
+        ({"small_set_depth": -1}, ValueError, "small_set_depth"),
+        ({"small_set_boards": 0}, ValueError, "small_set_boards"),
+        ({"small_set_seconds": float("inf")}, ValueError, "small_set_seconds"),
         ({"threads": 0}, ValueError, "threads"),
         ({"search_options": {"k": 0}}, ValueError, "k must be"),
         ({"search_options": {"bogus": 1}}, TypeError, "bogus"),
