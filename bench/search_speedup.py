@@ -7,7 +7,10 @@ the recorded games of `bench/data/` (the sets a player held just before moving; 
 makes them by random play instead, see `midgame_sets`). Every search runs single-threaded; with
 `--jobs N` up to N searches run at once in separate processes (a machine with many cores finishes
 deep runs sooner; each search is still timed on its own). Writes a markdown table to stdout and a
-plot of speed-up against depth to bench/plots/search_speedup.png.
+plot of speed-up against depth to bench/plots/search_speedup.png. A progress bar shows the
+searches as they finish; with `--timings FILE` each finished search is also appended to FILE as a
+JSON line, and a re-run with the same FILE skips the searches already there (multi-hour runs can
+be stopped and resumed, and their raw timings kept).
 
     python bench/search_speedup.py --depths 1 2 --sets 20 --sense-mode min_size
 """
@@ -15,16 +18,18 @@ plot of speed-up against depth to bench/plots/search_speedup.png.
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing as mp
 import random
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 import chess
 from reconchess.utilities import capture_square_of_move
+from tqdm import tqdm
 
 from fogsearch.search import SearchConfig, search
 
@@ -137,6 +142,46 @@ def run(fens, depth, mode, sense_mode, threshold):
     return time.perf_counter() - started, dict(result.move_values)
 
 
+def timing_key(fens, depth, mode, args) -> dict:
+    """What makes two searches the same search: the set, depth, mode and search settings."""
+    return {
+        "fens": sorted(fens),
+        "depth": depth,
+        "mode": mode,
+        "sense_mode": args.sense_mode,
+        "threshold": args.threshold,
+    }
+
+
+def save_timing(path, job, result, fens_of, args) -> None:
+    name, depth, mode = job
+    seconds, values = result
+    record = {"set": name, **timing_key(fens_of[name], depth, mode, args)}
+    record.update(seconds=seconds, move_values=values)
+    with open(path, "a") as out:
+        out.write(json.dumps(record) + "\n")
+
+
+def load_timings(path, fens_of, args) -> dict:
+    """The finished searches in `path` that match this run's sets and settings, by job."""
+    if not Path(path).exists():
+        return {}
+    wanted = {
+        json.dumps(timing_key(fens, depth, mode, args), sort_keys=True): (name, depth, mode)
+        for name, fens in fens_of.items()
+        for depth in args.depths
+        for mode in ["none", *args.modes]
+    }
+    found = {}
+    for line in Path(path).read_text().splitlines():
+        record = json.loads(line)
+        key = {k: record[k] for k in ("fens", "depth", "mode", "sense_mode", "threshold")}
+        job = wanted.get(json.dumps(key, sort_keys=True))
+        if job is not None:
+            found[job] = (record["seconds"], record["move_values"])
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depths", type=int, nargs="+", default=[1, 2])
@@ -152,6 +197,7 @@ def main() -> None:
     parser.add_argument("--min-boards", type=int, default=2, help="trout sets from this size")
     parser.add_argument("--jobs", type=int, default=1, help="searches run at once (processes)")
     parser.add_argument("--plot", default="bench/plots/search_speedup.png")
+    parser.add_argument("--timings", help="JSON-lines file of finished searches (kept, resumed)")
     args = parser.parse_args()
 
     if args.source == "recorded":
@@ -175,13 +221,23 @@ def main() -> None:
         for mode in ["none", *args.modes]
     ]
     fens_of = dict(sets)
+    timed = load_timings(args.timings, fens_of, args) if args.timings else {}
+    todo = [job for job in jobs if job not in timed]
+    if len(todo) < len(jobs):
+        print(f"{len(jobs) - len(todo)} of {len(jobs)} searches taken from {args.timings}")
     # spawn, not fork: the parent has already started rayon's threads (building the sets).
     with ProcessPoolExecutor(max_workers=args.jobs, mp_context=mp.get_context("spawn")) as pool:
         futures = {
-            job: pool.submit(run, fens_of[job[0]], job[1], job[2], args.sense_mode, args.threshold)
-            for job in jobs
+            pool.submit(run, fens_of[job[0]], job[1], job[2], args.sense_mode, args.threshold): job
+            for job in todo
         }
-        timed = {job: f.result() for job, f in futures.items()}
+        bar = tqdm(as_completed(futures), total=len(futures), unit="search", file=sys.stderr)
+        for future in bar:
+            job = futures[future]
+            timed[job] = future.result()
+            bar.write(f"{job[0]} depth {job[1]} {job[2]}: {timed[job][0]:.3f} s", file=sys.stderr)
+            if args.timings:
+                save_timing(args.timings, job, timed[job], fens_of, args)
     print(
         "| depth | set(s) | mode | baseline s | accelerated s | speed-up"
         " | mean abs dv cp | max abs dv cp |"
