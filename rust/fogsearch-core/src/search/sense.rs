@@ -104,6 +104,39 @@ pub fn sense_choices(boards: &[Board]) -> Vec<SenseChoice> {
     choices
 }
 
+/// The first of [`sense_choices`] (the smallest expected size, ties to the earliest square),
+/// without building the other 35 partitions: with one sense per node (min_size senses) that is
+/// all the tree needs, and building and comparing every partition cost more than the choice.
+pub fn min_size_choice(boards: &[Board]) -> SenseChoice {
+    let codes = board_codes(boards);
+    let mut best: Option<(Square, u64)> = None;
+    let mut windows: Vec<u64> = Vec::with_capacity(boards.len());
+    for square in sense_squares() {
+        windows.clear();
+        windows.extend(codes.iter().map(|row| window_code(row, square)));
+        windows.sort_unstable();
+        // sum n_r^2 orders squares exactly as the expected size sum n_r^2 / N does.
+        let squares_sum: u64 = windows
+            .chunk_by(|a, b| a == b)
+            .map(|cell| (cell.len() * cell.len()) as u64)
+            .sum();
+        if best.is_none_or(|(_, least)| squares_sum < least) {
+            best = Some((square, squares_sum));
+        }
+    }
+    let (square, squares_sum) = best.expect("36 sense squares");
+    let (labels, cell_count) = window_labels(&codes, square);
+    let mut cells: Vec<Vec<usize>> = vec![Vec::new(); cell_count];
+    for (index, &label) in labels.iter().enumerate() {
+        cells[label as usize].push(index);
+    }
+    SenseChoice {
+        square,
+        cells,
+        expected_size: squares_sum as f64 / boards.len() as f64,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,5 +167,45 @@ mod tests {
         assert_eq!(choices[0].cells.len(), 2);
         assert_eq!(choices[0].expected_size, 1.0);
         assert_eq!(choices[1].expected_size, 2.0);
+    }
+
+    #[test]
+    fn the_min_size_choice_is_the_first_sense_choice() {
+        use crate::rbc::opponent_moves;
+        use crate::rng::Rng;
+
+        let mut rng = Rng::new(7);
+        let mut board = Board::start();
+        for _ in 0..60 {
+            // Every reply to `board`: the set a player holds after an unseen move.
+            let mut set: Vec<Board> = opponent_moves(&board)
+                .into_iter()
+                .map(|reply| {
+                    let mut child = board.clone();
+                    child.push(reply);
+                    child
+                })
+                .collect();
+            for _ in 0..2 {
+                let first = &sense_choices(&set)[0];
+                let chosen = min_size_choice(&set);
+                assert_eq!(chosen.square, first.square);
+                assert_eq!(chosen.cells, first.cells);
+                assert_eq!(chosen.expected_size, first.expected_size);
+                // And a random half of it, where ties between squares are common.
+                set.retain(|_| rng.below(2) == 0);
+                if set.is_empty() {
+                    break;
+                }
+            }
+            let replies = opponent_moves(&board);
+            let reply = replies[rng.below(replies.len() as u64) as usize];
+            board.push(reply);
+            if board.king_square(crate::chess::Color::White).is_none()
+                || board.king_square(crate::chess::Color::Black).is_none()
+            {
+                board = Board::start();
+            }
+        }
     }
 }

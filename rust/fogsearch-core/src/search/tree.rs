@@ -13,7 +13,7 @@ use super::rules::{
     capture_square, opponent_replies, own_sides_agree, resolve, union_of_move_actions,
     MoveObservation,
 };
-use super::sense::sense_choices;
+use super::sense::{min_size_choice, sense_choices};
 use super::sketch_bounds::SketchBounds;
 use super::transposition::{
     value_from_table, value_to_table, Entry, Flag, ReplyOutcome, ReplyTable, TranspositionTable,
@@ -533,13 +533,12 @@ impl<'c> Searcher<'c> {
         if let (Some(value), _) = self.probe_table(id, depth, ply, alpha, beta) {
             return value;
         }
-        let choices = sense_choices(boards);
         let choices = match self.config.sense_mode {
-            SenseMode::MinSize => &choices[..1],
-            SenseMode::Search => &choices[..],
+            SenseMode::MinSize => vec![min_size_choice(boards)],
+            SenseMode::Search => sense_choices(boards),
         };
         let mut best = -INFINITY;
-        for choice in choices {
+        for choice in &choices {
             let mut value = INFINITY;
             for cell in &choice.cells {
                 let cell_boards: Vec<Board> = cell.iter().map(|&i| boards[i].clone()).collect();
