@@ -13,6 +13,7 @@ from fogsearch._core import evaluate_fen
 from fogsearch.bot import (
     FogsearchBot,
     FogsearchBotConfig,
+    check_weighted_means,
     choose_request,
     pass_share,
     progress_requests,
@@ -392,6 +393,63 @@ def test_a_tempo_charge_turns_a_speculative_capture_into_a_real_move():
     assert pass_share(BISHOP_SOMEWHERE, charged) == 0.0
 
 
+def _check_or_knight_set() -> list[str]:
+    """White to move, every request losing the king on some board. On two boards Black's queen on
+    h4 checks our king through g3 and f2, and only a king step answers it; on four she stands on h5
+    with a knight on g3, which between them cover d1, e2 and f1, so there the king step loses and
+    anything else is safe. Black's a-pawn varies, which matters to nothing but the counts."""
+
+    def boards(placement: str, pawns: tuple[chess.Square, ...]) -> list[str]:
+        fens = []
+        for pawn in pawns:
+            board = chess.Board(placement + " w - - 0 1")
+            board.set_piece_at(pawn, chess.Piece(chess.PAWN, chess.BLACK))
+            fens.append(board.fen())
+        return fens
+
+    checks = boards("4k3/8/8/8/7q/8/PPPP3P/4K3", (chess.A7, chess.A6))
+    knights = boards("4k3/8/8/7q/8/6n1/PPPP3P/4K3", (chess.A7, chess.A6, chess.A5, chess.B6))
+    return checks + knights
+
+
+def _king_steps(move: chess.Move | None) -> bool:
+    return move is not None and move.from_square == chess.E1
+
+
+def test_weighting_the_boards_in_check_turns_the_tie_break_to_answering_the_check():
+    fens = _check_or_knight_set()
+    assert sum(chess.Board(fen).is_check() for fen in fens) == 2
+    # Uniformly the two boards in check weigh less than the four where the king step loses.
+    assert not _king_steps(_move_with_check_weight(fens, 1.0))
+    assert _king_steps(_move_with_check_weight(fens, 4.0))
+
+
+def test_check_weighted_means_weigh_each_board_in_check_as_that_many_boards():
+    fens = _check_or_knight_set()
+    requests = [chess.Move.from_uci(uci) for uci in ("e1d1", "h2g3", "a2a3")]
+    uniform = mean_reply_values(fens, requests)
+    assert check_weighted_means(fens, requests, 1.0, "static") == uniform
+    # Weight 3 counts the two boards in check as six: the same mean as the set with them tripled.
+    tripled = fens[:2] * 3 + fens[2:]
+    assert check_weighted_means(fens, requests, 3.0, "static") == pytest.approx(
+        mean_reply_values(tripled, requests)
+    )
+    # With no board in check, or every board, there is nothing to weigh against.
+    knights = fens[2:]
+    assert check_weighted_means(knights, requests, 3.0, "static") == mean_reply_values(
+        knights, requests
+    )
+
+
+def _move_with_check_weight(fens: list[str], weight: float) -> chess.Move | None:
+    bot = FogsearchBot(FogsearchBotConfig(check_weight=weight))
+    bot.handle_game_start(chess.WHITE, chess.Board(), "test")
+    bot.board_set = BoardSet(chess.WHITE, fens=fens)
+    move = bot.choose_move(move_actions(fens[0]), 900.0)
+    assert max(bot.last_search.move_values.values()) <= -MATE + 1000  # every request loses
+    return move
+
+
 @pytest.mark.parametrize(
     "name", ["tie_margin_cp", "progress_halfmoves", "progress_margin_cp", "tempo_cp"]
 )
@@ -497,6 +555,7 @@ def test_bad_sense_settings_are_refused(field, value):
         ({"small_set_depth": -1}, ValueError, "small_set_depth"),
         ({"small_set_boards": 0}, ValueError, "small_set_boards"),
         ({"small_set_seconds": float("inf")}, ValueError, "small_set_seconds"),
+        ({"check_weight": -1.0}, ValueError, "check_weight"),
         ({"threads": 0}, ValueError, "threads"),
         ({"search_options": {"k": 0}}, ValueError, "k must be"),
         ({"search_options": {"bogus": 1}}, TypeError, "bogus"),

@@ -21,7 +21,7 @@ from reconchess import Color, GameHistory, Player, Square, WinReason
 
 from fogsearch import FogsearchError
 from fogsearch.rbc import BoardSet, BoardSetTooLargeError, revise_move
-from fogsearch.search import MATE, MAX_BOARD_PLIES, SearchConfig
+from fogsearch.search import MATE, MAX_BOARD_PLIES, SearchConfig, mean_reply_values
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +75,12 @@ class FogsearchBotConfig:
     every value, many requests tie; a tie goes to the best mean over the boards of the one-reply
     outcome, so the bot keeps its king safe on as many boards as it can and takes material
     where it is likely to be, instead of playing the first tied request forever."""
+    check_weight: float = 1.0
+    """In that tie-break, each board on which our king is in check counts this many times. The
+    opponent gives check far more often than a uniform guess over the set assumes: in 11 of the
+    bot's 14 losses of its best TroutBot run the true board had our king in check at its last move
+    while only 4-25 % of the set did, and every request lost the king on some board, so the
+    uniform mean chose the move."""
     progress_halfmoves: int = 40
     """Once some board searched has gone this many half-moves without a capture or a pawn move,
     a request that resets the clock (a pawn push, or a capture certain on every board searched)
@@ -145,6 +151,7 @@ class FogsearchBotConfig:
             "safety_seconds",
             "sense_value_min_cp",
             "small_set_seconds",
+            "check_weight",
         ):
             value = getattr(self, name)
             if not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
@@ -302,7 +309,7 @@ class FogsearchBot(Player):
 
     # -- moves -------------------------------------------------------------------------------
     def _search_move(self, budget: float) -> chess.Move | None:
-        from fogsearch.rbc import mean_reply_values, search
+        from fogsearch.rbc import search
 
         started = time.monotonic()
         boards = self._search_boards()
@@ -318,9 +325,9 @@ class FogsearchBot(Player):
 
         def means_of(requests):
             self._turn["tied"] = len(requests)
-            means = mean_reply_values(boards, requests, leaf=self.config.leaf)
+            fens = boards.fens()
+            means = check_weighted_means(fens, requests, self.config.check_weight, self.config.leaf)
             if self.config.tempo_cp:
-                fens = boards.fens()
                 for request in requests:
                     means[_uci(request)] -= self.config.tempo_cp * pass_share(fens, request)
             return means
@@ -513,6 +520,25 @@ def best_mean(
     """The candidate with the best mean from ``means_of``; the first listed on equal means."""
     means = means_of(candidates)
     return max(candidates, key=lambda m: means[_uci(m)])
+
+
+def check_weighted_means(
+    fens: list[str], requests: list[chess.Move | None], weight: float, leaf: str
+) -> dict[str, float]:
+    """:func:`fogsearch.search.mean_reply_values` with each board on which the side to move is in
+    check counted ``weight`` times."""
+    checked = {fen for fen in fens if chess.Board(fen).is_check()}
+    in_check = [fen for fen in fens if fen in checked]
+    others = [fen for fen in fens if fen not in checked]
+    if weight == 1 or not in_check or not others:
+        return mean_reply_values(fens, requests, leaf=leaf)
+    checked_means = mean_reply_values(in_check, requests, leaf=leaf)
+    other_means = mean_reply_values(others, requests, leaf=leaf)
+    heavy, light = weight * len(in_check), len(others)
+    return {
+        uci: (heavy * checked_means[uci] + light * other_means[uci]) / (heavy + light)
+        for uci in checked_means
+    }
 
 
 def pass_share(fens: list[str], request: chess.Move | None) -> float:
