@@ -435,10 +435,10 @@ def test_check_weighted_means_weigh_each_board_in_check_as_that_many_boards():
         mean_reply_values(tripled, requests)
     )
     # With no board in check, or every board, there is nothing to weigh against.
-    knights = fens[2:]
-    assert check_weighted_means(knights, requests, 3.0, "static") == mean_reply_values(
-        knights, requests
-    )
+    for same_kind in (fens[:2], fens[2:]):
+        assert check_weighted_means(same_kind, requests, 3.0, "static") == mean_reply_values(
+            same_kind, requests
+        )
 
 
 def _move_with_check_weight(fens: list[str], weight: float) -> chess.Move | None:
