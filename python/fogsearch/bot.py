@@ -81,7 +81,7 @@ class FogsearchBotConfig:
     bot's 14 losses of its best TroutBot run the true board had our king in check at its last move
     while only 4-25 % of the set did, and every request lost the king on some board, so the
     uniform mean chose the move. But weight 4 scored 80-2-18 over 100 games against TroutBot, no
-    better than 83-3-14 without it (most such losses were already lost on the board;
+    better than 83-3-14 without it (several such losses were already lost on the board;
     bench/RESULTS.md), so it is off by default."""
     progress_halfmoves: int = 40
     """Once some board searched has gone this many half-moves without a capture or a pawn move,
