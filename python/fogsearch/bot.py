@@ -529,10 +529,12 @@ def check_weighted_means(
 ) -> dict[str, float]:
     """:func:`fogsearch.search.mean_reply_values` with each board on which the side to move is in
     check counted ``weight`` times."""
+    if weight == 1:  # the default: no need to parse every board for check
+        return mean_reply_values(fens, requests, leaf=leaf)
     checked = {fen for fen in fens if chess.Board(fen).is_check()}
     in_check = [fen for fen in fens if fen in checked]
     others = [fen for fen in fens if fen not in checked]
-    if weight == 1 or not in_check or not others:
+    if not in_check or not others:
         return mean_reply_values(fens, requests, leaf=leaf)
     checked_means = mean_reply_values(in_check, requests, leaf=leaf)
     other_means = mean_reply_values(others, requests, leaf=leaf)
