@@ -15,6 +15,7 @@ from fogsearch.bot import (
     FogsearchBotConfig,
     check_weighted_means,
     choose_request,
+    format_turn,
     pass_share,
     progress_requests,
     quiet_halfmoves,
@@ -88,6 +89,17 @@ def test_tracking_stays_exact_within_games(seed):
         assert bot.recoveries == 0
         assert bot.approximations == 0  # far below the tracking bound: exact all game
         assert bot.turn_log, "the bot logged no turns"
+
+
+def test_the_turn_log_shows_the_depth_the_search_completed_and_its_time():
+    bot = FogsearchBot(FogsearchBotConfig(depth=2, small_set_depth=0))
+    bot.handle_game_start(chess.WHITE, chess.Board(), "test")
+    bot.handle_sense_result([])
+    move = bot.choose_move(list(chess.Board().pseudo_legal_moves), 900.0)
+    bot.handle_move_result(move, move, False, None)
+    turn = bot.turn_log[-1]
+    assert turn["depth"] == 2 and 0 < turn["search_seconds"] < turn["budget"]
+    assert f"depth 2 in {turn['search_seconds']:5.2f}s" in format_turn(turn)
 
 
 def test_injected_inconsistent_observation_is_recovered_from():

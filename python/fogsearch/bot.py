@@ -319,6 +319,7 @@ class FogsearchBot(Player):
         config = self.config.search_config(time_limit=budget)
         result = search(boards, depth, config=config)
         self.last_search = result
+        self._turn["search_seconds"] = time.monotonic() - started
         if len(boards) <= self.config.board_search_boards:
             left = budget - (time.monotonic() - started)
             means = self._board_search_means(boards, left)
@@ -461,7 +462,8 @@ def format_turn(t: dict) -> str:
         f"sense {t.get('sense', '-'):<2} -> {t.get('after_sense', '?'):>5} -> "
         f"move {t.get('requested') or 'pass':<6} (took {t.get('taken') or 'pass'}"
         f"{', captured ' + t['capture'] if t.get('capture') else ''}) -> {t.get('after_move', '?'):>5}"
-        f"  value {value if value is not None else '-':>6}  clock {t.get('seconds_left', 0):6.1f}s"
+        f"  value {value if value is not None else '-':>6}  depth {t.get('depth') or '-'}"
+        f" in {t.get('search_seconds', 0):5.2f}s  clock {t.get('seconds_left', 0):6.1f}s"
         f" budget {t.get('budget', 0):5.2f}s"
     )
 
