@@ -91,6 +91,39 @@ def test_tracking_stays_exact_within_games(seed):
         assert bot.turn_log, "the bot logged no turns"
 
 
+def _rook_and_knight_set():
+    """Black's 12 boards: a white rook on e1 (check) or d1 (not), a knight on one of six squares
+    around c5. Knowing the knight shrinks the set most; knowing the rook settles the check."""
+    fens = []
+    for rook in ("e1", "d1"):
+        for knight in ("b4", "b5", "b6", "c4", "c5", "c6"):
+            board = chess.Board("4k3/8/8/8/8/8/8/K7 b - - 0 1")
+            board.set_piece_at(chess.parse_square(rook), chess.Piece(chess.ROOK, chess.WHITE))
+            board.set_piece_at(chess.parse_square(knight), chess.Piece(chess.KNIGHT, chess.WHITE))
+            fens.append(board.fen())
+    return BoardSet(chess.BLACK, fens=fens)
+
+
+@pytest.mark.parametrize("weight", [0.0, 10.0])
+def test_the_sense_settles_whether_our_king_is_in_check_when_weighted(weight):
+    bot = FogsearchBot(FogsearchBotConfig(check_sense_weight=weight))
+    bot.handle_game_start(chess.BLACK, chess.Board(), "test")
+    bot.board_set = _rook_and_knight_set()
+    assert bot.board_set.boards_in_check() == 6
+    square = bot.choose_sense(list(range(64)), [], 900.0)
+    size, doubt = bot.board_set.sense_check_stats()[square]
+    if weight:
+        # The rook's square: six boards left, and whether we are in check is known.
+        assert (size, doubt) == (6.0, 0.0) and bot._turn["check_doubt"] == 0.0
+    else:
+        # The knight's square: two boards left, one in check and one not.
+        assert (size, doubt) == (2.0, 0.5) and "check_doubt" not in bot._turn
+    truth = bot.board_set.to_boards()[0]
+    seen = [sq for sq in chess.SQUARES if chess.square_distance(sq, square) <= 1]
+    bot.handle_sense_result([(sq, truth.piece_at(sq)) for sq in seen])
+    assert len(bot.board_set) == size
+
+
 def test_the_turn_log_shows_the_depth_the_search_completed_and_its_time():
     bot = FogsearchBot(FogsearchBotConfig(depth=2, small_set_depth=0))
     bot.handle_game_start(chess.WHITE, chess.Board(), "test")

@@ -93,6 +93,47 @@ def test_start_sets_and_accessors():
     assert "21 boards" in repr(black)
 
 
+def _random_positions(seed, count, plies):
+    """``count`` positions after ``plies`` random legal half-moves (White to move when even)."""
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        board = chess.Board()
+        for _ in range(plies):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        if board.ply() == plies:
+            out.append(board.fen())
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_sense_check_stats_match_python_chess(seed):
+    # Black's set after White's unseen moves from several positions: some replies give check.
+    board_set = BoardSet(chess.BLACK, _random_positions(seed, 6, 16))
+    board_set.handle_opponent_move_result(False, None)
+    boards = board_set.to_boards()
+    in_check = [b.is_check() for b in boards]  # Black to move: Black's king attacked
+    assert board_set.boards_in_check() == sum(in_check)
+    assert 0 < sum(in_check) < len(boards), "the sets should hold boards both in and out of check"
+    stats = board_set.sense_check_stats()
+    assert {sq: size for sq, (size, _) in stats.items()} == board_set.sense_stats()
+    for square, (size, doubt) in stats.items():
+        cells = {}
+        for board, checked in zip(boards, in_check, strict=True):
+            window = tuple(
+                board.piece_at(sq) for sq in chess.SQUARES if chess.square_distance(sq, square) <= 1
+            )
+            n, c = cells.get(window, (0, 0))
+            cells[window] = (n + 1, c + checked)
+        assert size == pytest.approx(sum(n * n for n, _ in cells.values()) / len(boards))
+        assert doubt == pytest.approx(sum(min(c, n - c) for n, c in cells.values()) / len(boards))
+
+
 def test_duplicate_fens_are_one_position():
     fens = [chess.STARTING_FEN, chess.STARTING_FEN.replace(" 0 1", " 5 9")]
     assert len(BoardSet(chess.WHITE, fens)) == 1

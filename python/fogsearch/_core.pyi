@@ -86,6 +86,10 @@ class BoardSet:
     ) -> None: ...
     def sense_stats(self) -> list[tuple[int, float]]:
         """``(square, expected boards left)`` for the 36 non-edge sense squares."""
+    def sense_check_stats(self) -> list[tuple[int, float, float]]:
+        """``(square, expected boards left, check doubt)`` for the 36 non-edge sense squares."""
+    def boards_in_check(self) -> int:
+        """How many boards have our king in check."""
     def copy(self) -> BoardSet: ...
 
 # ---- end rbc -----------------------------------------------------------------------------------

@@ -173,6 +173,18 @@ class BoardSet:
         sensing there (the quantity a set-shrinking bot minimises)."""
         return dict(self._inner.sense_stats())
 
+    def sense_check_stats(self) -> dict[int, tuple[float, float]]:
+        """For each of the 36 non-edge sense squares, ``(expected boards left, check doubt)``. The
+        check doubt is the share of boards that, after the sense, would still be outnumbered
+        within their sense result by boards that disagree on whether our king is in check:
+        ``sum(min(in_check, n - in_check)) / N`` over the results. 0 where every result settles
+        whether the opponent can capture our king next."""
+        return {sq: (size, doubt) for sq, size, doubt in self._inner.sense_check_stats()}
+
+    def boards_in_check(self) -> int:
+        """How many boards have our king in check: the opponent captures it next unless we act."""
+        return self._inner.boards_in_check()
+
     # -- reconchess.Player callbacks ----------------------------------------------------------
     def handle_opponent_move_result(
         self, captured_my_piece: bool, capture_square: int | None

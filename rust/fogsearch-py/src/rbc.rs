@@ -330,6 +330,26 @@ impl PyBoardSet {
         })
     }
 
+    /// `[(square, expected boards left, check doubt)]` for the 36 non-edge sense squares.
+    fn sense_check_stats(&self, py: Python<'_>) -> PyResult<Vec<(u8, f64, f64)>> {
+        let inner = &self.inner;
+        let pool = self.pool.clone().filter(|_| inner.would_use_threads());
+        let stats = detach_guarded(py, move || match &pool {
+            Some(pool) => pool.install(|| inner.sense_check_stats()),
+            None => inner.sense_check_stats(),
+        })?;
+        Ok(stats
+            .into_iter()
+            .map(|s| (s.square, s.expected_boards, s.check_doubt))
+            .collect())
+    }
+
+    /// How many boards have our king in check.
+    fn boards_in_check(&self, py: Python<'_>) -> PyResult<usize> {
+        let inner = &self.inner;
+        detach_guarded(py, move || inner.boards_in_check())
+    }
+
     fn copy(&self) -> Self {
         PyBoardSet {
             inner: self.inner.clone(),

@@ -2,7 +2,9 @@
 //! can be captured; castling needs only the right and empty squares between king and rook; a
 //! board without both kings has no moves. E.p. captures and all four promotions are included.
 
-use super::attacks::{king_attacks, knight_attacks, pawn_attacks, Sliders};
+use super::attacks::{
+    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks, Sliders,
+};
 use super::bitboard::Bitboard;
 use super::board::Board;
 use super::types::{Color, Move, PieceType, Square};
@@ -119,6 +121,31 @@ impl Board {
         }
         self.castles(|_| count += 1);
         count
+    }
+
+    /// Pieces of either colour among `occupied` that attack `square`, sliders seeing only through
+    /// squares outside `occupied` (an exchange passes the squares it has already vacated).
+    pub fn attackers_to(&self, square: Square, occupied: Bitboard) -> Bitboard {
+        let pawns = |color| self.pieces_of(PieceType::Pawn, color);
+        let both = |piece_type| self.by_type(piece_type);
+        let diagonal = both(PieceType::Bishop) | both(PieceType::Queen);
+        let straight = both(PieceType::Rook) | both(PieceType::Queen);
+        let attackers = (pawn_attacks(Color::White, square) & pawns(Color::Black))
+            | (pawn_attacks(Color::Black, square) & pawns(Color::White))
+            | (knight_attacks(square) & both(PieceType::Knight))
+            | (king_attacks(square) & both(PieceType::King))
+            | (bishop_attacks(square, occupied) & diagonal)
+            | (rook_attacks(square, occupied) & straight);
+        attackers & occupied
+    }
+
+    /// Whether `color`'s king stands where the other side could capture it next move (chess's
+    /// "in check", whoever is to move). False on a board without that king.
+    pub fn king_attacked(&self, color: Color) -> bool {
+        self.king_square(color).is_some_and(|king| {
+            let occupied = self.occupied();
+            !(self.attackers_to(king, occupied) & self.by_color(color.other())).is_empty()
+        })
     }
 
     pub fn is_pseudo_legal(&self, mv: Move) -> bool {

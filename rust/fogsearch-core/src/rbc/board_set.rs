@@ -21,6 +21,18 @@ const PARALLEL_THRESHOLD: usize = 128;
 /// Parents expanded at a time in parallel, so a limit is enforced before memory runs out.
 const EXPANSION_BLOCK: usize = 1 << 15;
 
+/// What sensing at one square would tell, averaged over the set's boards.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SenseStat {
+    pub square: Square,
+    /// The expected number of boards left: Σ n_r² / N over the partition by sense result.
+    pub expected_boards: f64,
+    /// The share of boards that would still sit, after the sense, among boards that disagree on
+    /// whether our king is in check, counted as the minority of their sense result: Σ min(c_r,
+    /// n_r − c_r) / N. 0 when every result settles the question (or no board is in check).
+    pub check_doubt: f64,
+}
+
 #[derive(Clone, Debug)]
 pub struct BoardSet {
     color: Color,
@@ -260,32 +272,59 @@ impl BoardSet {
     /// For each of the 36 non-edge sense squares, the expected number of boards left after sensing
     /// there: Σ n_r² / N over the partition of the set by what the sense would show.
     pub fn sense_stats(&self) -> Vec<(Square, f64)> {
+        self.sense_check_stats()
+            .into_iter()
+            .map(|s| (s.square, s.expected_boards))
+            .collect()
+    }
+
+    /// [`BoardSet::sense_stats`] with, per square, how much doubt the sense would leave about
+    /// whether our king is in check (see [`SenseStat::check_doubt`]).
+    pub fn sense_check_stats(&self) -> Vec<SenseStat> {
         let parallel = self.would_use_threads();
-        let mailboxes: Vec<[u8; 64]> = if parallel {
-            self.boards.par_iter().map(mailbox).collect()
+        let color = self.color;
+        let summarise = |b: &Board| (mailbox(b), b.king_attacked(color));
+        let summaries: Vec<([u8; 64], bool)> = if parallel {
+            self.boards.par_iter().map(summarise).collect()
         } else {
-            self.boards.iter().map(mailbox).collect()
+            self.boards.iter().map(summarise).collect()
         };
-        let total = mailboxes.len() as f64;
-        let expected = |center: Square| {
+        let total = summaries.len() as f64;
+        let stat = |center: Square| {
             let window = sense_squares(center);
-            let mut counts: HashMap<u64, u64> = HashMap::new();
-            for m in &mailboxes {
+            // Per sense result: (boards, boards with our king in check).
+            let mut cells: HashMap<u64, (u64, u64)> = HashMap::new();
+            for (m, in_check) in &summaries {
                 let key = window
                     .iter()
                     .fold(0u64, |k, &sq| k << 4 | m[sq as usize] as u64);
-                *counts.entry(key).or_insert(0) += 1;
+                let cell = cells.entry(key).or_insert((0, 0));
+                cell.0 += 1;
+                cell.1 += u64::from(*in_check);
             }
-            counts.values().map(|&n| (n * n) as f64).sum::<f64>() / total
+            SenseStat {
+                square: center,
+                expected_boards: cells.values().map(|&(n, _)| (n * n) as f64).sum::<f64>() / total,
+                check_doubt: cells
+                    .values()
+                    .map(|&(n, checked)| checked.min(n - checked) as f64)
+                    .sum::<f64>()
+                    / total,
+            }
         };
         if parallel {
-            SENSE_SQUARES
-                .par_iter()
-                .map(|&sq| (sq, expected(sq)))
-                .collect()
+            SENSE_SQUARES.par_iter().map(|&sq| stat(sq)).collect()
         } else {
-            SENSE_SQUARES.iter().map(|&sq| (sq, expected(sq))).collect()
+            SENSE_SQUARES.iter().map(|&sq| stat(sq)).collect()
         }
+    }
+
+    /// How many boards have our king in check: where the opponent captures it next unless we act.
+    pub fn boards_in_check(&self) -> usize {
+        self.boards
+            .iter()
+            .filter(|b| b.king_attacked(self.color))
+            .count()
     }
 
     /// Commits `children` (per parent, in order) if any survive; otherwise an inconsistency error

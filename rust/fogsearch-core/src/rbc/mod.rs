@@ -6,7 +6,7 @@ mod rules;
 mod sense;
 mod unique;
 
-pub use board_set::BoardSet;
+pub use board_set::{BoardSet, SenseStat};
 pub use error::RbcError;
 pub use rules::{
     capture_square, move_actions, normalize_request, opponent_moves, resolve_request, revise_move,

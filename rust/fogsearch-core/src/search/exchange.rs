@@ -7,10 +7,7 @@
 //! adds its gain. Nothing forbids a king from stepping into an attack in RBC, so the king counts
 //! as worth more than any exchange: neither side recaptures with it onto a square still attacked.
 
-use crate::chess::{
-    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks, Bitboard, Board,
-    Color, PieceType, Square,
-};
+use crate::chess::{Bitboard, Board, Color, PieceType, Square};
 
 use super::eval::PIECE_VALUES;
 
@@ -23,22 +20,6 @@ pub fn exchange_value(piece_type: PieceType) -> i32 {
         PieceType::King => KING_EXCHANGE_VALUE,
         other => PIECE_VALUES[other.index()],
     }
-}
-
-/// Pieces of either colour among `occupied` that attack `square`, sliders seeing through the
-/// squares already vacated by the exchange.
-fn attackers_to(board: &Board, square: Square, occupied: Bitboard) -> Bitboard {
-    let pawns = |color| board.pieces_of(PieceType::Pawn, color);
-    let both = |piece_type| board.by_type(piece_type);
-    let diagonal = both(PieceType::Bishop) | both(PieceType::Queen);
-    let straight = both(PieceType::Rook) | both(PieceType::Queen);
-    let attackers = (pawn_attacks(Color::White, square) & pawns(Color::Black))
-        | (pawn_attacks(Color::Black, square) & pawns(Color::White))
-        | (knight_attacks(square) & both(PieceType::Knight))
-        | (king_attacks(square) & both(PieceType::King))
-        | (bishop_attacks(square, occupied) & diagonal)
-        | (rook_attacks(square, occupied) & straight);
-    attackers & occupied
 }
 
 /// The least valuable of `color`'s pieces in `attackers`, with its exchange value.
@@ -70,7 +51,7 @@ pub fn recapture_gain(board: &Board, square: Square) -> i32 {
     let mut on_square = exchange_value(target.piece_type);
     let mut side = us;
     while let Some((from, value)) =
-        least_valuable(board, attackers_to(board, square, occupied), side)
+        least_valuable(board, board.attackers_to(square, occupied), side)
     {
         gains[depth] = on_square - if depth == 0 { 0 } else { gains[depth - 1] };
         depth += 1;
