@@ -175,10 +175,10 @@ class BoardSet:
 
     def sense_check_stats(self) -> dict[int, tuple[float, float]]:
         """For each of the 36 non-edge sense squares, ``(expected boards left, check doubt)``. The
-        check doubt is the share of boards that, after the sense, would still be outnumbered
-        within their sense result by boards that disagree on whether our king is in check:
-        ``sum(min(in_check, n - in_check)) / N`` over the results. 0 where every result settles
-        whether the opponent can capture our king next."""
+        check doubt is ``sum(min(c, n - c)) / N`` over the sense's results, where ``c`` of the
+        ``n`` boards showing a result have our king in check: the chance that, after the sense,
+        the majority of the boards left is wrong about whether we are in check. 0 where every
+        result settles whether the opponent can capture our king next."""
         return {sq: (size, doubt) for sq, size, doubt in self._inner.sense_check_stats()}
 
     def boards_in_check(self) -> int:

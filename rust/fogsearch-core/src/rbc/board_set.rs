@@ -27,9 +27,9 @@ pub struct SenseStat {
     pub square: Square,
     /// The expected number of boards left: Σ n_r² / N over the partition by sense result.
     pub expected_boards: f64,
-    /// The share of boards that would still sit, after the sense, among boards that disagree on
-    /// whether our king is in check, counted as the minority of their sense result: Σ min(c_r,
-    /// n_r − c_r) / N. 0 when every result settles the question (or no board is in check).
+    /// Σ min(c_r, n_r − c_r) / N, where c_r of the n_r boards showing sense result r have our
+    /// king in check: the chance that, after the sense, the majority of the boards left is wrong
+    /// about whether we are in check. 0 when every result settles the question.
     pub check_doubt: f64,
 }
 
