@@ -113,7 +113,7 @@ class FogsearchBotConfig:
     In 17 of the 18 losses of a 100-game TroutBot run our king was in check on the true board
     at our last move; before that turn's sense 1-15 % of the set was in check in 11 of them. In
     8 a sense existed that settled whether we were in check where the set-shrinking one did
-    not, in 5 of those for at most 2.2 times its expected boards."""
+    not, in 5 of those for at most twice its expected boards (`bench/loss_replay.py`)."""
     board_search_boards: int = 0
     """On a set of at most this many boards (0: never) the request is the one with the best mean,
     over the boards, of a per-board perfect-information search ``board_search_plies`` deep

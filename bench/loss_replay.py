@@ -1,0 +1,95 @@
+"""Why a bot lost: each lost game of a tournament database replayed up to its last sense.
+
+For every game the named player lost, replays its observations (``fogsearch.tracking``) through
+a board set up to the sense of its last turn and prints: the set's size then, the share of it
+with our king in check, whether the true board had our king in check, the sense the bot chose
+with its expected boards left and check doubt (``BoardSet.sense_check_stats``), and the sense
+that would have best settled whether we were in check (least doubt, then fewest boards).
+Sets that grow past ``--max-boards`` on the way are skipped.
+
+    python bench/loss_replay.py trout.sqlite fogsearch
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+
+import chess
+from reconchess.history import GameHistoryDecoder
+
+from fogsearch.rbc import BoardSet, BoardSetTooLargeError
+from fogsearch.tracking import observations
+
+
+def lost_games(db: sqlite3.Connection, player: str):
+    """``(task index, our colour, GameHistory)`` of every game ``player`` lost."""
+    names = dict(db.execute("select id, name from players"))
+    if player not in names.values():
+        raise SystemExit(
+            f"no player {player!r} in the database (players: {sorted(names.values())})"
+        )
+    query = "select white_id, winner, history_json, task_index from games order by task_index"
+    for white_id, winner, history_json, index in db.execute(query):
+        color = chess.WHITE if names[white_id] == player else chess.BLACK
+        if winner != "draw" and (winner == "white") != color:
+            yield index, color, json.loads(history_json, cls=GameHistoryDecoder)
+
+
+def set_before_last_sense(history, color, max_boards: int) -> tuple[BoardSet, chess.Board]:
+    """The set the player held when choosing its last sense, and the true board then."""
+    observed = list(observations(history, color))
+    last_turn = max(o.turn_number for o in observed)
+    board_set = BoardSet(color, max_boards=max_boards)
+    for o in observed:
+        o.apply(board_set)
+        if o.turn_number == last_turn and o.method == "handle_opponent_move_result":
+            return board_set, chess.Board(o.truth_fen)
+    raise ValueError("the game has no last turn of this player")
+
+
+def describe(index, color, history, max_boards: int) -> str:
+    side = "W" if color == chess.WHITE else "B"
+    try:
+        board_set, truth = set_before_last_sense(history, color, max_boards)
+    except BoardSetTooLargeError:
+        return f"| {index} | {side} | > {max_boards} | | | | |"
+    boards = len(board_set)
+    stats = board_set.sense_check_stats()
+    sensed = history.sense(list(history.turns(color))[-1])
+    chosen = "none"
+    if sensed in stats:
+        size, doubt = stats[sensed]
+        chosen = f"{chess.square_name(sensed)}: {size:.1f} boards, doubt {doubt:.3f}"
+    elif sensed is not None:
+        chosen = f"{chess.square_name(sensed)} (an edge square)"
+    best = min(stats, key=lambda sq: (stats[sq][1], stats[sq][0], sq))
+    size, doubt = stats[best]
+    king = truth.king(color)
+    truth_in_check = king is not None and truth.is_attacked_by(not color, king)
+    return (
+        f"| {index} | {side} | {boards} | {100 * board_set.boards_in_check() / boards:.0f} % | "
+        f"{'yes' if truth_in_check else 'no'} | {chosen} | "
+        f"{chess.square_name(best)}: {size:.1f} boards, doubt {doubt:.3f} |"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("db", help="tournament SQLite file")
+    parser.add_argument("player", help="the player's name in the database")
+    parser.add_argument("--max-boards", type=int, default=1_000_000)
+    args = parser.parse_args()
+    db = sqlite3.connect(args.db)
+    print(
+        "| game | colour | boards before the last sense | in check | true board in check "
+        "| sense chosen | sense settling check best |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for index, color, history in lost_games(db, args.player):
+        print(describe(index, color, history, args.max_boards))
+
+
+if __name__ == "__main__":
+    main()
