@@ -1,0 +1,47 @@
+"""bench/loss_replay.py on the recorded games the bot lost to TroutBot."""
+
+import gzip
+import importlib.util
+import json
+from pathlib import Path
+
+import chess
+import pytest
+from reconchess.history import GameHistoryDecoder
+
+ROOT = Path(__file__).parents[1]
+spec = importlib.util.spec_from_file_location("loss_replay", ROOT / "bench" / "loss_replay.py")
+loss_replay = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(loss_replay)
+
+
+def _recorded_losses():
+    with gzip.open(ROOT / "bench" / "data" / "fogsearch_trout_games.jsonl.gz", "rt") as lines:
+        histories = [json.loads(line, cls=GameHistoryDecoder) for line in lines]
+    for index, history in enumerate(histories):
+        color = chess.WHITE if history.get_white_player_name() == "fog_base" else chess.BLACK
+        if history.get_winner_color() == (not color):
+            yield index, color, history
+
+
+LOSSES = {index: (color, history) for index, color, history in _recorded_losses()}
+
+
+# Losses whose last sets are small enough to check against python-chess board by board.
+@pytest.mark.parametrize("index", [0, 3, 5, 7, 10, 11, 13])
+def test_the_set_before_the_last_sense_holds_the_truth_and_counts_its_check(index):
+    color, history = LOSSES[index]
+    board_set, truth = loss_replay.set_before_last_sense(history, color, max_boards=1_000_000)
+    assert truth in board_set and truth.turn == color
+    in_check = board_set.boards_in_check()
+    assert in_check == sum(board.is_check() for board in board_set.to_boards())
+    if truth.is_check():
+        assert in_check >= 1
+    row = loss_replay.describe(index, color, history, max_boards=1_000_000)
+    assert row.startswith(f"| {index} | {'W' if color else 'B'} | {len(board_set)} |")
+    assert ("| yes |" if truth.is_check() else "| no |") in row
+
+
+def test_a_set_past_the_bound_is_reported_not_raised():
+    color, history = LOSSES[0]
+    assert "| > 1 |" in loss_replay.describe(0, color, history, max_boards=1)
