@@ -104,19 +104,21 @@ def _rook_and_knight_set():
     return BoardSet(chess.BLACK, fens=fens)
 
 
-@pytest.mark.parametrize("weight", [0.0, 10.0])
-def test_the_sense_settles_whether_our_king_is_in_check_when_weighted(weight):
-    bot = FogsearchBot(FogsearchBotConfig(check_sense_weight=weight))
+@pytest.mark.parametrize(("weight", "max_boards"), [(0.0, 5000), (10.0, 5000), (10.0, 11)])
+def test_the_sense_settles_whether_our_king_is_in_check_when_weighted(weight, max_boards):
+    bot = FogsearchBot(
+        FogsearchBotConfig(check_sense_weight=weight, check_sense_max_boards=max_boards)
+    )
     bot.handle_game_start(chess.BLACK, chess.Board(), "test")
     bot.board_set = _rook_and_knight_set()
     assert bot.board_set.boards_in_check() == 6
     square = bot.choose_sense(list(range(64)), [], 900.0)
     size, doubt = bot.board_set.sense_check_stats()[square]
-    if weight:
+    if weight and len(bot.board_set) <= max_boards:
         # The rook's square: six boards left, and whether we are in check is known.
         assert (size, doubt) == (6.0, 0.0) and bot._turn["check_doubt"] == 0.0
     else:
-        # The knight's square: two boards left, one in check and one not.
+        # By size alone: the knight's square, two boards left, one in check and one not.
         assert (size, doubt) == (2.0, 0.5) and "check_doubt" not in bot._turn
     truth = bot.board_set.to_boards()[0]
     seen = [sq for sq in chess.SQUARES if chess.square_distance(sq, square) <= 1]

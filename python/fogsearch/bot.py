@@ -114,6 +114,9 @@ class FogsearchBotConfig:
     at our last move; before that turn's sense 1-15 % of the set was in check in 11 of them. In
     8 a sense existed that settled whether we were in check where the set-shrinking one did
     not, in 5 of those for at most twice its expected boards (`bench/loss_replay.py`)."""
+    check_sense_max_boards: int = 5_000
+    """Above this many boards the sense shrinks the set by size alone: weighing check there left
+    sets unshrunk against RandomBot until one passed ``max_tracked_boards``."""
     board_search_boards: int = 0
     """On a set of at most this many boards (0: never) the request is the one with the best mean,
     over the boards, of a per-board perfect-information search ``board_search_plies`` deep
@@ -143,6 +146,7 @@ class FogsearchBotConfig:
             ("progress_margin_cp", 0),
             ("tempo_cp", 0),
             ("sense_value_max_boards", 0),
+            ("check_sense_max_boards", 0),
             ("board_search_boards", 0),
             ("board_search_plies", 0),
             ("small_set_depth", 0),
@@ -253,10 +257,13 @@ class FogsearchBot(Player):
 
     def _sense_outlook(self) -> tuple[dict[Square, float], dict[Square, float]]:
         """Per sense square, the expected number of boards left, and, when sensing weighs check
-        (``check_sense_weight`` > 0) and the set disagrees on whether our king is in check, the
-        check doubt it leaves (otherwise no doubts)."""
-        if self.config.check_sense_weight == 0 or not (
-            0 < self.board_set.boards_in_check() < len(self.board_set)
+        (``check_sense_weight`` > 0, at most ``check_sense_max_boards`` boards) and the set
+        disagrees on whether our king is in check, the check doubt it leaves (otherwise none)."""
+        c, boards = self.config, len(self.board_set)
+        if (
+            c.check_sense_weight == 0
+            or boards > c.check_sense_max_boards
+            or not 0 < self.board_set.boards_in_check() < boards
         ):
             return self.board_set.sense_stats(), {}
         stats = self.board_set.sense_check_stats()
