@@ -44,7 +44,10 @@ class FogsearchBotConfig:
     the deeper search runs where it completes: 83-3-14 (0.845) against TroutBot and 200 of 200
     against RandomBot and AttackerBot, at about the speed of depth 2 (bench/RESULTS.md)."""
     small_set_boards: int = 32
-    small_set_seconds: float = 3.0
+    small_set_seconds: float = 8.0
+    """Within 3 s depth 3 often did not complete even on one board, while the bot ended its
+    TroutBot games with a median 987 s of its clock left; 8 s scored 0.870 over 100 games against
+    TroutBot (85-4-11; 0.845 and 0.815 with 3 s), games taking 73 s, not 56 s (bench/RESULTS.md)."""
     search_mode: str = "exact"
     """Search cache mode: "none", "exact", "sketch" or "exact+sketch"."""
     leaf: str = "static"
