@@ -108,15 +108,17 @@ class FogsearchBotConfig:
     ``sense_value_max_boards`` boards, the smallest expected set among the most valuable squares;
     otherwise as ``"min_size"``. Against TroutBot both scored alike over 100 games (bench/RESULTS.md),
     so the default stays the cheaper one that the baseline gauntlet measured."""
-    check_sense_weight: float = 10.0
-    """Sensing also weighs what the sense settles about whether our king is in check: where some
-    boards but not all have it in check, the sense minimises the expected share of the set left
-    plus this much times the sense's check doubt (the share of boards whose check status it
-    leaves outnumbered; :meth:`fogsearch.rbc.BoardSet.sense_check_stats`); 0: by size alone.
-    In 17 of the 18 losses of a 100-game TroutBot run our king was in check on the true board
-    at our last move; before that turn's sense 1-15 % of the set was in check in 11 of them. In
-    8 a sense existed that settled whether we were in check where the set-shrinking one did
-    not, in 5 of those for at most twice its expected boards (`bench/loss_replay.py`)."""
+    check_sense_weight: float = 0.0
+    """Sensing can also weigh what the sense settles about whether our king is in check: where
+    some boards but not all have it in check, the sense then minimises the expected boards left
+    plus this much times the boards whose check status it leaves in doubt (its check doubt times
+    the set's size; :meth:`fogsearch.rbc.BoardSet.sense_check_stats`); 0: by size alone. In 17 of
+    the 18 losses of a 100-game TroutBot run our king was in check on the true board at our last
+    move, and in 8 a sense existed that settled it where the set-shrinking one did not
+    (`bench/loss_replay.py`). But weight 10 scored 51-1-13 (0.792) over 65 TroutBot games
+    against 0.898 without it on the same game seeds (as Black 20-1-11): in 8 of its 13 losses
+    the sense had settled the check and the king fell anyway, so the lost set-shrinking bought
+    little (bench/RESULTS.md). It is off by default."""
     check_sense_max_boards: int = 5_000
     """Above this many boards the sense shrinks the set by size alone: weighing check there left
     sets unshrunk against RandomBot until one passed ``max_tracked_boards``."""
