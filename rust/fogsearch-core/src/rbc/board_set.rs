@@ -272,7 +272,7 @@ impl BoardSet {
     /// For each of the 36 non-edge sense squares, the expected number of boards left after sensing
     /// there: Σ n_r² / N over the partition of the set by what the sense would show.
     pub fn sense_stats(&self) -> Vec<(Square, f64)> {
-        self.sense_check_stats()
+        self.partition_stats(false)
             .into_iter()
             .map(|s| (s.square, s.expected_boards))
             .collect()
@@ -281,9 +281,15 @@ impl BoardSet {
     /// [`BoardSet::sense_stats`] with, per square, how much doubt the sense would leave about
     /// whether our king is in check (see [`SenseStat::check_doubt`]).
     pub fn sense_check_stats(&self) -> Vec<SenseStat> {
+        self.partition_stats(true)
+    }
+
+    /// The sense statistics, testing each board for check only when `check` asks for the doubt
+    /// (the bot's every-turn `sense_stats` then pays nothing for it).
+    fn partition_stats(&self, check: bool) -> Vec<SenseStat> {
         let parallel = self.would_use_threads();
         let color = self.color;
-        let summarise = |b: &Board| (mailbox(b), b.king_attacked(color));
+        let summarise = |b: &Board| (mailbox(b), check && b.king_attacked(color));
         let summaries: Vec<([u8; 64], bool)> = if parallel {
             self.boards.par_iter().map(summarise).collect()
         } else {
