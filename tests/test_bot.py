@@ -37,6 +37,7 @@ class TrackingCheckBot(FogsearchBot):
         super().__init__(config)
         self.game = game
         self.misses = 0
+        self.clocks: list[tuple[int, int]] = []  # (quiet_bound, the true half-move clock)
 
     def _observe(self, method, *args):
         super()._observe(method, *args)
@@ -45,6 +46,35 @@ class TrackingCheckBot(FogsearchBot):
             return  # the referee pushes the move after this callback returns
         if truth.turn == self.color and truth.fen() not in self.board_set:
             self.misses += 1
+        if method == "handle_sense_result":
+            self.clocks.append((self.quiet_bound, truth.halfmove_clock))
+
+
+class PassingBot(reconchess.Player):
+    """An opponent that never moves, like TroutBot once its Stockfish has died."""
+
+    def handle_game_start(self, color, board, opponent_name):
+        pass
+
+    def handle_opponent_move_result(self, captured_my_piece, capture_square):
+        pass
+
+    def choose_sense(self, sense_actions, move_actions, seconds_left):
+        return sense_actions[0]
+
+    def handle_sense_result(self, sense_result):
+        pass
+
+    def choose_move(self, move_actions, seconds_left):
+        return None
+
+    def handle_move_result(
+        self, requested_move, taken_move, captured_opponent_piece, capture_square
+    ):
+        pass
+
+    def handle_game_end(self, winner_color, win_reason, game_history):
+        pass
 
 
 @pytest.mark.parametrize("opponent", ["random", "attacker"])
@@ -89,6 +119,21 @@ def test_tracking_stays_exact_within_games(seed):
         assert bot.recoveries == 0
         assert bot.approximations == 0  # far below the tracking bound: exact all game
         assert bot.turn_log, "the bot logged no turns"
+        # Unseen pawn moves of the opponent reset the true clock; nothing else can make it lower.
+        assert all(bound >= clock for bound, clock in bot.clocks), bot.clocks
+
+
+@pytest.mark.parametrize("colour", [chess.WHITE, chess.BLACK])
+def test_the_bot_beats_an_opponent_that_never_moves_and_knows_the_clock(colour):
+    """As Black at depth 1 the bot used to shuffle into reconchess's 100-half-move draw here
+    (level material, pawns blocked); progress_force_halfmoves makes it push on at the 91st."""
+    bot = _play_tracked(colour, PassingBot, seed=4)
+    assert bot.game.get_winner_color() == colour
+    assert bot.game.get_win_reason() == reconchess.WinReason.KING_CAPTURE
+    assert bot.misses == 0
+    assert len(bot.clocks) > 3
+    assert [bound for bound, _ in bot.clocks] == [clock for _, clock in bot.clocks]
+    assert any(clock > 0 for _, clock in bot.clocks)  # the clock ran and was followed
 
 
 def _rook_and_knight_set():
@@ -295,6 +340,40 @@ def test_progress_requests_are_pawn_pushes_and_certain_captures_within_the_margi
     capture = {"d6e4": 0}
     assert progress_requests(BoardSet(chess.BLACK, fens=[fen]), capture, 300)
     assert not progress_requests(BoardSet(chess.BLACK, fens=[fen, elsewhere]), capture, 300)
+
+
+def test_a_push_blocked_on_some_board_is_no_progress():
+    """reconchess turns a blocked push into a pass, which leaves the clock running."""
+    open_file = "6k1/8/8/8/3p4/8/8/4K3 b - - 60 40"
+    blocked = open_file.replace("3p4/8/8", "3p4/3P4/8")
+    push = {"d4d3": 0}
+    assert progress_requests(BoardSet(chess.BLACK, fens=[open_file]), push, 0)
+    assert not progress_requests(BoardSet(chess.BLACK, fens=[open_file, blocked]), push, 0)
+
+
+# Black's only pawn shields the queen from the bishop: any push loses her at once, so no push is
+# within a margin of the best request.
+SHIELD = "3q3k/2p5/8/B7/8/8/{white} b - - {clock} 80"
+
+
+@pytest.mark.parametrize(
+    "clock, white, pushed",
+    [
+        (60, "8/7K", False),  # quiet, but the pushes are far below the best request
+        (92, "8/7K", True),  # the draw is near and Black is ahead: a push, whatever it costs
+        (92, "PP6/R6K", True),  # level material is not behind
+        (92, "8/RN5K", False),  # near the draw but behind in material: the draw is welcome
+    ],
+)
+def test_near_the_move_limit_a_bot_not_behind_resets_the_clock_at_any_cost(clock, white, pushed):
+    fen = SHIELD.format(white=white, clock=clock)
+    bot = FogsearchBot(FogsearchBotConfig(depth=1))
+    bot.handle_game_start(chess.BLACK, chess.Board(), "passive")
+    bot.board_set = BoardSet(chess.BLACK, fens=[fen])
+    board = chess.Board(fen)
+    move = bot.choose_move(list(board.pseudo_legal_moves), 900.0)
+    assert move is not None
+    assert (board.piece_type_at(move.from_square) == chess.PAWN) == pushed, move
 
 
 @pytest.mark.parametrize("clock, progress", [(0, False), (60, True)])

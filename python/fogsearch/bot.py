@@ -87,12 +87,20 @@ class FogsearchBotConfig:
     better than 83-3-14 without it (several such losses were already lost on the board;
     bench/RESULTS.md), so it is off by default."""
     progress_halfmoves: int = 40
-    """Once some board searched has gone this many half-moves without a capture or a pawn move,
-    a request that resets the clock (a pawn push, or a capture certain on every board searched)
-    within ``progress_margin_cp`` of the best request is played instead (the best mean of them):
-    the worst-case search cannot see reconchess's 100-half-move draw, and against a passive
-    opponent it otherwise repeats speculative captures until the game is drawn."""
+    """Once reconchess's half-move clock may have reached this many half-moves without a capture
+    or a pawn move (``FogsearchBot.quiet_bound``), the bot plays a request that resets the clock
+    within ``progress_margin_cp`` of the best request (the best mean of them; see
+    :func:`progress_requests`): the worst-case search cannot see reconchess's 100-half-move
+    draw, and against a passive opponent it otherwise repeats speculative captures until the
+    game is drawn."""
     progress_margin_cp: int = 150
+    progress_force_halfmoves: int = 90
+    """From this many quiet half-moves (0: never), while we are not behind in material on any
+    board searched, any request that resets the clock is played, however the worst case values it:
+    the draw is then a few moves away. All 7 draws of three TroutBot runs (265 games) were
+    reconchess's 100-half-move draw in games where TroutBot's Stockfish had died (TroutBot then
+    passes every move), the bot 400-1200 cp ahead and moving a piece back and forth or
+    requesting a blocked push for 50 moves (bench/RESULTS.md)."""
     tempo_cp: int = 0
     """A request that is a pass on a board (a pawn capture onto an empty square, a blocked push, a
     pass) hands the opponent a free move, which the one-reply mean cannot see: where requests tie,
@@ -149,6 +157,7 @@ class FogsearchBotConfig:
             ("tie_margin_cp", 0),
             ("progress_halfmoves", 0),
             ("progress_margin_cp", 0),
+            ("progress_force_halfmoves", 0),
             ("tempo_cp", 0),
             ("sense_value_max_boards", 0),
             ("check_sense_max_boards", 0),
@@ -222,6 +231,12 @@ class FogsearchBot(Player):
         self.last_taken: chess.Move | None = None
         self.turn_log: list[dict] = []
         self._turn: dict = {}
+        self.quiet_bound = 0
+        """Half-moves since the last capture or our last pawn move: the most reconchess's
+        half-move clock can be (an unseen pawn move of the opponent's resets it). The set cannot
+        say this: a position reached by two histories is kept once, with one history's clock."""
+        self._own_pawns: frozenset[Square] = frozenset()
+        self._opponent_has_moved = False
 
     # -- reconchess callbacks ------------------------------------------------------------------
     def handle_game_start(self, color: Color, board: chess.Board, opponent_name: str):
@@ -232,9 +247,15 @@ class FogsearchBot(Player):
         self.recoveries = 0
         self.approximations = 0
         self.fallbacks = 0
+        self.quiet_bound = 0
+        self._opponent_has_moved = color == chess.BLACK
 
     def handle_opponent_move_result(self, captured_my_piece: bool, capture_square: Square | None):
         self._observe("handle_opponent_move_result", captured_my_piece, capture_square)
+        # White's first turn also starts with this callback, before any opponent move.
+        if self._opponent_has_moved:
+            self.quiet_bound = 0 if captured_my_piece else self.quiet_bound + 1
+        self._opponent_has_moved = True
         self._turn = {"turn": len(self.turn_log) + 1, "after_opponent": len(self.board_set)}
 
     def choose_sense(self, sense_actions, move_actions, seconds_left: float) -> Square | None:
@@ -328,6 +349,10 @@ class FogsearchBot(Player):
             captured_opponent_piece,
             capture_square,
         )
+        resets = taken_move is not None and (
+            captured_opponent_piece or taken_move.from_square in self._own_pawns
+        )
+        self.quiet_bound = 0 if resets else self.quiet_bound + 1
         result = self.last_search
         self._turn.update(
             requested=requested_move.uci() if requested_move else None,
@@ -360,6 +385,7 @@ class FogsearchBot(Player):
 
         started = time.monotonic()
         boards = self._search_boards()
+        self._own_pawns = own_pawns(boards)
         depth, budget = self._depth_and_budget(len(boards), budget)
         config = self.config.search_config(time_limit=budget)
         result = search(boards, depth, config=config)
@@ -381,14 +407,25 @@ class FogsearchBot(Player):
             return means
 
         pushes = None
-        if quiet_halfmoves(boards) >= self.config.progress_halfmoves:
-            pushes = progress_requests(boards, result.move_values, self.config.progress_margin_cp)
+        quiet = max(self.quiet_bound, quiet_halfmoves(boards))
+        if quiet >= self.config.progress_halfmoves:
+            margin = self._progress_margin(boards, quiet)
+            pushes = progress_requests(boards, result.move_values, margin)
             self._turn["progress"] = len(pushes)
         if pushes:
             return best_mean(pushes, means_of)
         return choose_request(
             result.move_values, self.last_taken, self.config.tie_margin_cp, means_of
         )
+
+    def _progress_margin(self, boards: BoardSet, quiet: int) -> float:
+        """How far below the best request a clock-resetting one may be valued: unbounded once the
+        draw is near and we are not behind on any board (a draw is welcome only from behind)."""
+        c = self.config
+        if c.progress_force_halfmoves and quiet >= c.progress_force_halfmoves:
+            if min(material_lead(board) for board in boards.to_boards()) >= 0:
+                return float("inf")
+        return c.progress_margin_cp
 
     def _depth_and_budget(self, boards: int, budget: float) -> tuple[int, float]:
         """The search depth for a set of ``boards`` boards, and its time limit."""
@@ -532,7 +569,7 @@ LOST = -MATE + 1000
 """Values at or below this lose our king on some board whatever we do."""
 
 
-def tied_requests(move_values: dict[str, int], margin_cp: int) -> list[chess.Move | None]:
+def tied_requests(move_values: dict[str, int], margin_cp: float) -> list[chess.Move | None]:
     """The requests that tie with the best one, in the search's order: within ``margin_cp`` of
     it, every request when the best one still loses, only the best value when it wins."""
     best = max(move_values.values())
@@ -605,28 +642,55 @@ def quiet_halfmoves(board_set: BoardSet) -> int:
 
 
 def progress_requests(
-    board_set: BoardSet, move_values: dict[str, int], margin_cp: int
+    board_set: BoardSet, move_values: dict[str, int], margin_cp: float
 ) -> list[chess.Move]:
-    """The requests within ``margin_cp`` of the best value (every one when the best still loses)
-    that reset the half-move clock: forward pawn moves, and captures of a piece that stands on
-    the target square on every board of the set. Our own pieces are the same on every board, so
-    one board tells which requests move a pawn."""
-    boards = board_set.to_boards()
-    return [
-        move
-        for move in tied_requests(move_values, margin_cp)
-        if move is not None and (_pushes_a_pawn(boards[0], move) or _always_captures(boards, move))
-    ]
+    """Among the requests within ``margin_cp`` of the best value (every one when the best still
+    loses), those that reset the half-move clock on the most boards of the set, if that is more
+    than half of them: a pawn move or a capture as reconchess revises the request on a board. A
+    blocked push or a pawn capture onto an empty square is a pass there; a slide stopped short
+    by an opponent's piece captures it."""
+    boards = [(fen, chess.Board(fen)) for fen in board_set.fens()]
+    resetting: dict[chess.Move, int] = {}
+    for move in tied_requests(move_values, margin_cp):
+        if move is not None:
+            count = sum(_resets_clock(fen, board, move) for fen, board in boards)
+            if 2 * count > len(boards):
+                resetting[move] = count
+    most = max(resetting.values(), default=0)
+    return [move for move, count in resetting.items() if count == most]
 
 
-def _pushes_a_pawn(board: chess.Board, move: chess.Move) -> bool:
-    return board.piece_type_at(move.from_square) == chess.PAWN and chess.square_file(
-        move.from_square
-    ) == chess.square_file(move.to_square)
+def own_pawns(board_set: BoardSet) -> frozenset[Square]:
+    """The squares of our pawns (our pieces are the same on every board of a set)."""
+    fens = board_set.fens()
+    if not fens:
+        return frozenset()
+    board = chess.Board(fens[0])
+    return frozenset(board.pieces(chess.PAWN, board.turn))
 
 
-def _always_captures(boards: list[chess.Board], move: chess.Move) -> bool:
-    return all(board.color_at(move.to_square) == (not board.turn) for board in boards)
+def _resets_clock(fen: str, board: chess.Board, request: chess.Move) -> bool:
+    taken = revise_move(fen, request)
+    return taken is not None and (
+        board.piece_type_at(taken.from_square) == chess.PAWN or board.is_capture(taken)
+    )
+
+
+_MATERIAL_CP = {
+    chess.PAWN: 100,
+    chess.KNIGHT: 300,
+    chess.BISHOP: 300,
+    chess.ROOK: 500,
+    chess.QUEEN: 900,
+}
+
+
+def material_lead(board: chess.Board) -> int:
+    """Our material minus the opponent's in centipawns, for the side to move."""
+    return sum(
+        value * (len(board.pieces(kind, board.turn)) - len(board.pieces(kind, not board.turn)))
+        for kind, value in _MATERIAL_CP.items()
+    )
 
 
 def _request(uci: str) -> chess.Move | None:
