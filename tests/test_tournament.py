@@ -20,10 +20,12 @@ from fogsearch.tournament import (
     play_game,
     round_robin,
     run_tournament,
+    stalled_notes,
     standings,
     summary_table,
 )
 from fogsearch.tournament.rating import fit_elo, score_to_elo, wilson_interval
+from fogsearch.tournament.report import stopped_moving
 from fogsearch.tournament.runner import run_local, run_ray
 
 CRASHING_BOT = str(Path(__file__).parent / "bots" / "crashing_bot.py")
@@ -136,6 +138,44 @@ def test_tiny_tournament_is_stored_and_summarised(tmp_path):
     assert ranked[-1].name == "crasher" or crasher.crashes < 4
     table = summary_table(ranked, pairs)
     assert "crasher" in table and "Elo" in table
+    with ResultStore(db) as store:
+        notes = stalled_notes(games, store.history_json)  # reads the stored GameHistory JSON
+    names = {"random", "attacker", "crasher"}
+    assert all(note.split()[1] in names for note in notes), notes
+
+
+def _history(white: list, black: list) -> str:
+    """The part of a reconchess GameHistory's JSON that stopped_moving reads."""
+    move = {"type": "Move", "value": "e2e4"}
+    as_json = [[move if m else None for m in requests] for requests in (white, black)]
+    return json.dumps({"requested_moves": {"true": as_json[0], "false": as_json[1]}})
+
+
+def test_a_player_that_stops_moving_is_noted_with_the_opponents_record_apart():
+    live, dead, late = [1] * 8, [1, 1, 0, 0, 1, 0, 0, 0], [1] * 6 + [0, 0]
+    histories = {
+        1: _history(live, dead),  # black stopped (5 of its last 6 turns without a move)
+        2: _history(dead, live),
+        3: _history(live, live),
+        4: _history(live, late),  # two passes at the end: not enough to say
+    }
+    games = [
+        {"id": 1, "white": "hero", "black": "trout", "winner": "white"},
+        {"id": 2, "white": "trout", "black": "hero", "winner": "draw"},
+        {"id": 3, "white": "hero", "black": "trout", "winner": "black"},
+        {"id": 4, "white": "hero", "black": "trout", "winner": "white"},
+    ]
+    assert stopped_moving(json.loads(histories[1]), False)
+    assert not stopped_moving(json.loads(histories[1]), True)
+    assert not stopped_moving(json.loads(histories[4]), False)
+    assert not stopped_moving(json.loads(_history(live, [1, 0, 1, 1, 1, 0, 0, 0])), False)
+    notes = stalled_notes(games, histories.__getitem__)
+    assert len(notes) == 1
+    assert notes[0].startswith("NOTE: trout stopped moving")
+    assert (
+        "in 2 of 4 games against hero, who scored 1-1-0 in them and 1-0-1 in the other 2"
+        in (notes[0])
+    )
 
 
 def test_ray_backend_plays_the_same_games_as_the_local_one(tmp_path):

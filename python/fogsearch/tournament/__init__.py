@@ -13,7 +13,7 @@ from pathlib import Path
 
 from fogsearch.tournament.players import PlayerSpec, stockfish_version
 from fogsearch.tournament.rating import Pairing, Standing, standings
-from fogsearch.tournament.report import plot_standings, summary_table
+from fogsearch.tournament.report import plot_standings, stalled_notes, summary_table
 from fogsearch.tournament.runner import BACKENDS, GameRecord, LostGame, play_game
 from fogsearch.tournament.schedule import GameTask, gauntlet, make_tasks, round_robin
 from fogsearch.tournament.store import ResultStore
@@ -35,6 +35,7 @@ __all__ = [
     "round_robin",
     "run_tournament",
     "standings",
+    "stalled_notes",
     "summary_table",
 ]
 

@@ -15,6 +15,7 @@ from fogsearch.tournament import (
     ResultStore,
     plot_standings,
     run_tournament,
+    stalled_notes,
     standings,
     summary_table,
 )
@@ -62,9 +63,12 @@ def run(args: argparse.Namespace) -> int:
         info = store.tournament(tid)
         games = store.games(tid)
         lost = store.lost_games(tid)
+        notes = stalled_notes(games, store.history_json)
     ranked, pairs = standings(games)
     print(f"tournament {tid} in {args.db}: {len(games)} games; versions {info['versions']}")
     print(summary_table(ranked, pairs))
+    if notes:
+        print("", *notes, sep="\n")
     if lost:
         print(f"\n{len(lost)} games are not in the table: their process died before reporting")
         for g in lost:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 from fogsearch.tournament.rating import Pairing, Standing
@@ -47,6 +49,53 @@ def fallback_warnings(ranked: list[Standing]) -> list[str]:
         for s in ranked
         if s.fallbacks
     ]
+
+
+STALL_TURNS = 3
+STALL_SHARE = 0.8
+
+
+def stopped_moving(history: dict, color: bool) -> bool:
+    """Whether the player of ``color`` stopped moving in a reconchess ``GameHistory`` (as JSON):
+    from its first turn without a requested move on, it requested none on at least
+    ``STALL_TURNS`` turns and ``STALL_SHARE`` of its turns. TroutBot does this once its Stockfish
+    process has died: it then passes every turn, save a capture of a king it believes it sees."""
+    requests = history["requested_moves"]["true" if color else "false"]
+    first = next((i for i, request in enumerate(requests) if request is None), None)
+    if first is None:
+        return False
+    passes = sum(request is None for request in requests[first:])
+    return passes >= STALL_TURNS and passes >= STALL_SHARE * (len(requests) - first)
+
+
+def stalled_notes(games: list[dict], history_of: Callable[[int], str]) -> list[str]:
+    """A line per player and opponent where the player stopped moving in some games
+    (:func:`stopped_moving`), with the opponent's record in those games and in the others: a
+    score against an opponent that stopped playing says little about the opponent."""
+    records: dict[tuple[str, str], dict[bool, list[int]]] = {}
+    for game in games:
+        history = json.loads(history_of(game["id"]))
+        for color, player, opponent in ((True, "white", "black"), (False, "black", "white")):
+            stalled = stopped_moving(history, color)
+            record = records.setdefault((game[player], game[opponent]), {})
+            wdl = record.setdefault(stalled, [0, 0, 0])
+            outcome = game["winner"]
+            wdl[1 if outcome == "draw" else 0 if outcome == opponent else 2] += 1
+    lines = []
+    for (player, opponent), record in records.items():
+        if True not in record:
+            continue
+        stalled, other = record[True], record.get(False, [0, 0, 0])
+        lines.append(
+            f"NOTE: {player} stopped moving (requested no move on most turns from some turn on) "
+            f"in {sum(stalled)} of {sum(stalled) + sum(other)} games against {opponent}, who "
+            f"scored {_wdl(stalled)} in them and {_wdl(other)} in the other {sum(other)}"
+        )
+    return lines
+
+
+def _wdl(counts: list[int]) -> str:
+    return "-".join(str(n) for n in counts)
 
 
 def plot_standings(ranked: list[Standing], pairs: list[Pairing], path: str | Path) -> Path:
