@@ -324,7 +324,10 @@ class FogsearchBot(Player):
 
     def choose_move(self, move_actions, seconds_left: float) -> chess.Move | None:
         budget = self.turn_budget(seconds_left)
-        self._turn.update(seconds_left=seconds_left, budget=budget)
+        self._turn.update(seconds_left=seconds_left, budget=budget, quiet=self.quiet_bound)
+        # Unknown until the search reads a board: a move then counts as not resetting the clock,
+        # which keeps quiet_bound an upper bound if the search fails.
+        self._own_pawns = frozenset()
         try:
             move = self._search_move(budget)
         except Exception:  # noqa: BLE001 - a search failure must never lose the game
