@@ -366,14 +366,19 @@ SHIELD = "3q3k/2p5/8/B7/8/8/{white} b - - {clock} 80"
     ],
 )
 def test_near_the_move_limit_a_bot_not_behind_resets_the_clock_at_any_cost(clock, white, pushed):
-    fen = SHIELD.format(white=white, clock=clock)
+    board, move = _black_move_on_one_board(SHIELD.format(white=white, clock=clock))
+    assert (board.piece_type_at(move.from_square) == chess.PAWN) == pushed, move
+
+
+def _black_move_on_one_board(fen: str) -> tuple[chess.Board, chess.Move]:
+    """The depth-1 bot's request as Black when its set is the one board ``fen``."""
     bot = FogsearchBot(FogsearchBotConfig(depth=1))
     bot.handle_game_start(chess.BLACK, chess.Board(), "passive")
     bot.board_set = BoardSet(chess.BLACK, fens=[fen])
     board = chess.Board(fen)
     move = bot.choose_move(list(board.pseudo_legal_moves), 900.0)
     assert move is not None
-    assert (board.piece_type_at(move.from_square) == chess.PAWN) == pushed, move
+    return board, move
 
 
 @pytest.mark.parametrize("clock, progress", [(0, False), (60, True)])
@@ -382,13 +387,7 @@ def test_a_long_quiet_stretch_makes_the_bot_reset_the_clock(clock, progress):
     reconchess's 100-half-move draw the bot plays a request that resets the clock instead.
     Here the best request brings the knight in from the corner; a pawn push is within the
     margin."""
-    fen = f"4k3/p7/8/8/8/8/8/n3K3 b - - {clock} 40"
-    bot = FogsearchBot(FogsearchBotConfig(depth=1))
-    bot.handle_game_start(chess.BLACK, chess.Board(), "passive")
-    bot.board_set = BoardSet(chess.BLACK, fens=[fen])
-    board = chess.Board(fen)
-    move = bot.choose_move(list(board.pseudo_legal_moves), 900.0)
-    assert move is not None
+    board, move = _black_move_on_one_board(f"4k3/p7/8/8/8/8/8/n3K3 b - - {clock} 40")
     resets = board.piece_type_at(move.from_square) == chess.PAWN or board.is_capture(move)
     assert resets == progress, move
 
