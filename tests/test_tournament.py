@@ -171,6 +171,7 @@ def test_a_player_that_stops_moving_is_noted_with_the_opponents_record_apart():
     assert not stopped_moving(json.loads(_history(live, [1, 0, 1, 1, 1, 0, 0, 0])), False)
     notes = stalled_notes(games, histories.__getitem__)
     assert len(notes) == 1
+    assert stalled_notes(games[:1], lambda game_id: "") == []  # no history stored: skipped
     assert notes[0].startswith("NOTE: trout stopped moving")
     assert (
         "in 2 of 4 games against hero, who scored 1-1-0 in them and 1-0-1 in the other 2"

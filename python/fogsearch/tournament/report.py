@@ -60,7 +60,7 @@ def stopped_moving(history: dict, color: bool) -> bool:
     from its first turn without a requested move on, it requested none on at least
     ``STALL_TURNS`` turns and ``STALL_SHARE`` of its turns. TroutBot does this once its Stockfish
     process has died: it then passes every turn, save a capture of a king it believes it sees."""
-    requests = history["requested_moves"]["true" if color else "false"]
+    requests = history["requested_moves"].get("true" if color else "false", [])
     first = next((i for i, request in enumerate(requests) if request is None), None)
     if first is None:
         return False
@@ -70,11 +70,14 @@ def stopped_moving(history: dict, color: bool) -> bool:
 
 def stalled_notes(games: list[dict], history_of: Callable[[int], str]) -> list[str]:
     """A line per player and opponent where the player stopped moving in some games
-    (:func:`stopped_moving`), with the opponent's record in those games and in the others: a
-    score against an opponent that stopped playing says little about the opponent."""
+    (:func:`stopped_moving`), with the opponent's record in those games and in the others: wins
+    against an opponent that stopped playing say little about the one who won them. Games
+    stored without a history (a crash before the game began) are skipped."""
     records: dict[tuple[str, str], dict[bool, list[int]]] = {}
     for game in games:
-        history = json.loads(history_of(game["id"]))
+        history = json.loads(history_of(game["id"]) or "null")
+        if not isinstance(history, dict) or "requested_moves" not in history:
+            continue
         for color, player, opponent in ((True, "white", "black"), (False, "black", "white")):
             stalled = stopped_moving(history, color)
             record = records.setdefault((game[player], game[opponent]), {})
