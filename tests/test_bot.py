@@ -576,7 +576,14 @@ def _move_with_check_weight(fens: list[str], weight: float) -> chess.Move | None
 
 
 @pytest.mark.parametrize(
-    "name", ["tie_margin_cp", "progress_halfmoves", "progress_margin_cp", "tempo_cp"]
+    "name",
+    [
+        "tie_margin_cp",
+        "progress_halfmoves",
+        "progress_margin_cp",
+        "progress_force_halfmoves",
+        "tempo_cp",
+    ],
 )
 def test_negative_margins_are_refused(name):
     with pytest.raises(ValueError, match=name):
