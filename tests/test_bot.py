@@ -11,6 +11,7 @@ import reconchess
 
 from fogsearch._core import evaluate_fen
 from fogsearch.bot import (
+    LOST,
     FogsearchBot,
     FogsearchBotConfig,
     check_weighted_means,
@@ -22,7 +23,14 @@ from fogsearch.bot import (
     tied_requests,
 )
 from fogsearch.rbc import BoardSet, move_actions
-from fogsearch.search import MATE, SearchError, mean_reply_values, sense_values
+from fogsearch.search import (
+    MATE,
+    SearchConfig,
+    SearchError,
+    mean_reply_values,
+    search,
+    sense_values,
+)
 from fogsearch.tournament import GameTask, PlayerSpec, play_game
 from fogsearch.tournament.players import find_stockfish
 
@@ -456,6 +464,50 @@ def test_on_small_sets_the_bot_plays_the_best_mean_per_board_value():
     bot._turn.clear()
     bot._search_move(budget=10.0)
     assert "board_search" not in bot._turn
+
+
+# White to move. Black's queen and rook threaten a back-rank attack that no move stops two moves
+# on, while nothing is lost after one reply (perfect information: a one-board set).
+BACK_RANK_LOST_AT_DEPTH_2 = "6k1/5ppp/3r4/6qR/8/8/5PPP/7K w - - 0 1"
+
+
+def _bot_on(fens: list[str], **config) -> FogsearchBot:
+    bot = FogsearchBot(FogsearchBotConfig(**config))
+    bot.handle_game_start(chess.WHITE, chess.Board(), "test")
+    bot.board_set = BoardSet(chess.WHITE, fens=fens)
+    return bot
+
+
+def test_a_search_that_finds_every_request_lost_gives_way_to_a_shallower_one():
+    fens = [BACK_RANK_LOST_AT_DEPTH_2]
+    deep = search(fens, 2, config=SearchConfig(mode="exact", sense_mode="min_size"))
+    assert max(deep.move_values.values()) <= LOST  # every request loses two moves on
+    shallow = search(fens, 1, config=SearchConfig(mode="exact", sense_mode="min_size"))
+    assert shallow.value > LOST
+
+    bot = _bot_on(fens, depth=2, small_set_depth=0)
+    move = bot.choose_move(move_actions(fens[0]), 900.0)
+    assert bot.last_search.depth == 1 and bot._turn["lost_at_depth"] == 2
+    assert bot.last_search.move_values == shallow.move_values
+    assert move in tied_requests(shallow.move_values, bot.config.tie_margin_cp)
+
+    # Without it the depth-2 values decide, and every request ties with the best.
+    bot = _bot_on(fens, depth=2, small_set_depth=0, shallower_when_lost=False)
+    bot.choose_move(move_actions(fens[0]), 900.0)
+    assert bot.last_search.depth == 2 and "lost_at_depth" not in bot._turn
+
+
+def test_when_every_depth_finds_every_request_lost_the_deepest_search_stands():
+    fens = _check_or_knight_set()  # every request loses the king on some board at once
+    bot = _bot_on(fens, depth=2, small_set_depth=0)
+    bot.choose_move(move_actions(fens[0]), 900.0)
+    assert bot.last_search.depth == 2 and "lost_at_depth" not in bot._turn
+    assert bot.last_search.value <= LOST
+
+
+def test_shallower_when_lost_must_be_a_bool():
+    with pytest.raises(ValueError, match="shallower_when_lost"):
+        FogsearchBotConfig(shallower_when_lost=1)
 
 
 @pytest.mark.parametrize("extra_boards, depth", [(0, 3), (2, 1)])

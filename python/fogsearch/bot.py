@@ -21,7 +21,13 @@ from reconchess import Color, GameHistory, Player, Square, WinReason
 
 from fogsearch import FogsearchError
 from fogsearch.rbc import BoardSet, BoardSetTooLargeError, revise_move
-from fogsearch.search import MATE, MAX_BOARD_PLIES, SearchConfig, mean_reply_values
+from fogsearch.search import (
+    MATE,
+    MAX_BOARD_PLIES,
+    SearchConfig,
+    SearchResult,
+    mean_reply_values,
+)
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +49,17 @@ class FogsearchBotConfig:
     AttackerBot, which passes once its attack fails, games took ten times longer. Gated by size,
     the deeper search runs where it completes: 83-3-14 (0.845) against TroutBot and 200 of 200
     against RandomBot and AttackerBot, at about the speed of depth 2 (bench/RESULTS.md)."""
-    small_set_boards: int = 32
+    small_set_boards: int = 64
+    """Was 32 until the search below stopped trusting a depth that finds every request lost: on
+    the sets of 33-512 boards that the bot held in recorded TroutBot games, depth 3 completed
+    within 8 s on most sets up to 64 boards, and found every request losing our king where depth 2
+    did not on 7 of 44 sets (bench/RESULTS.md)."""
+    shallower_when_lost: bool = True
+    """When the search finds that every request loses our king on some board, choose by the
+    deepest shallower search that does not (see :meth:`FogsearchBot._shallower_unless_lost`).
+    The worst case over a set grows more pessimistic with depth: against the boards where the
+    opponent's unseen pieces stand best, often every request loses at depth 3, all requests then
+    tie, and the one-reply mean alone chose among them, where depth 2 still told them apart."""
     small_set_seconds: float = 8.0
     """Within 3 s depth 3 often did not complete even on one board, while the bot ended its
     TroutBot games with a median 987 s of its clock left; 8 s scored 0.870 over 100 games against
@@ -186,6 +202,10 @@ class FogsearchBotConfig:
             value = getattr(self, name)
             if not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
                 raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+        if not isinstance(self.shallower_when_lost, bool):
+            raise ValueError(
+                f"shallower_when_lost must be a bool, got {self.shallower_when_lost!r}"
+            )
         if self.min_turn_seconds > self.max_turn_seconds:
             raise ValueError(
                 f"min_turn_seconds ({self.min_turn_seconds}) exceeds max_turn_seconds "
@@ -390,8 +410,9 @@ class FogsearchBot(Player):
         boards = self._search_boards()
         self._own_pawns = own_pawns(boards)
         depth, budget = self._depth_and_budget(len(boards), budget)
-        config = self.config.search_config(time_limit=budget)
-        result = search(boards, depth, config=config)
+        result = search(boards, depth, config=self.config.search_config(time_limit=budget))
+        if self.config.shallower_when_lost:
+            result = self._shallower_unless_lost(boards, result, started + budget)
         self.last_search = result
         self._turn["search_seconds"] = time.monotonic() - started
         if len(boards) <= self.config.board_search_boards:
@@ -420,6 +441,25 @@ class FogsearchBot(Player):
         return choose_request(
             result.move_values, self.last_taken, self.config.tie_margin_cp, means_of
         )
+
+    def _shallower_unless_lost(
+        self, boards: BoardSet, result: SearchResult, deadline: float
+    ) -> SearchResult:
+        """``result``, or when it finds every request losing our king on some board, the result
+        of the deepest shallower search that does not (``result`` if none does)."""
+        from fogsearch.rbc import search
+
+        depth = result.depth
+        while result.value <= LOST and depth > 1:
+            depth -= 1
+            # Each shallower search costs a small part of the one above it; depth 1 always
+            # completes, so a spent budget still gets its smallest limit.
+            left = max(deadline - time.monotonic(), self.config.min_turn_seconds)
+            shallower = search(boards, depth, config=self.config.search_config(time_limit=left))
+            if shallower.value > LOST:
+                self._turn["lost_at_depth"] = result.depth
+                return shallower
+        return result
 
     def _progress_margin(self, boards: BoardSet, quiet: int) -> float:
         """How far below the best request a clock-resetting one may be valued: unbounded once the
