@@ -485,21 +485,21 @@ def test_a_search_that_finds_every_request_lost_gives_way_to_a_shallower_one():
     shallow = search(fens, 1, config=SearchConfig(mode="exact", sense_mode="min_size"))
     assert shallow.value > LOST
 
-    bot = _bot_on(fens, depth=2, small_set_depth=0)
+    bot = _bot_on(fens, depth=2, small_set_depth=0, shallower_when_lost=True)
     move = bot.choose_move(move_actions(fens[0]), 900.0)
     assert bot.last_search.depth == 1 and bot._turn["lost_at_depth"] == 2
     assert bot.last_search.move_values == shallow.move_values
     assert move in tied_requests(shallow.move_values, bot.config.tie_margin_cp)
 
-    # Without it the depth-2 values decide, and every request ties with the best.
-    bot = _bot_on(fens, depth=2, small_set_depth=0, shallower_when_lost=False)
+    # Without it (the default) the depth-2 values decide, and every request ties with the best.
+    bot = _bot_on(fens, depth=2, small_set_depth=0)
     bot.choose_move(move_actions(fens[0]), 900.0)
     assert bot.last_search.depth == 2 and "lost_at_depth" not in bot._turn
 
 
 def test_when_every_depth_finds_every_request_lost_the_deepest_search_stands():
     fens = _check_or_knight_set()  # every request loses the king on some board at once
-    bot = _bot_on(fens, depth=2, small_set_depth=0)
+    bot = _bot_on(fens, depth=2, small_set_depth=0, shallower_when_lost=True)
     bot.choose_move(move_actions(fens[0]), 900.0)
     assert bot.last_search.depth == 2 and "lost_at_depth" not in bot._turn
     assert bot.last_search.value <= LOST

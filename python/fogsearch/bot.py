@@ -49,17 +49,19 @@ class FogsearchBotConfig:
     AttackerBot, which passes once its attack fails, games took ten times longer. Gated by size,
     the deeper search runs where it completes: 83-3-14 (0.845) against TroutBot and 200 of 200
     against RandomBot and AttackerBot, at about the speed of depth 2 (bench/RESULTS.md)."""
-    small_set_boards: int = 64
-    """Was 32 until the search below stopped trusting a depth that finds every request lost: on
-    the sets of 33-512 boards that the bot held in recorded TroutBot games, depth 3 completed
-    within 8 s on most sets up to 64 boards, and found every request losing our king where depth 2
-    did not on 7 of 44 sets (bench/RESULTS.md)."""
-    shallower_when_lost: bool = True
+    small_set_boards: int = 32
+    shallower_when_lost: bool = False
     """When the search finds that every request loses our king on some board, choose by the
-    deepest shallower search that does not (see :meth:`FogsearchBot._shallower_unless_lost`).
-    The worst case over a set grows more pessimistic with depth: against the boards where the
-    opponent's unseen pieces stand best, often every request loses at depth 3, all requests then
-    tie, and the one-reply mean alone chose among them, where depth 2 still told them apart."""
+    deepest shallower search that does not (:meth:`FogsearchBot._shallower_unless_lost`). The
+    worst case over a set grows more pessimistic with depth, since the opponent's unseen pieces
+    may stand wherever the observations allow; every request then ties, and the one-reply mean
+    alone chooses among them, where the shallower search still told them apart. On the sets the
+    bot held in recorded TroutBot games, depth 3 within 8 s found every request losing where
+    depth 2 did not on 3 of 79 sets of at most 32 boards and on 6 of 45 sets of 33-512 boards
+    (bench/depth_when_lost.py). With it and depth 3 on sets of up to 64 boards
+    (``small_set_boards=64``) the bot scored 86-0-14 (0.860) over 100 games against TroutBot,
+    against 87-0-13 and 85-4-11 without, and 0.813 against a live engine as before
+    (bench/RESULTS.md), so it is off by default."""
     small_set_seconds: float = 8.0
     """Within 3 s depth 3 often did not complete even on one board, while the bot ended its
     TroutBot games with a median 987 s of its clock left; 8 s scored 0.870 over 100 games against
