@@ -5,9 +5,14 @@ a board set up to the sense of its last turn and prints: the set's size then, th
 with our king in check, whether the true board had our king in check, the sense the bot chose
 with its expected boards left and check doubt (``BoardSet.sense_check_stats``), and the sense
 that would have best settled whether we were in check (least doubt, then fewest boards).
-Sets that grow past ``--max-boards`` on the way are skipped.
+With ``--at move`` it replays up to the last move instead and prints the set then, the share
+in check, the true board's check and material (ours minus the opponent's, 100/300/300/500/900),
+and the move requested: a loss many pawns down was lost on the board, one with the truth in
+check on a few boards of many was a bet on the set. Sets that grow past ``--max-boards`` on the
+way are skipped.
 
     python bench/loss_replay.py trout.sqlite fogsearch
+    python bench/loss_replay.py trout.sqlite fogsearch --at move
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import sqlite3
 import chess
 from reconchess.history import GameHistoryDecoder
 
+from fogsearch.bot import material_lead
 from fogsearch.rbc import BoardSet, BoardSetTooLargeError
 from fogsearch.tracking import observations
 
@@ -47,6 +53,38 @@ def set_before_last_sense(history, color, max_boards: int) -> tuple[BoardSet, ch
         if o.turn_number == last_turn and o.method == "handle_opponent_move_result":
             return board_set, chess.Board(o.truth_fen)
     raise ValueError("the game has no last turn of this player")
+
+
+def set_before_last_move(
+    history, color, max_boards: int
+) -> tuple[BoardSet, chess.Board, chess.Move | None]:
+    """The set the player held when choosing its last move, the true board then, and the move it
+    requested."""
+    observed = list(observations(history, color))
+    last_turn = max(o.turn_number for o in observed)
+    board_set = BoardSet(color, max_boards=max_boards)
+    truth = None
+    for o in observed:
+        if o.turn_number == last_turn and o.method == "handle_move_result":
+            return board_set, chess.Board(truth), o.args[0]
+        o.apply(board_set)
+        truth = o.truth_fen
+    raise ValueError("the game has no last move of this player")
+
+
+def describe_last_move(index, color, history, max_boards: int) -> str:
+    side = "W" if color == chess.WHITE else "B"
+    try:
+        board_set, truth, requested = set_before_last_move(history, color, max_boards)
+    except BoardSetTooLargeError:
+        return f"| {index} | {side} | | > {max_boards} | | | | |"
+    boards = len(board_set)
+    return (
+        f"| {index} | {side} | {truth.fullmove_number} | {boards} | "
+        f"{100 * board_set.boards_in_check() / boards:.0f} % | "
+        f"{'yes' if truth.is_check() else 'no'} | {material_lead(truth):+d} | "
+        f"{requested.uci() if requested else 'pass'} |"
+    )
 
 
 def describe(index, color, history, max_boards: int) -> str:
@@ -80,8 +118,18 @@ def main() -> None:
     parser.add_argument("db", help="tournament SQLite file")
     parser.add_argument("player", help="the player's name in the database")
     parser.add_argument("--max-boards", type=int, default=1_000_000)
+    parser.add_argument("--at", choices=("sense", "move"), default="sense")
     args = parser.parse_args()
     db = sqlite3.connect(args.db)
+    if args.at == "move":
+        print(
+            "| game | colour | move number | boards | in check | true board in check "
+            "| material | request |"
+        )
+        print("|---|---|---|---|---|---|---|---|")
+        for index, color, history in lost_games(db, args.player):
+            print(describe_last_move(index, color, history, args.max_boards))
+        return
     print(
         "| game | colour | boards before the last sense | in check | true board in check "
         "| sense chosen | sense settling check best |"

@@ -45,3 +45,20 @@ def test_the_set_before_the_last_sense_holds_the_truth_and_counts_its_check(inde
 def test_a_set_past_the_bound_is_reported_not_raised():
     color, history = LOSSES[0]
     assert "| > 1 |" in loss_replay.describe(0, color, history, max_boards=1)
+
+
+@pytest.mark.parametrize("index", [0, 3, 5])
+def test_the_set_before_the_last_move_holds_the_truth_and_the_request_is_the_games(index):
+    color, history = LOSSES[index]
+    board_set, truth, requested = loss_replay.set_before_last_move(
+        history, color, max_boards=1_000_000
+    )
+    assert truth in board_set and truth.turn == color
+    last_turn = list(history.turns(color))[-1]
+    assert requested == history.requested_move(last_turn)
+    # The move was chosen after the last sense: every board agrees with what it showed.
+    for square, piece in history.sense_result(last_turn):
+        assert all(board.piece_at(square) == piece for board in board_set.to_boards())
+    row = loss_replay.describe_last_move(index, color, history, max_boards=1_000_000)
+    assert row.startswith(f"| {index} | {'W' if color else 'B'} | {truth.fullmove_number} |")
+    assert ("| yes |" if truth.is_check() else "| no |") in row
