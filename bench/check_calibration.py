@@ -13,16 +13,20 @@ the share says.
 from __future__ import annotations
 
 import argparse
-import json
 import sqlite3
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import chess
-from reconchess.history import GameHistoryDecoder
 
 from fogsearch.rbc import BoardSet, BoardSetTooLargeError
 from fogsearch.tracking import observations
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from loss_replay import player_games  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -51,20 +55,6 @@ def disputed_checks(history, color: chess.Color, max_boards: int) -> Iterator[Mo
             truth = obs.truth_fen
     except BoardSetTooLargeError:
         return
-
-
-def games_of(db: sqlite3.Connection, player: str):
-    """``(our colour, GameHistory)`` of every game ``player`` played."""
-    names = dict(db.execute("select id, name from players"))
-    if player not in names.values():
-        raise SystemExit(
-            f"no player {player!r} in the database (players: {sorted(names.values())})"
-        )
-    query = "select white_id, black_id, history_json from games where history_json is not null"
-    for white_id, black_id, history_json in db.execute(query):
-        if player in (names[white_id], names[black_id]):
-            color = chess.WHITE if names[white_id] == player else chess.BLACK
-            yield color, json.loads(history_json, cls=GameHistoryDecoder)
 
 
 BANDS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
@@ -101,7 +91,7 @@ def main() -> None:
     db = sqlite3.connect(args.db)
     moves = [
         move
-        for color, history in games_of(db, args.player)
+        for _, color, _, history in player_games(db, args.player)
         for move in disputed_checks(history, color, args.max_boards)
     ]
     print("\n".join(table(moves)))

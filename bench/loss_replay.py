@@ -29,18 +29,28 @@ from fogsearch.rbc import BoardSet, BoardSetTooLargeError
 from fogsearch.tracking import observations
 
 
-def lost_games(db: sqlite3.Connection, player: str):
-    """``(task index, our colour, GameHistory)`` of every game ``player`` lost."""
+def player_games(db: sqlite3.Connection, player: str):
+    """``(task index, our colour, winner, GameHistory)`` of every stored game ``player`` played."""
     names = dict(db.execute("select id, name from players"))
     if player not in names.values():
         raise SystemExit(
             f"no player {player!r} in the database (players: {sorted(names.values())})"
         )
-    query = "select white_id, winner, history_json, task_index from games order by task_index"
-    for white_id, winner, history_json, index in db.execute(query):
-        color = chess.WHITE if names[white_id] == player else chess.BLACK
+    query = (
+        "select white_id, black_id, winner, history_json, task_index from games"
+        " where history_json is not null order by task_index"
+    )
+    for white_id, black_id, winner, history_json, index in db.execute(query):
+        if player in (names[white_id], names[black_id]):
+            color = chess.WHITE if names[white_id] == player else chess.BLACK
+            yield index, color, winner, json.loads(history_json, cls=GameHistoryDecoder)
+
+
+def lost_games(db: sqlite3.Connection, player: str):
+    """``(task index, our colour, GameHistory)`` of every game ``player`` lost."""
+    for index, color, winner, history in player_games(db, player):
         if winner != "draw" and (winner == "white") != color:
-            yield index, color, json.loads(history_json, cls=GameHistoryDecoder)
+            yield index, color, history
 
 
 def set_before_last_sense(history, color, max_boards: int) -> tuple[BoardSet, chess.Board]:
@@ -113,6 +123,35 @@ def describe(index, color, history, max_boards: int) -> str:
     )
 
 
+TABLES = {
+    "sense": (
+        (
+            "game",
+            "colour",
+            "boards before the last sense",
+            "in check",
+            "true board in check",
+            "sense chosen",
+            "sense settling check best",
+        ),
+        describe,
+    ),
+    "move": (
+        (
+            "game",
+            "colour",
+            "move number",
+            "boards",
+            "in check",
+            "true board in check",
+            "material",
+            "request",
+        ),
+        describe_last_move,
+    ),
+}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("db", help="tournament SQLite file")
@@ -120,23 +159,11 @@ def main() -> None:
     parser.add_argument("--max-boards", type=int, default=1_000_000)
     parser.add_argument("--at", choices=("sense", "move"), default="sense")
     args = parser.parse_args()
-    db = sqlite3.connect(args.db)
-    if args.at == "move":
-        print(
-            "| game | colour | move number | boards | in check | true board in check "
-            "| material | request |"
-        )
-        print("|---|---|---|---|---|---|---|---|")
-        for index, color, history in lost_games(db, args.player):
-            print(describe_last_move(index, color, history, args.max_boards))
-        return
-    print(
-        "| game | colour | boards before the last sense | in check | true board in check "
-        "| sense chosen | sense settling check best |"
-    )
-    print("|---|---|---|---|---|---|---|")
-    for index, color, history in lost_games(db, args.player):
-        print(describe(index, color, history, args.max_boards))
+    columns, describe_loss = TABLES[args.at]
+    print(f"| {' | '.join(columns)} |")
+    print("|---" * len(columns) + "|")
+    for index, color, history in lost_games(sqlite3.connect(args.db), args.player):
+        print(describe_loss(index, color, history, args.max_boards))
 
 
 if __name__ == "__main__":
