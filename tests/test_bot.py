@@ -4,6 +4,7 @@ through reconchess's own tools."""
 
 import subprocess
 import sys
+import time
 
 import chess
 import pytest
@@ -490,6 +491,11 @@ def test_a_search_that_finds_every_request_lost_gives_way_to_a_shallower_one():
     assert bot.last_search.depth == 1 and bot._turn["lost_at_depth"] == 2
     assert bot.last_search.move_values == shallow.move_values
     assert move in tied_requests(shallow.move_values, bot.config.tie_margin_cp)
+
+    # A spent budget still gets the shallower searches, even with no least turn time.
+    bot = _bot_on(fens, depth=2, min_turn_seconds=0.0, shallower_when_lost=True)
+    spent = bot._shallower_unless_lost(bot.board_set, deep, deadline=time.monotonic() - 1.0)
+    assert spent.depth == 1 and spent.move_values == shallow.move_values
 
     # Without it (the default) the depth-2 values decide, and every request ties with the best.
     bot = _bot_on(fens, depth=2, small_set_depth=0)

@@ -454,9 +454,9 @@ class FogsearchBot(Player):
         depth = result.depth
         while result.value <= LOST and depth > 1:
             depth -= 1
-            # Each shallower search costs a small part of the one above it; depth 1 always
-            # completes, so a spent budget still gets its smallest limit.
-            left = max(deadline - time.monotonic(), self.config.min_turn_seconds)
+            # Each shallower search costs a small part of the one above it, and depth 1 always
+            # completes: a spent budget only needs a limit the search accepts.
+            left = max(deadline - time.monotonic(), _LEAST_SECONDS)
             shallower = search(boards, depth, config=self.config.search_config(time_limit=left))
             if shallower.value > LOST:
                 self._turn["lost_at_depth"] = result.depth
@@ -612,6 +612,8 @@ def undoes(move: chess.Move | None, previous: chess.Move | None) -> bool:
 
 LOST = -MATE + 1000
 """Values at or below this lose our king on some board whatever we do."""
+
+_LEAST_SECONDS = 0.01
 
 
 def tied_requests(move_values: dict[str, int], margin_cp: float) -> list[chess.Move | None]:
