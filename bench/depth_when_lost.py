@@ -18,6 +18,7 @@ import argparse
 import random
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -34,6 +35,34 @@ def band_of(boards: int) -> tuple[int, int]:
     return next(band for band in BANDS if band[0] <= boards <= band[1])
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """Depth 2 against depth 3 on one set."""
+
+    completed: bool
+    """Depth 3 finished within the time limit."""
+    lost_only_deeper: bool
+    """Depth 3 finds every request losing our king on some board; depth 2 does not."""
+    best_changed: bool
+    seconds: float
+
+
+def measure(fens: list[str], seconds: float) -> Outcome:
+    """Searches ``fens`` to depth 2, and to depth 3 within ``seconds``, as the bot does."""
+    shallow = search(fens, 2, config=SearchConfig(mode="exact", sense_mode="min_size"))
+    deep_config = SearchConfig(mode="exact", sense_mode="min_size", time_limit=seconds)
+    started = time.monotonic()
+    deep = search(fens, 3, config=deep_config)
+    elapsed = time.monotonic() - started
+    completed = deep.depth == 3
+    return Outcome(
+        completed=completed,
+        lost_only_deeper=completed and deep.value <= LOST < shallow.value,
+        best_changed=completed and deep.best_move != shallow.best_move,
+        seconds=elapsed,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--min-boards", type=int, default=2)
@@ -44,7 +73,7 @@ def main() -> None:
     args = parser.parse_args()
 
     rng = random.Random(0)
-    rows: dict[tuple[int, int], list[int]] = {}
+    bands: dict[tuple[int, int], list[Outcome]] = {}
     cases = [
         case
         for case in trout_cases(args.min_boards, args.max_boards)
@@ -52,22 +81,7 @@ def main() -> None:
     ]
     for case in cases:
         fens = case.fens if len(case.fens) <= args.sample else rng.sample(case.fens, args.sample)
-        config = SearchConfig(mode="exact", sense_mode="min_size")
-        shallow = search(fens, 2, config=config)
-        started = time.monotonic()
-        deep = search(
-            fens,
-            3,
-            config=SearchConfig(mode="exact", sense_mode="min_size", time_limit=args.seconds),
-        )
-        seconds = time.monotonic() - started
-        row = rows.setdefault(band_of(len(case.fens)), [0, 0, 0, 0, 0])
-        completed = deep.depth == 3
-        row[0] += 1
-        row[1] += completed
-        row[2] += completed and deep.value <= LOST < shallow.value
-        row[3] += completed and deep.best_move != shallow.best_move
-        row[4] += round(seconds * 1000)
+        bands.setdefault(band_of(len(case.fens)), []).append(measure(fens, args.seconds))
 
     print(f"{len(cases)} sets, depth 3 within {args.seconds:g} s\n")
     print(
@@ -75,11 +89,14 @@ def main() -> None:
         "| best request changed | mean depth-3 seconds |"
     )
     print("|---|---|---|---|---|---|")
-    for band in sorted(rows):
-        sets, completed, lost, changed, millis = rows[band]
+    for band in sorted(bands):
+        outcomes = bands[band]
         print(
-            f"| {band[0]}-{band[1]} | {sets} | {completed} | {lost} | {changed} "
-            f"| {millis / 1000 / sets:.1f} |"
+            f"| {band[0]}-{band[1]} | {len(outcomes)} "
+            f"| {sum(o.completed for o in outcomes)} "
+            f"| {sum(o.lost_only_deeper for o in outcomes)} "
+            f"| {sum(o.best_changed for o in outcomes)} "
+            f"| {sum(o.seconds for o in outcomes) / len(outcomes):.1f} |"
         )
 
 
