@@ -53,16 +53,26 @@ def lost_games(db: sqlite3.Connection, player: str):
             yield index, color, history
 
 
-def set_before_last_sense(history, color, max_boards: int) -> tuple[BoardSet, chess.Board]:
-    """The set the player held when choosing its last sense, and the true board then."""
+def _replay_to_last_turn(history, color, max_boards: int, method: str):
+    """The set the player held just before the ``method`` observation of its last turn, and
+    that observation."""
     observed = list(observations(history, color))
     last_turn = max(o.turn_number for o in observed)
     board_set = BoardSet(color, max_boards=max_boards)
     for o in observed:
+        if o.turn_number == last_turn and o.method == method:
+            return board_set, o
         o.apply(board_set)
-        if o.turn_number == last_turn and o.method == "handle_opponent_move_result":
-            return board_set, chess.Board(o.truth_fen)
-    raise ValueError("the game has no last turn of this player")
+    raise ValueError(f"the player's last turn has no {method}")
+
+
+def set_before_last_sense(history, color, max_boards: int) -> tuple[BoardSet, chess.Board]:
+    """The set the player held when choosing its last sense, and the true board then."""
+    board_set, opponent_move = _replay_to_last_turn(
+        history, color, max_boards, "handle_opponent_move_result"
+    )
+    opponent_move.apply(board_set)
+    return board_set, chess.Board(opponent_move.truth_fen)
 
 
 def set_before_last_move(
@@ -70,16 +80,9 @@ def set_before_last_move(
 ) -> tuple[BoardSet, chess.Board, chess.Move | None]:
     """The set the player held when choosing its last move, the true board then, and the move it
     requested."""
-    observed = list(observations(history, color))
-    last_turn = max(o.turn_number for o in observed)
-    board_set = BoardSet(color, max_boards=max_boards)
-    truth = None
-    for o in observed:
-        if o.turn_number == last_turn and o.method == "handle_move_result":
-            return board_set, chess.Board(truth), o.args[0]
-        o.apply(board_set)
-        truth = o.truth_fen
-    raise ValueError("the game has no last move of this player")
+    board_set, move = _replay_to_last_turn(history, color, max_boards, "handle_move_result")
+    truth = history.truth_fen_before_move(list(history.turns(color))[-1])
+    return board_set, chess.Board(truth), move.args[0]
 
 
 def describe_last_move(index, color, history, max_boards: int) -> str:

@@ -453,9 +453,9 @@ class FogsearchBot(Player):
         of the deepest shallower search that does not (``result`` if none does)."""
         from fogsearch.rbc import search
 
-        depth = result.depth
-        while result.value <= LOST and depth > 1:
-            depth -= 1
+        if result.value > LOST:
+            return result
+        for depth in range(result.depth - 1, 0, -1):
             # Each shallower search costs a small part of the one above it, and depth 1 always
             # completes: a spent budget only needs a limit the search accepts.
             left = max(deadline - time.monotonic(), _LEAST_SECONDS)
