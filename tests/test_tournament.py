@@ -16,6 +16,7 @@ from fogsearch.tournament import (
     LostGame,
     PlayerSpec,
     ResultStore,
+    colour_split,
     gauntlet,
     play_game,
     round_robin,
@@ -179,6 +180,23 @@ def test_a_player_that_stops_moving_is_noted_with_the_opponents_record_apart():
     )
 
 
+def test_each_pairing_is_split_by_colour_from_each_side():
+    games = [
+        {"white": "hero", "black": "trout", "winner": "white"},
+        {"white": "trout", "black": "hero", "winner": "white"},
+        {"white": "hero", "black": "trout", "winner": "draw"},
+        {"white": "trout", "black": "hero", "winner": "black"},
+        {"white": "trout", "black": "hero", "winner": "black"},
+        {"white": "hero", "black": "random", "winner": "white"},
+    ]
+    assert colour_split(games) == [
+        "hero against trout: as White 1-1-0, as Black 2-0-1",
+        "trout against hero: as White 1-0-2, as Black 0-1-1",
+        "hero against random: as White 1-0-0, as Black 0-0-0",
+        "random against hero: as White 0-0-0, as Black 0-0-1",
+    ]
+
+
 def test_ray_backend_plays_the_same_games_as_the_local_one(tmp_path):
     """The optional Ray backend (a local Ray instance here) runs the same seeded games as the
     process pool: same pairings, colours, winners and lengths."""
@@ -276,6 +294,7 @@ def test_cli_tournament_prints_standings(tmp_path, capsys):
     out = capsys.readouterr().out
     assert code == 0
     assert "random" in out and "attacker" in out and "Elo" in out
+    assert "random against attacker: as White " in out
     assert plot.exists() and plot.stat().st_size > 1000
 
 

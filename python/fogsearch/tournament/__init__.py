@@ -13,7 +13,12 @@ from pathlib import Path
 
 from fogsearch.tournament.players import PlayerSpec, stockfish_version
 from fogsearch.tournament.rating import Pairing, Standing, standings
-from fogsearch.tournament.report import plot_standings, stalled_notes, summary_table
+from fogsearch.tournament.report import (
+    colour_split,
+    plot_standings,
+    stalled_notes,
+    summary_table,
+)
 from fogsearch.tournament.runner import BACKENDS, GameRecord, LostGame, play_game
 from fogsearch.tournament.schedule import GameTask, gauntlet, make_tasks, round_robin
 from fogsearch.tournament.store import ResultStore
@@ -28,6 +33,7 @@ __all__ = [
     "PlayerSpec",
     "ResultStore",
     "Standing",
+    "colour_split",
     "gauntlet",
     "make_tasks",
     "play_game",

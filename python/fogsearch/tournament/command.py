@@ -13,6 +13,7 @@ from pathlib import Path
 from fogsearch.tournament import (
     PlayerSpec,
     ResultStore,
+    colour_split,
     plot_standings,
     run_tournament,
     stalled_notes,
@@ -67,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
     ranked, pairs = standings(games)
     print(f"tournament {tid} in {args.db}: {len(games)} games; versions {info['versions']}")
     print(summary_table(ranked, pairs))
+    print("", *colour_split(games), sep="\n")
     if notes:
         print("", *notes, sep="\n")
     if lost:

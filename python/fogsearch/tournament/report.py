@@ -97,6 +97,25 @@ def stalled_notes(games: list[dict], history_of: Callable[[int], str]) -> list[s
     return lines
 
 
+def colour_split(games: list[dict]) -> list[str]:
+    """A line per player and opponent with the player's record as White and as Black apart: in
+    RBC the colours differ more than in chess (the first mover meets an unobserved set of one
+    board, the second a set grown by the opponent's first move), and a bot's weak colour hides
+    in its total."""
+    records: dict[tuple[str, str], dict[str, list[int]]] = {}
+    for game in games:
+        for player, opponent in (("white", "black"), ("black", "white")):
+            record = records.setdefault((game[player], game[opponent]), {})
+            wdl = record.setdefault(player, [0, 0, 0])
+            outcome = game["winner"]
+            wdl[1 if outcome == "draw" else 0 if outcome == player else 2] += 1
+    return [
+        f"{player} against {opponent}: as White {_wdl(record.get('white', [0, 0, 0]))}, "
+        f"as Black {_wdl(record.get('black', [0, 0, 0]))}"
+        for (player, opponent), record in records.items()
+    ]
+
+
 def _wdl(counts: list[int]) -> str:
     return "-".join(str(n) for n in counts)
 
