@@ -479,6 +479,41 @@ def _bot_on(fens: list[str], **config) -> FogsearchBot:
     return bot
 
 
+def _black_bot(line: str, fens: list[str] | None = None) -> FogsearchBot:
+    bot = FogsearchBot(FogsearchBotConfig(opening_as_black=line, **FAST))
+    bot.handle_game_start(chess.BLACK, chess.Board(), "test")
+    bot.handle_opponent_move_result(False, None)  # White's unseen first move or pass
+    if fens is not None:
+        bot.board_set = BoardSet(chess.BLACK, fens=fens)
+    return bot
+
+
+def test_an_opening_line_is_played_as_black_while_it_ties_and_is_taken():
+    bot = _black_bot("g8f6 e7e6 f8e7")
+    assert len(bot.board_set) == 21  # 20 first moves and a pass
+    move = bot.choose_move(move_actions(bot.board_set.fens()[0]), 900.0)
+    assert move == chess.Move.from_uci("g8f6") and bot._turn["opening"]
+    bot.handle_move_result(move, move, False, None)
+    assert bot._opening == [chess.Move.from_uci(m) for m in ("e7e6", "f8e7")]
+
+    # A request that is not taken as requested (here: blocked) ends the line.
+    e6 = chess.Move.from_uci("e7e6")
+    bot.handle_move_result(e6, None, False, None)
+    assert bot._opening == []
+
+    as_white = FogsearchBot(FogsearchBotConfig(opening_as_black="g8f6", **FAST))
+    as_white.handle_game_start(chess.WHITE, chess.Board(), "test")
+    assert as_white._opening == []
+
+
+def test_an_opening_request_that_does_not_tie_with_the_best_is_left_for_the_search():
+    queen_en_prise = "rnbqkbnr/pppp1ppp/4p3/3Q4/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 2"
+    bot = _black_bot("a7a6 b7b6", fens=[queen_en_prise])
+    move = bot.choose_move(move_actions(queen_en_prise), 900.0)
+    assert move == chess.Move.from_uci("e6d5")
+    assert bot._opening == [] and "opening" not in bot._turn
+
+
 def test_a_search_that_finds_every_request_lost_gives_way_to_a_shallower_one():
     fens = [BACK_RANK_LOST_AT_DEPTH_2]
     deep = search(fens, 2, config=SearchConfig(mode="exact", sense_mode="min_size"))
@@ -747,6 +782,8 @@ def test_bad_sense_settings_are_refused(field, value):
         ({"small_set_seconds": float("inf")}, ValueError, "small_set_seconds"),
         ({"check_weight": -1.0}, ValueError, "check_weight"),
         ({"threads": 0}, ValueError, "threads"),
+        ({"opening_as_black": "g8f6 Nf6"}, ValueError, "'Nf6' is not a UCI move"),
+        ({"opening_as_black": ["g8f6"]}, ValueError, "opening_as_black"),
         ({"search_options": {"k": 0}}, ValueError, "k must be"),
         ({"search_options": {"bogus": 1}}, TypeError, "bogus"),
     ],

@@ -165,6 +165,13 @@ class FogsearchBotConfig:
     """Above this many boards the bot senses to shrink the set: a set that is never shrunk grows
     by every opponent move (in a 100-game run without this bound one game's process grew past
     12 GiB and the kernel killed it)."""
+    opening_as_black: str = ""
+    """Requests (UCI, space-separated) that the bot plays as Black on its first turns, each while
+    the search ties it with the best request (within ``tie_margin_cp``, not losing) and every
+    earlier one was taken as requested; from the first that fails on, it plays as without them.
+    For an experiment on the bot's weak colour: in three 100-game TroutBot runs the bot lost 27 of
+    its 38 games as Black, 7 of them within 20 moves with its king uncastled on e8 or f8
+    (bench/RESULTS.md). Empty by default."""
     seed: int = 0
     search_options: dict[str, Any] = field(default_factory=dict)
     """Extra fields for :class:`fogsearch.rbc.SearchConfig`."""
@@ -210,6 +217,7 @@ class FogsearchBotConfig:
             raise ValueError(
                 f"shallower_when_lost must be a bool, got {self.shallower_when_lost!r}"
             )
+        opening_moves(self.opening_as_black)  # raises ValueError for a malformed line
         if self.min_turn_seconds > self.max_turn_seconds:
             raise ValueError(
                 f"min_turn_seconds ({self.min_turn_seconds}) exceeds max_turn_seconds "
@@ -261,6 +269,8 @@ class FogsearchBot(Player):
         say this: a position reached by two histories is kept once, with one history's clock."""
         self._own_pawns: frozenset[Square] = frozenset()
         self._opponent_has_moved = False
+        self._opening: list[chess.Move] = []
+        """The opening requests still to play; emptied once one is not played as requested."""
 
     # -- reconchess callbacks ------------------------------------------------------------------
     def handle_game_start(self, color: Color, board: chess.Board, opponent_name: str):
@@ -273,6 +283,7 @@ class FogsearchBot(Player):
         self.fallbacks = 0
         self.quiet_bound = 0
         self._opponent_has_moved = color == chess.BLACK
+        self._opening = opening_moves(self.config.opening_as_black) if color == chess.BLACK else []
 
     def handle_opponent_move_result(self, captured_my_piece: bool, capture_square: Square | None):
         self._observe("handle_opponent_move_result", captured_my_piece, capture_square)
@@ -380,6 +391,9 @@ class FogsearchBot(Player):
             captured_opponent_piece or taken_move.from_square in self._own_pawns
         )
         self.quiet_bound = 0 if resets else self.quiet_bound + 1
+        if self._opening:
+            on_line = taken_move == requested_move == self._opening[0]
+            self._opening = self._opening[1:] if on_line else []
         result = self.last_search
         self._turn.update(
             requested=requested_move.uci() if requested_move else None,
@@ -434,6 +448,13 @@ class FogsearchBot(Player):
                     means[_uci(request)] -= self.config.tempo_cp * pass_share(fens, request)
             return means
 
+        if self._opening:
+            if self._opening[0] in opening_candidates(
+                result.move_values, self.config.tie_margin_cp
+            ):
+                self._turn["opening"] = True
+                return self._opening[0]
+            self._opening = []
         pushes = None
         quiet = max(self.quiet_bound, quiet_halfmoves(boards))
         if quiet >= self.config.progress_halfmoves:
@@ -616,6 +637,26 @@ LOST = -MATE + 1000
 """Values at or below this lose our king on some board whatever we do."""
 
 _LEAST_SECONDS = 0.01
+
+
+def opening_moves(line: str) -> list[chess.Move]:
+    """The requests of a space-separated UCI line; ValueError naming a malformed one."""
+    if not isinstance(line, str):
+        raise ValueError(f"opening_as_black must be a string of UCI moves, got {line!r}")
+    moves = []
+    for uci in line.split():
+        try:
+            moves.append(chess.Move.from_uci(uci))
+        except ValueError:
+            raise ValueError(f"opening_as_black: {uci!r} is not a UCI move") from None
+    return moves
+
+
+def opening_candidates(move_values: dict[str, int], margin_cp: float) -> list[chess.Move | None]:
+    """The requests an opening line may play: tied with the best one and not losing."""
+    if max(move_values.values()) <= LOST:
+        return []
+    return tied_requests(move_values, margin_cp)
 
 
 def tied_requests(move_values: dict[str, int], margin_cp: float) -> list[chess.Move | None]:
