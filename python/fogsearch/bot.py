@@ -75,9 +75,9 @@ class FogsearchBotConfig:
     71-4-25 over 100 games against 74-2-24 (bench/RESULTS.md), so the default stays ``"static"``."""
     max_search_boards: int = 256
     """Above this many boards the search works on a seeded sample; tracking stays exact (up to
-    ``max_tracked_boards``). 512 scored 90-1-9 over 100 games against TroutBot (0.847 against a
-    live engine, 0.81-0.84 at 256): a lead from one run, not yet the default, which needs a
-    second run and the RandomBot and AttackerBot gauntlet (bench/RESULTS.md)."""
+    ``max_tracked_boards``). 512 scored 90-1-9 and then 83-2-15 over 100 games each against
+    TroutBot (0.873 together; 0.860-0.870 in three runs at 256): no better, so the default stays
+    256, which takes half the time on a large set (bench/RESULTS.md)."""
     max_tracked_boards: int = 4_000_000
     """Memory bound of the tracked set (about 0.4 GiB at ~100 bytes a board). Tracking is exact
     below it; an opponent move that would expand the set past it is applied to a seeded uniform
