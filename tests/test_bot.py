@@ -488,7 +488,7 @@ def _black_bot(line: str, fens: list[str] | None = None) -> FogsearchBot:
     return bot
 
 
-def test_an_opening_line_is_played_as_black_while_it_ties_and_is_taken():
+def test_an_opening_line_is_played_as_black_while_near_the_best_and_taken():
     bot = _black_bot("g8f6 e7e6 f8e7")
     assert len(bot.board_set) == 21  # 20 first moves and a pass
     move = bot.choose_move(move_actions(bot.board_set.fens()[0]), 900.0)
@@ -506,7 +506,7 @@ def test_an_opening_line_is_played_as_black_while_it_ties_and_is_taken():
     assert as_white._opening == []
 
 
-def test_an_opening_request_that_does_not_tie_with_the_best_is_left_for_the_search():
+def test_an_opening_request_far_below_the_best_is_left_for_the_search():
     queen_en_prise = "rnbqkbnr/pppp1ppp/4p3/3Q4/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 2"
     bot = _black_bot("a7a6 b7b6", fens=[queen_en_prise])
     move = bot.choose_move(move_actions(queen_en_prise), 900.0)

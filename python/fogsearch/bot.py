@@ -167,11 +167,15 @@ class FogsearchBotConfig:
     12 GiB and the kernel killed it)."""
     opening_as_black: str = ""
     """Requests (UCI, space-separated) that the bot plays as Black on its first turns, each while
-    the search ties it with the best request (within ``tie_margin_cp``, not losing) and every
+    the search values it within ``opening_margin_cp`` of the best request, not losing, and every
     earlier one was taken as requested; from the first that fails on, it plays as without them.
     For an experiment on the bot's weak colour: in three 100-game TroutBot runs the bot lost 27 of
     its 38 games as Black, 7 of them within 20 moves with its king uncastled on e8 or f8
     (bench/RESULTS.md). Empty by default."""
+    opening_margin_cp: int = 200
+    """The worst case over a set is pessimistic about quiet developing moves: after 1. Nf3, sensed,
+    the depth-3 search valued 1... Nf6 at -449 cp on the worst of 13 boards and 1... c6 at -321,
+    so an opening held to ``tie_margin_cp`` (50) ends on its first move."""
     seed: int = 0
     search_options: dict[str, Any] = field(default_factory=dict)
     """Extra fields for :class:`fogsearch.rbc.SearchConfig`."""
@@ -186,6 +190,7 @@ class FogsearchBotConfig:
             ("progress_margin_cp", 0),
             ("progress_force_halfmoves", 0),
             ("tempo_cp", 0),
+            ("opening_margin_cp", 0),
             ("sense_value_max_boards", 0),
             ("check_sense_max_boards", 0),
             ("board_search_boards", 0),
@@ -450,7 +455,7 @@ class FogsearchBot(Player):
 
         if self._opening:
             if self._opening[0] in opening_candidates(
-                result.move_values, self.config.tie_margin_cp
+                result.move_values, self.config.opening_margin_cp
             ):
                 self._turn["opening"] = True
                 return self._opening[0]
@@ -653,7 +658,7 @@ def opening_moves(line: str) -> list[chess.Move]:
 
 
 def opening_candidates(move_values: dict[str, int], margin_cp: float) -> list[chess.Move | None]:
-    """The requests an opening line may play: tied with the best one and not losing."""
+    """The requests an opening line may play: within ``margin_cp`` of the best one, not losing."""
     if max(move_values.values()) <= LOST:
         return []
     return tied_requests(move_values, margin_cp)
