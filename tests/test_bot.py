@@ -18,6 +18,7 @@ from fogsearch.bot import (
     check_weighted_means,
     choose_request,
     format_turn,
+    opening_candidates,
     pass_share,
     progress_requests,
     quiet_halfmoves,
@@ -504,6 +505,15 @@ def test_an_opening_line_is_played_as_black_while_near_the_best_and_taken():
     as_white = FogsearchBot(FogsearchBotConfig(opening_as_black="g8f6", **FAST))
     as_white.handle_game_start(chess.WHITE, chess.Board(), "test")
     assert as_white._opening == []
+
+
+def test_an_opening_request_may_stand_below_a_tie_but_never_where_every_request_loses():
+    # The values the depth-3 search gave after 1. Nf3, sensed: 1... Nf6 is 127 cp below the best.
+    values = {"c7c6": -321, "e7e6": -322, "g8f6": -449, "a7a6": -700}
+    nf6 = chess.Move.from_uci("g8f6")
+    assert nf6 not in tied_requests(values, 50)
+    assert opening_candidates(values, 200) == [chess.Move.from_uci(m) for m in values][:3]
+    assert opening_candidates({"g8f6": LOST, "e7e6": LOST - 5}, 200) == []
 
 
 def test_an_opening_request_far_below_the_best_is_left_for_the_search():
