@@ -169,8 +169,8 @@ class FogsearchBotConfig:
     """Requests (UCI, space-separated) that the bot plays as Black on its first turns, each while
     the search values it within ``opening_margin_cp`` of the best request, not losing, and every
     earlier one was taken as requested; from the first that fails on, it plays as without them.
-    For an experiment on the bot's weak colour: in three 100-game TroutBot runs the bot lost 27 of
-    its 38 games as Black, 7 of them within 20 moves with its king uncastled on e8 or f8
+    For an experiment on the bot's weak colour: in three 100-game TroutBot runs 27 of the bot's 38
+    losses were as Black, 7 of them within 20 moves with its king uncastled on e8 or f8
     (bench/RESULTS.md). With ``"g8f6 e7e6 f8e7 e8g8"`` it scored 90-0-10 over 100 games against
     TroutBot, 46-0-4 as Black against 0.81 over the 150 games as Black before: a lead from one
     run, not yet the default, which needs a second run and the RandomBot and AttackerBot
