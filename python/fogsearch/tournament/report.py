@@ -82,8 +82,7 @@ def stalled_notes(games: list[dict], history_of: Callable[[int], str]) -> list[s
             stalled = stopped_moving(history, color)
             record = records.setdefault((game[player], game[opponent]), {})
             wdl = record.setdefault(stalled, [0, 0, 0])
-            outcome = game["winner"]
-            wdl[1 if outcome == "draw" else 0 if outcome == opponent else 2] += 1
+            wdl[_wdl_index(game["winner"], opponent)] += 1
     lines = []
     for (player, opponent), record in records.items():
         if True not in record:
@@ -107,13 +106,17 @@ def colour_split(games: list[dict]) -> list[str]:
         for player, opponent in (("white", "black"), ("black", "white")):
             record = records.setdefault((game[player], game[opponent]), {})
             wdl = record.setdefault(player, [0, 0, 0])
-            outcome = game["winner"]
-            wdl[1 if outcome == "draw" else 0 if outcome == player else 2] += 1
+            wdl[_wdl_index(game["winner"], player)] += 1
     return [
         f"{player} against {opponent}: as White {_wdl(record.get('white', [0, 0, 0]))}, "
         f"as Black {_wdl(record.get('black', [0, 0, 0]))}"
         for (player, opponent), record in records.items()
     ]
+
+
+def _wdl_index(winner: str, side: str) -> int:
+    """Where a game with ``winner`` counts in ``side``'s win-draw-loss list."""
+    return 1 if winner == "draw" else 0 if winner == side else 2
 
 
 def _wdl(counts: list[int]) -> str:
