@@ -507,6 +507,17 @@ def test_an_opening_line_is_played_as_black_while_near_the_best_and_taken():
     assert as_white._opening == []
 
 
+def test_white_plays_its_own_line_and_not_blacks():
+    config = FogsearchBotConfig(opening_as_white="g1f3 e2e3", opening_as_black="g8f6", **FAST)
+    bot = FogsearchBot(config)
+    bot.handle_game_start(chess.WHITE, chess.Board(), "test")
+    bot.handle_opponent_move_result(False, None)  # White's first turn starts with this callback
+    move = bot.choose_move(move_actions(chess.STARTING_FEN), 900.0)
+    assert move == chess.Move.from_uci("g1f3") and bot._turn["opening"]
+    bot.handle_move_result(move, move, False, None)
+    assert bot._opening == [chess.Move.from_uci("e2e3")]
+
+
 def test_an_opening_request_may_stand_below_a_tie_but_never_where_every_request_loses():
     # The values the depth-3 search gave after 1. Nf3, sensed: 1... Nf6 is 127 cp below the best.
     values = {"c7c6": -321, "e7e6": -322, "g8f6": -449, "a7a6": -700}
@@ -794,6 +805,7 @@ def test_bad_sense_settings_are_refused(field, value):
         ({"threads": 0}, ValueError, "threads"),
         ({"opening_as_black": "g8f6 Nf6"}, ValueError, "'Nf6' is not a UCI move"),
         ({"opening_as_black": ["g8f6"]}, ValueError, "opening_as_black"),
+        ({"opening_as_white": "g1f3 e2e9"}, ValueError, "opening_as_white: 'e2e9'"),
         ({"search_options": {"k": 0}}, ValueError, "k must be"),
         ({"search_options": {"bogus": 1}}, TypeError, "bogus"),
     ],
