@@ -5,6 +5,7 @@ import logging
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 from reconchess import GameHistory
 from reconchess.history import GameHistoryDecoder
@@ -260,6 +261,28 @@ def test_elo_fit_recovers_a_known_rating_gap():
     gap = ratings[0] - ratings[1]
     assert abs(gap - 400 * math.log10(3)) < 2.0 * (sds[0] + sds[1])
     assert abs(gap - 190.8) < 15
+    # 400 games at 75 %: the gap's sd is 1/sqrt(400 * 0.75 * 0.25) natural units, 20.1 Elo, and
+    # each of two ratings about their mean carries half of it.
+    assert ratings[0] == pytest.approx(-ratings[1])
+    assert sds[0] == pytest.approx(sds[1]) == pytest.approx(20.1 / 2, rel=0.05)
+
+
+def test_a_player_interval_narrows_with_games_in_a_field_of_three():
+    def field(repeats: int) -> list[dict]:
+        rounds = [
+            {"white": "A", "black": "B", "winner": "white"},
+            {"white": "B", "black": "A", "winner": "draw"},
+            {"white": "B", "black": "C", "winner": "white"},
+            {"white": "C", "black": "A", "winner": "black"},
+            {"white": "C", "black": "B", "winner": "draw"},
+            {"white": "A", "black": "C", "winner": "draw"},
+        ]
+        return rounds * repeats
+
+    _, few = fit_elo(["A", "B", "C"], field(10))
+    _, many = fit_elo(["A", "B", "C"], field(40))
+    assert np.all(few < 150)  # the common offset's +-1400 Elo is not in them
+    assert many == pytest.approx(few / 2, rel=0.05)  # four times the games: half the width
 
 
 def test_wilson_interval_and_elo_curve():

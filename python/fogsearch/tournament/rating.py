@@ -2,7 +2,10 @@
 
 Ratings are the maximum a posteriori Bradley-Terry (logistic Elo) fit to all games, draws scoring
 one half, with a weak normal prior (sd 1000 Elo) that keeps perfect scores finite and centres the
-ratings on 0. Intervals come from the Laplace approximation (inverse Hessian). Per pairing, the
+ratings on 0. Intervals come from the Laplace approximation (inverse Hessian), for each rating
+relative to the field's mean: games fix only differences, so the uncentred covariance holds the
+prior's width of the common offset (about +-1400 Elo), which no number of games narrows. Per
+pairing, the
 score's Wilson interval is mapped through the Elo curve, which stays finite at 100% scores.
 """
 
@@ -122,7 +125,8 @@ def standings(games: Iterable[dict]) -> tuple[list[Standing], list[Pairing]]:
 def fit_elo(
     names: list[str], games: list[dict], iterations: int = 100
 ) -> tuple[np.ndarray, np.ndarray]:
-    """MAP logistic-Elo ratings and their standard deviations (Newton's method)."""
+    """MAP logistic-Elo ratings, centred on 0, and their standard deviations about the field's
+    mean (Newton's method)."""
     index = {n: i for i, n in enumerate(names)}
     n = len(names)
     if n == 0:
@@ -147,5 +151,6 @@ def fit_elo(
         r -= step
         if np.max(np.abs(step)) < 1e-10:
             break
-    cov = np.linalg.inv(-hess)
-    return r * ELO_SCALE, np.sqrt(np.diag(cov)) * ELO_SCALE
+    centring = np.eye(n) - 1.0 / n
+    cov = centring @ np.linalg.inv(-hess) @ centring
+    return r * ELO_SCALE, np.sqrt(np.clip(np.diag(cov), 0.0, None)) * ELO_SCALE
