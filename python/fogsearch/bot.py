@@ -165,21 +165,21 @@ class FogsearchBotConfig:
     """Above this many boards the bot senses to shrink the set: a set that is never shrunk grows
     by every opponent move (in a 100-game run without this bound one game's process grew past
     12 GiB and the kernel killed it)."""
-    opening_as_black: str = ""
+    opening_as_black: str = "g8f6 e7e6 f8e7 e8g8"
     """Requests (UCI, space-separated) that the bot plays as Black on its first turns, each while
     the search values it within ``opening_margin_cp`` of the best request, not losing, and every
-    earlier one was taken as requested; from the first that fails on, it plays as without them.
-    For an experiment on the bot's weak colour: in three 100-game TroutBot runs 27 of the bot's 38
-    losses were as Black, 7 of them within 20 moves with its king uncastled on e8 or f8
-    (bench/RESULTS.md). With ``"g8f6 e7e6 f8e7 e8g8"`` it scored 90-0-10 over 100 games against
-    TroutBot, 46-0-4 as Black against 0.81 over the 150 games as Black before: a lead from one
-    run, not yet the default, which needs a second run and the RandomBot and AttackerBot
-    gauntlet. Empty by default."""
+    earlier one was taken as requested; from the first that fails on, it plays as without them
+    (empty: no line). Black was the bot's weak colour: in three 100-game TroutBot runs 27 of its
+    38 losses were as Black, 7 of them within 20 moves with its king uncastled on e8 or f8, and
+    its own search played slow, king-exposing setups. With this line (develop the king's side,
+    castle) it scored 127-0-15 (0.894) as Black over 142 games in three runs against TroutBot,
+    against 120-3-27 (0.81) over 150 without (bench/RESULTS.md)."""
     opening_as_white: str = ""
-    """The same as ``opening_as_black``, for White. Once Black's line held, White became the side
-    that lost: in four TroutBot runs (384 games) White lost 18 of the 110 games in which it had
-    not castled and 2 of the 82 in which it had, its king taken on its first rank in 15 of the
-    18. Empty by default."""
+    """The same as ``opening_as_black``, for White; empty by default. White lost 18 of the 110
+    games in which it had not castled and 2 of the 82 in which it had, over four TroutBot runs
+    (384 games), but ``"g1f3 e2e3 f1e2 e1g1"`` scored 44-0-6 as White over 50 games, no better
+    than White's 216-1-25 (0.895) over 242 games in the five runs before: the search left the
+    line at its third request in 27 of the 50 (bench/RESULTS.md)."""
     opening_margin_cp: int = 200
     """The worst case over a set is pessimistic about quiet developing moves: after 1. Nf3, sensed,
     the depth-3 search valued 1... Nf6 at -449 cp on the worst of 13 boards and 1... c6 at -321,
