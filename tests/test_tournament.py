@@ -268,16 +268,11 @@ def test_elo_fit_recovers_a_known_rating_gap():
 
 
 def test_a_player_interval_narrows_with_games_in_a_field_of_three():
+    # (white, black, winner) of one round: A scores 1.5 of 2 against B and C, B against C.
+    one_round = ("ABwhite", "BAdraw", "BCwhite", "CAblack", "CBdraw", "ACdraw")
+
     def field(repeats: int) -> list[dict]:
-        rounds = [
-            {"white": "A", "black": "B", "winner": "white"},
-            {"white": "B", "black": "A", "winner": "draw"},
-            {"white": "B", "black": "C", "winner": "white"},
-            {"white": "C", "black": "A", "winner": "black"},
-            {"white": "C", "black": "B", "winner": "draw"},
-            {"white": "A", "black": "C", "winner": "draw"},
-        ]
-        return rounds * repeats
+        return [{"white": g[0], "black": g[1], "winner": g[2:]} for g in one_round] * repeats
 
     _, few = fit_elo(["A", "B", "C"], field(10))
     _, many = fit_elo(["A", "B", "C"], field(40))
