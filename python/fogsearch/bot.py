@@ -178,8 +178,8 @@ class FogsearchBotConfig:
     """The same as ``opening_as_black``, for White; empty by default. White lost 18 of the 110
     games in which it had not castled and 2 of the 82 in which it had, over four TroutBot runs
     (384 games), but ``"g1f3 e2e3 f1e2 e1g1"`` scored 44-0-6 as White over 50 games, no better
-    than White's 216-1-25 (0.895) over 242 games in the five runs before: the search left the
-    line at its third request in 27 of the 50 (bench/RESULTS.md)."""
+    than White's 216-1-25 (0.895) over 242 games in the five runs without it: the search left
+    the line at its third request in 27 of the 50 (bench/RESULTS.md)."""
     opening_margin_cp: int = 200
     """The worst case over a set is pessimistic about quiet developing moves: after 1. Nf3, sensed,
     the depth-3 search valued 1... Nf6 at -449 cp on the worst of 13 boards and 1... c6 at -321,

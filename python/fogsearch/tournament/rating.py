@@ -5,8 +5,8 @@ one half, with a weak normal prior (sd 1000 Elo) that keeps perfect scores finit
 ratings on 0. Intervals come from the Laplace approximation (inverse Hessian), for each rating
 relative to the field's mean: games fix only differences, so the uncentred covariance holds the
 prior's width of the common offset (about +-1400 Elo), which no number of games narrows. Per
-pairing, the
-score's Wilson interval is mapped through the Elo curve, which stays finite at 100% scores.
+pairing, the score's Wilson interval is mapped through the Elo curve, which stays finite at 100%
+scores.
 """
 
 from __future__ import annotations
