@@ -172,7 +172,7 @@ class FogsearchBotConfig:
     (empty: no line). Black was the bot's weak colour: in three 100-game TroutBot runs 27 of its
     38 losses were as Black, 7 of them within 20 moves with its king uncastled on e8 or f8, and
     its own search played slow, king-exposing setups. With this line (develop the king's side,
-    castle) it scored 127-0-15 (0.894) as Black over 142 games in three runs against TroutBot,
+    castle) it scored 169-0-23 (0.880) as Black over 192 games in four runs against TroutBot,
     against 120-3-27 (0.81) over 150 without (bench/RESULTS.md)."""
     opening_as_white: str = ""
     """The same as ``opening_as_black``, for White; empty by default. White lost 18 of the 110
