@@ -211,6 +211,7 @@ def mean_reply_values(
     board_set: object,
     requests: Iterable[chess.Move | None] | None = None,
     leaf: str = "static",
+    mate_threats: bool = False,
 ) -> dict[str, float]:
     """Per request (default: every root request of :func:`search`, pass as ``"0000"``), the mean
     over the set's boards of what the opponent's best reply leaves it: ``MATE`` where the request
@@ -219,13 +220,23 @@ def mean_reply_values(
 
     The search scores a set by its worst board, so when some board loses whatever we do, or one
     board fixes every value, many requests tie; this mean breaks such ties, first by how few boards
-    lose our king. Raises :class:`SearchError` for a set :func:`search` refuses, or for a
-    request that is no move action of any board in the set. The GIL is released while it runs."""
+    lose our king.
+
+    With ``mate_threats`` each board also looks one move further: where some reply leaves our king
+    attacked and no move of ours saves it (a mate, with the board known to both sides), the board
+    scores ``-MATE / 2``. When every request loses our king on some board, this mean alone chooses
+    the move, and without it the king walks into mates that one reply does not show.
+
+    Raises :class:`SearchError` for a set :func:`search` refuses, or for a request that is no move
+    action of any board in the set; :class:`TypeError` for a non-bool ``mate_threats``. The GIL
+    is released while it runs."""
     from fogsearch.rbc import _uci  # rbc imports this module at its end
 
     _check_leaf(leaf)
+    if not isinstance(mate_threats, bool):
+        raise TypeError(f"mate_threats must be a bool, got {mate_threats!r}")
     ucis = None if requests is None else [_uci(request, "requests") for request in requests]
-    return dict(_core.mean_reply_values(_fens_of(board_set), ucis, leaf))
+    return dict(_core.mean_reply_values(_fens_of(board_set), ucis, leaf, mate_threats))
 
 
 def sense_values(

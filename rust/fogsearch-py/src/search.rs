@@ -107,18 +107,19 @@ fn search_information_set<'py>(
 /// `[(uci or "0000", mean)]`: per request (default: the set's root requests, pass last), the mean
 /// over the boards of its one-reply outcome (see `fogsearch_core::search::mean_reply_values`).
 #[pyfunction]
-#[pyo3(signature = (fens, requests=None, leaf="static"))]
+#[pyo3(signature = (fens, requests=None, leaf="static", mate_threats=false))]
 fn mean_reply_values(
     py: Python<'_>,
     fens: Vec<String>,
     requests: Option<Vec<Option<String>>>,
     leaf: &str,
+    mate_threats: bool,
 ) -> PyResult<Vec<(String, f64)>> {
     let leaf = parse_leaf(leaf)?;
     let boards = parse_boards(&fens)?;
     let requests = parse_requests(requests)?;
     let means = detach_guarded(py, move || {
-        search::mean_reply_values(&boards, requests, leaf)
+        search::mean_reply_values(&boards, requests, leaf, mate_threats)
     })?
     .map_err(search_error)?;
     Ok(means.into_iter().map(|(m, mean)| (uci(m), mean)).collect())

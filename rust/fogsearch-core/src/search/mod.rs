@@ -359,14 +359,16 @@ pub fn search(
 
 /// Per request (default: [`root_requests`]), the mean over `boards` of its one-reply outcome: a
 /// tie-break for requests whose worst-case values are equal (see the `reply` module). `leaf`
-/// scores the board after the reply, as in the search.
+/// scores the board after the reply, as in the search; with `mate_threats` a board where a reply
+/// forces the capture of our king scores `-MATE / 2`.
 pub fn mean_reply_values(
     boards: &[Board],
     requests: Option<Vec<Option<Move>>>,
     leaf: LeafMode,
+    mate_threats: bool,
 ) -> Result<Vec<(Option<Move>, f64)>, SearchError> {
     let requests = known_requests(boards, requests)?;
-    let means = reply::mean_outcomes(boards, &requests, leaf);
+    let means = reply::mean_outcomes(boards, &requests, leaf, mate_threats);
     Ok(requests.into_iter().zip(means).collect())
 }
 

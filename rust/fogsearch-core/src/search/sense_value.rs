@@ -23,7 +23,7 @@ pub struct SenseValues {
 
 /// See the module documentation. `boards` and `requests` must not be empty.
 pub fn sense_values(boards: &[Board], requests: &[Option<Move>], leaf: LeafMode) -> SenseValues {
-    let outcomes = request_outcomes(boards, requests, leaf);
+    let outcomes = request_outcomes(boards, requests, leaf, false);
     let n = boards.len() as f64;
     let all_in_one_cell = vec![0u32; boards.len()];
     let unsensed = best_cell_totals(&outcomes, &all_in_one_cell, 1) / n;

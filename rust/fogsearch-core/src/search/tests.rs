@@ -212,7 +212,7 @@ fn mean_reply_values_average_each_boards_one_move_search() {
         "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
     ]);
     let requests = root_requests(&set, Color::White);
-    let means: Vec<f64> = mean_reply_values(&set, None, LeafMode::Static)
+    let means: Vec<f64> = mean_reply_values(&set, None, LeafMode::Static, false)
         .unwrap()
         .into_iter()
         .map(|(_, mean)| mean)
@@ -241,7 +241,7 @@ fn mean_reply_values_average_each_boards_one_move_search() {
 #[test]
 fn mean_reply_values_refuse_what_search_refuses() {
     assert_eq!(
-        mean_reply_values(&[], None, LeafMode::Static),
+        mean_reply_values(&[], None, LeafMode::Static, false),
         Err(SearchError::EmptySet)
     );
     let mixed = boards(&[
@@ -249,12 +249,12 @@ fn mean_reply_values_refuse_what_search_refuses() {
         "4k3/8/8/8/8/8/8/4K3 b - - 0 1",
     ]);
     assert_eq!(
-        mean_reply_values(&mixed, None, LeafMode::Static),
+        mean_reply_values(&mixed, None, LeafMode::Static, false),
         Err(SearchError::MixedTurns)
     );
     let kingless = boards(&["8/8/8/8/8/8/8/4K3 w - - 0 1"]);
     assert!(matches!(
-        mean_reply_values(&kingless, None, LeafMode::Static),
+        mean_reply_values(&kingless, None, LeafMode::Static, false),
         Err(SearchError::MissingKing { .. })
     ));
     let start = [Board::start()];
@@ -263,7 +263,8 @@ fn mean_reply_values_refuse_what_search_refuses() {
         mean_reply_values(
             &start,
             Some(vec![None, Some(through_own_pawn)]),
-            LeafMode::Static
+            LeafMode::Static,
+            false
         ),
         Err(SearchError::UnknownRequest {
             uci: "a1a8".to_string()
@@ -273,7 +274,8 @@ fn mean_reply_values_refuse_what_search_refuses() {
     assert!(mean_reply_values(
         &start,
         Some(vec![Some(blocked_later), None]),
-        LeafMode::Static
+        LeafMode::Static,
+        false
     )
     .is_ok());
 }
@@ -298,7 +300,7 @@ fn sense_values_are_the_best_mean_per_cell_weighted_by_cell_size() {
     let values = sense_values(&set, None, LeafMode::Static).unwrap();
     let best_mean = |cell: &[Board]| {
         // A tracked set shares our side, so each cell has the same move actions as the set.
-        mean_reply_values(cell, Some(requests.clone()), LeafMode::Static)
+        mean_reply_values(cell, Some(requests.clone()), LeafMode::Static, false)
             .unwrap()
             .into_iter()
             .map(|(_, mean)| mean)
@@ -418,8 +420,8 @@ fn the_exchange_leaf_never_values_below_the_static_leaf() {
         }
         assert!(raised > 0, "depth {depth}: no request valued differently");
     }
-    let plain = mean_reply_values(&set, None, LeafMode::Static).unwrap();
-    let exchange = mean_reply_values(&set, None, LeafMode::Exchange).unwrap();
+    let plain = mean_reply_values(&set, None, LeafMode::Static, false).unwrap();
+    let exchange = mean_reply_values(&set, None, LeafMode::Exchange, false).unwrap();
     for ((request, p), (_, e)) in plain.iter().zip(&exchange) {
         assert!(e >= p, "{request:?}: mean {e} < {p}");
     }
@@ -433,4 +435,18 @@ fn leaf_names_parse_and_unknown_ones_are_refused() {
         LeafMode::from_name("quiescence"),
         Err(SearchError::InvalidConfig(_))
     ));
+}
+
+/// On a recorded set, looking for mate threats changes a request's mean only by moving boards
+/// from their evaluation down to `-MATE / 2`: never up, and never for a board already lost.
+#[test]
+fn mate_threat_means_are_never_above_one_reply_means() {
+    let set = recorded_set_12();
+    let plain = mean_reply_values(&set, None, LeafMode::Static, false).unwrap();
+    let threats = mean_reply_values(&set, None, LeafMode::Static, true).unwrap();
+    assert_eq!(plain.len(), threats.len());
+    for ((request, p), (same, t)) in plain.iter().zip(&threats) {
+        assert_eq!(request, same);
+        assert!(t <= p, "{request:?}: {t} > {p}");
+    }
 }
