@@ -121,7 +121,8 @@ def _choose(fens: list[str], mate_threats: bool) -> tuple[chess.Move | None, Fog
 
 def test_the_bot_keeps_its_king_out_of_a_mate_one_reply_does_not_show():
     # White's set at turn 13 of a game lost to TroutBot: every request loses our king on some
-    # board, so the tie-break alone chose 13. Bf3, after which TroutBot mated on the true board.
+    # board, so the tie-break alone chose the pawn capture e2f3 (nothing on f3 of the true board:
+    # a pass there), after which TroutBot mated on the true board.
     fens = (DATA / "lost_set_trout_turn13.fens").read_text().split("\n")[:-1]
     boards = [chess.Board(fen) for fen in fens]
     plain, bot = _choose(fens, mate_threats=False)
