@@ -471,9 +471,9 @@ class FogsearchBot(Player):
             fens = boards.fens()
             c = self.config
             means = check_weighted_means(fens, requests, c.check_weight, c.leaf, c.mate_threats)
-            if self.config.tempo_cp:
+            if c.tempo_cp:
                 for request in requests:
-                    means[_uci(request)] -= self.config.tempo_cp * pass_share(fens, request)
+                    means[_uci(request)] -= c.tempo_cp * pass_share(fens, request)
             return means
 
         if self._opening:
