@@ -2,6 +2,7 @@
 exact tracking during those games, recovery from an injected inconsistent observation, and loading
 through reconchess's own tools."""
 
+import math
 import subprocess
 import sys
 import time
@@ -446,6 +447,25 @@ def test_the_exchange_leaf_reaches_the_tie_break_and_the_sense_values():
         mean_reply_values(fens, leaf="qsearch")
     with pytest.raises(ValueError, match="leaf"):
         sense_values(fens, leaf="qsearch")
+
+
+def test_the_king_safety_leaf_reaches_the_tie_break_as_in_the_search():
+    # One board each: the mean over the set is that board's one-reply value, which the depth-1
+    # search (checked against a brute force in test_search_bruteforce.py) also computes.
+    for fen in [
+        "r4rk1/ppp2p1p/6p1/8/6Q1/8/PPP1qPPP/R4RK1 w - - 0 1",
+        "r4rk1/ppp2ppp/8/8/6Q1/5q2/PPP2P1P/R4RK1 w - - 0 1",
+    ]:
+        means = mean_reply_values([fen], leaf="king_safety")
+        config = SearchConfig(sense_mode="min_size", leaf="king_safety")
+        values = search([fen], 1, config).move_values
+        assert means.keys() == values.keys()
+        for request, value in values.items():
+            if abs(value) > MATE - 100:  # the search moves king captures by their ply
+                assert means[request] == math.copysign(MATE, value)
+            else:
+                assert means[request] == value
+        assert means != mean_reply_values([fen])
 
 
 def test_on_small_sets_the_bot_plays_the_best_mean_per_board_value():

@@ -8,7 +8,9 @@ observation) -> our sense (max over the 36 non-edge squares, min over what the 3
 -> our next move. Capturing the king scores MATE - ply; losing ours -MATE + ply. Leaves score the
 minimum static evaluation (material + piece-square tables from fogsearch, summed here); with the
 "exchange" leaf each board also gains what recapturing on the square of the opponent's capture wins
-(an exchange played out here with python-chess's attackers, least valuable piece first).
+(an exchange played out here with python-chess's attackers, least valuable piece first); with the
+"king_safety" leaf each board after its last reply gains the king safety of the board before that
+reply (zone attacks and pawn shield, recomputed here with python-chess's attack sets).
 """
 
 from __future__ import annotations
@@ -59,6 +61,49 @@ def exchange_gain(board: chess.Board, square: chess.Square, on_square: int) -> i
     child.set_piece_at(square, child.remove_piece_at(attacker))
     child.turn = not child.turn
     return max(0, on_square - exchange_gain(child, square, value))
+
+
+# The king-safety spec, as documented in rust/fogsearch-core/src/search/king_safety.rs.
+ZONE_WEIGHTS = {chess.KNIGHT: 2, chess.BISHOP: 2, chess.ROOK: 3, chess.QUEEN: 5}
+ATTACKER_SCALE = [0, 2, 5, 8, 10]
+SHIELD_NEAR, SHIELD_FAR, SHIELD_MISSING = 0, 8, 20
+
+
+def king_danger(board: chess.Board, color: chess.Color) -> int:
+    king = board.king(color)
+    if king is None:
+        return 0
+    zone = chess.SquareSet(chess.BB_KING_ATTACKS[king]) | chess.SquareSet.from_square(king)
+    units = attackers = 0
+    for square, piece in board.piece_map().items():
+        if piece.color != color and piece.piece_type in ZONE_WEIGHTS:
+            hits = len(board.attacks(square) & zone)
+            if hits:
+                units += ZONE_WEIGHTS[piece.piece_type] * hits
+                attackers += 1
+    danger = units * ATTACKER_SCALE[min(attackers, 4)]
+    forward = 1 if color == chess.WHITE else -1
+    rank, file = chess.square_rank(king), chess.square_file(king)
+    home = 0 if color == chess.WHITE else 7
+    if (rank - home) * forward <= 1 and board.pieces(chess.QUEEN, not color):
+
+        def own_pawn(f: int, r: int) -> bool:
+            return 0 <= r < 8 and board.piece_at(chess.square(f, r)) == chess.Piece(
+                chess.PAWN, color
+            )
+
+        for f in range(max(file - 1, 0), min(file + 1, 7) + 1):
+            if own_pawn(f, rank + forward):
+                danger += SHIELD_NEAR
+            elif own_pawn(f, rank + 2 * forward):
+                danger += SHIELD_FAR
+            else:
+                danger += SHIELD_MISSING
+    return danger
+
+
+def king_safety(board: chess.Board, us: chess.Color) -> int:
+    return king_danger(board, not us) - king_danger(board, us)
 
 
 def leaf_value(board: chess.Board, us: chess.Color, leaf: str, captured) -> int:
@@ -147,20 +192,28 @@ class BruteForce:
     def reply(self, boards, depth, ply):
         groups: dict = {}
         for board in boards:
+            before = king_safety(board, self.us) if self.leaf == "king_safety" else 0
             for move in opponent_moves(board):
                 captured = capture_square_of_move(board, move)
                 if captured is not None and captured == board.king(self.us):
                     return -MATE + ply + 1
-                groups.setdefault(captured, []).append(pushed(board, move))
+                groups.setdefault(captured, []).append((pushed(board, move), before))
+        if depth == 1:
+            # The leaves, without a sense (identity, not pruning: max over senses of min over cells
+            # of the cells' minimum is the minimum over all boards, whatever the sense). Each
+            # board after the reply scores with the king safety of its board before the reply,
+            # not merged into sets, where one child may come from boards of different safety.
+            return min(
+                leaf_value(child, self.us, self.leaf, captured) + before
+                for captured, g in groups.items()
+                for child, before in g
+            )
         return min(
-            self.sense(as_set(g), depth - 1, ply + 1, captured) for captured, g in groups.items()
+            self.sense(as_set([child for child, _ in g]), depth - 1, ply + 1, captured)
+            for captured, g in groups.items()
         )
 
     def sense(self, boards, depth, ply, captured=None):
-        if depth == 0:
-            # Identity, not pruning: max over senses of min over cells of the cells' minimum
-            # evaluation is the minimum over all boards, whatever the sense.
-            return min(leaf_value(b, self.us, self.leaf, captured) for b in boards)
         values = []
         for square in self.sense_squares(boards):
             cells: dict = {}
@@ -218,6 +271,12 @@ SETS_DEPTH_1 = {
         "4r2k/8/8/8/8/8/8/4K2R w - - 0 1",
         "7k/8/8/8/8/8/8/r3K2R w - - 0 1",
     ],
+    # Castled kings, one shield broken, queens and rooks aimed at both: the king_safety leaf
+    # moves every value here.
+    "castled_kings_under_fire": [
+        "r4rk1/ppp2p1p/6p1/8/6Q1/8/PPP1qPPP/R4RK1 w - - 0 1",
+        "r4rk1/ppp2ppp/8/8/6Q1/5q2/PPP2P1P/R4RK1 w - - 0 1",
+    ],
     # Black's queen, or the first of two doubled rooks (an x-ray), can take our knight on d4,
     # which the e3 pawn guards.
     "guarded_knight": [
@@ -248,7 +307,7 @@ def search_values(fens, depth, **config):
 
 @pytest.mark.parametrize("name", sorted(SETS_DEPTH_1))
 @pytest.mark.parametrize("sense_mode", ["search", "min_size"])
-@pytest.mark.parametrize("leaf", ["static", "exchange"])
+@pytest.mark.parametrize("leaf", ["static", "exchange", "king_safety"])
 def test_baseline_equals_brute_force_at_depth_1(name, sense_mode, leaf):
     boards = [chess.Board(f) for f in SETS_DEPTH_1[name]]
     expected = BruteForce(boards[0].turn, sense_mode, leaf).root(as_set(boards), 1)
@@ -268,11 +327,27 @@ def test_baseline_equals_brute_force_at_depth_2(name, sense_mode):
 
 
 @pytest.mark.parametrize("name", sorted(SETS_DEPTH_2))
-def test_exchange_leaf_equals_brute_force_at_depth_2(name):
+@pytest.mark.parametrize("leaf", ["exchange", "king_safety"])
+def test_other_leaves_equal_brute_force_at_depth_2(name, leaf):
     boards = [chess.Board(f) for f in SETS_DEPTH_2[name]]
-    expected = BruteForce(boards[0].turn, "min_size", "exchange").root(as_set(boards), 2)
-    got = search_values(SETS_DEPTH_2[name], 2, sense_mode="min_size", leaf="exchange")
+    expected = BruteForce(boards[0].turn, "min_size", leaf).root(as_set(boards), 2)
+    got = search_values(SETS_DEPTH_2[name], 2, sense_mode="min_size", leaf=leaf)
     assert got == expected
+
+
+def test_the_king_safety_leaf_prefers_the_sheltered_king():
+    fens = SETS_DEPTH_1["castled_kings_under_fire"]
+    static = search_values(fens, 1, sense_mode="min_size")
+    safety = search_values(fens, 1, sense_mode="min_size", leaf="king_safety")
+    assert static.keys() == safety.keys()
+    changed = [r for r in static if safety[r] != static[r]]
+    assert len(changed) > len(static) // 2
+    shift = {r: safety[r] - static[r] for r in static}
+    # Pushing a pawn of our king's shield costs more than passing; taking the queen that stands
+    # next to our king on one board gains.
+    assert shift["h2h4"] < shift["h2h3"] < shift["0000"] < 0
+    assert shift["g4e2"] > 0
+    assert max(safety, key=safety.get) in ("g4e2", "g4d1")
 
 
 def test_the_exchange_leaf_changes_values_where_a_guarded_piece_is_taken():

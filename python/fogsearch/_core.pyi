@@ -296,10 +296,10 @@ def mean_reply_values(
 ) -> list[tuple[str, float]]:
     """Per request (UCI, ``None``/``"0000"`` for a pass; default: the set's root requests), the mean
     over the boards of its one-reply outcome (``±MATE`` for a king capture either way), the board
-    after the reply scored by ``leaf`` (``"static"`` or ``"exchange"``); with ``mate_threats``,
-    ``-MATE / 2`` where a reply forces the capture of our king on the next move. Raises
-    ``SearchError`` for an empty set, mixed sides to move, a board without a king, a request that
-    is no move action of any board, or an unknown ``leaf``."""
+    after the reply scored by ``leaf`` (``"static"``, ``"exchange"`` or ``"king_safety"``); with
+    ``mate_threats``, ``-MATE / 2`` where a reply forces the capture of our king on the next move.
+    Raises ``SearchError`` for an empty set, mixed sides to move, a board without a king, a
+    request that is no move action of any board, or an unknown ``leaf``."""
 
 def sense_values(
     fens: list[str], requests: list[str | None] | None = None, leaf: str = "static"

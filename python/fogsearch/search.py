@@ -41,7 +41,7 @@ MATE = 100_000
 
 _MODES = ("none", "exact", "sketch", "exact+sketch")
 _SENSE_MODES = ("search", "min_size")
-_LEAVES = ("static", "exchange")
+_LEAVES = ("static", "exchange", "king_safety")
 MAX_BOARD_PLIES = 8
 """The deepest :func:`board_values` search: deeper ones take minutes per board."""
 
@@ -65,7 +65,10 @@ class SearchConfig:
         piece-square tables, the paper's leaf) or ``"exchange"`` (plus what we win back by
         recapturing on the square where that reply captured, by static exchange: RBC tells us
         that square, and without it a reply that takes a defended piece counts as winning it).
-        Never lower than ``"static"``; a few times slower per leaf.
+        Never lower than ``"static"``; a few times slower per leaf. ``"king_safety"``: the
+        static evaluation plus how much more exposed their king stands than ours on the board
+        before that reply (enemy knights, bishops, rooks and queens aimed at the squares around
+        the king, scaled by how many take part, and missing pawns in front of a king at home).
     threads: root moves searched in parallel. Values in modes none/exact do not depend on it; in
         sketch modes each root move then has its own sketch, so values may differ from 1 thread.
     time_limit: seconds; iterative deepening then returns the deepest completed depth (depth 1

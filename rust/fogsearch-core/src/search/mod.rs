@@ -16,6 +16,7 @@
 mod board_search;
 pub mod eval;
 mod exchange;
+mod king_safety;
 mod reply;
 mod rules;
 mod sense;
@@ -79,16 +80,20 @@ pub enum LeafMode {
     /// The static evaluation plus what we win back by recapturing where the reply captured (a
     /// static exchange on that square; see `exchange`). Never below `Static`.
     Exchange,
+    /// The static evaluation plus both kings' safety (zone attacks and pawn shield; see
+    /// `king_safety`), scored on the board before the reply.
+    KingSafety,
 }
 
 impl LeafMode {
-    /// `"static"` or `"exchange"`.
+    /// `"static"`, `"exchange"` or `"king_safety"`.
     pub fn from_name(name: &str) -> Result<LeafMode, SearchError> {
         match name {
             "static" => Ok(LeafMode::Static),
             "exchange" => Ok(LeafMode::Exchange),
+            "king_safety" => Ok(LeafMode::KingSafety),
             other => Err(SearchError::InvalidConfig(format!(
-                "leaf must be 'static' or 'exchange', got {other:?}"
+                "leaf must be 'static', 'exchange' or 'king_safety', got {other:?}"
             ))),
         }
     }

@@ -13,12 +13,14 @@ use crate::chess::{Board, Color, Move, MoveList};
 
 use super::eval::{evaluate, evaluate_from, INFINITY, MATE};
 use super::exchange::recapture_gain;
+use super::king_safety::king_safety;
 use super::rules::{opponent_replies, own_sides_agree, resolve};
 use super::transposition::ReplyOutcome;
 use super::LeafMode;
 
 /// The opponent's best reply on `board` (theirs to move), scored from `us`'s point of view with
-/// the `leaf` evaluation, and how many boards it scored.
+/// the `leaf` evaluation, and how many boards it scored. The `king_safety` leaf adds the safety of
+/// `board` itself to every reply's evaluation.
 pub fn worst_reply(
     board: &Board,
     us: Color,
@@ -46,6 +48,9 @@ pub fn worst_reply(
             }
         }
         worst = worst.min(value);
+    }
+    if leaf == LeafMode::KingSafety {
+        worst += king_safety(board, us);
     }
     (
         ReplyOutcome::WorstEvaluation(worst),

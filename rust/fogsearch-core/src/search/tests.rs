@@ -431,6 +431,7 @@ fn the_exchange_leaf_never_values_below_the_static_leaf() {
 fn leaf_names_parse_and_unknown_ones_are_refused() {
     assert_eq!(LeafMode::from_name("static"), Ok(LeafMode::Static));
     assert_eq!(LeafMode::from_name("exchange"), Ok(LeafMode::Exchange));
+    assert_eq!(LeafMode::from_name("king_safety"), Ok(LeafMode::KingSafety));
     assert!(matches!(
         LeafMode::from_name("quiescence"),
         Err(SearchError::InvalidConfig(_))
