@@ -15,6 +15,8 @@ reply (zone attacks and pawn shield, recomputed here with python-chess's attack 
 
 from __future__ import annotations
 
+import random
+
 import chess
 import pytest
 from reconchess.utilities import (
@@ -73,6 +75,10 @@ def king_danger(board: chess.Board, color: chess.Color) -> int:
     king = board.king(color)
     if king is None:
         return 0
+    return zone_danger(board, color, king) + shield_danger(board, color, king)
+
+
+def zone_danger(board: chess.Board, color: chess.Color, king: chess.Square) -> int:
     zone = chess.SquareSet(chess.BB_KING_ATTACKS[king]) | chess.SquareSet.from_square(king)
     units = attackers = 0
     for square, piece in board.piece_map().items():
@@ -81,24 +87,27 @@ def king_danger(board: chess.Board, color: chess.Color) -> int:
             if hits:
                 units += ZONE_WEIGHTS[piece.piece_type] * hits
                 attackers += 1
-    danger = units * ATTACKER_SCALE[min(attackers, 4)]
+    return units * ATTACKER_SCALE[min(attackers, 4)]
+
+
+def shield_danger(board: chess.Board, color: chess.Color, king: chess.Square) -> int:
     forward = 1 if color == chess.WHITE else -1
     rank, file = chess.square_rank(king), chess.square_file(king)
     home = 0 if color == chess.WHITE else 7
-    if (rank - home) * forward <= 1 and board.pieces(chess.QUEEN, not color):
+    if (rank - home) * forward > 1 or not board.pieces(chess.QUEEN, not color):
+        return 0
 
-        def own_pawn(f: int, r: int) -> bool:
-            return 0 <= r < 8 and board.piece_at(chess.square(f, r)) == chess.Piece(
-                chess.PAWN, color
-            )
+    def own_pawn(f: int, r: int) -> bool:
+        return 0 <= r < 8 and board.piece_at(chess.square(f, r)) == chess.Piece(chess.PAWN, color)
 
-        for f in range(max(file - 1, 0), min(file + 1, 7) + 1):
-            if own_pawn(f, rank + forward):
-                danger += SHIELD_NEAR
-            elif own_pawn(f, rank + 2 * forward):
-                danger += SHIELD_FAR
-            else:
-                danger += SHIELD_MISSING
+    danger = 0
+    for f in range(max(file - 1, 0), min(file + 1, 7) + 1):
+        if own_pawn(f, rank + forward):
+            danger += SHIELD_NEAR
+        elif own_pawn(f, rank + 2 * forward):
+            danger += SHIELD_FAR
+        else:
+            danger += SHIELD_MISSING
     return danger
 
 
@@ -364,3 +373,32 @@ def test_the_brute_force_sees_king_captures():
         [chess.Board("4k3/8/8/8/8/8/8/3KR3 w - - 0 1")], 1
     )
     assert values["e1e8"] == MATE - 1
+
+
+def random_positions(count: int, seed: int) -> list[chess.Board]:
+    """Boards after random pseudo-legal play from the start (RBC allows moving into check)."""
+    rng = random.Random(seed)
+    boards = []
+    while len(boards) < count:
+        board = chess.Board()
+        for _ in range(rng.randrange(4, 80)):
+            moves = list(board.generate_pseudo_legal_moves())
+            if not moves or board.king(chess.WHITE) is None or board.king(chess.BLACK) is None:
+                break
+            board.push(rng.choice(moves))
+        boards.append(board)
+    return boards
+
+
+def test_king_danger_agrees_with_the_oracle_on_random_positions():
+    boards = random_positions(400, seed=3)
+    zone = shield = 0
+    for board in boards:
+        expected = (king_danger(board, chess.WHITE), king_danger(board, chess.BLACK))
+        assert _core.king_danger_fen(board.fen()) == expected, board.fen()
+        kings = [(c, board.king(c)) for c in chess.COLORS if board.king(c) is not None]
+        zone += any(zone_danger(board, c, k) for c, k in kings)
+        shield += any(shield_danger(board, c, k) for c, k in kings)
+    assert zone > 100 and shield > 100
+    with pytest.raises(ValueError):
+        _core.king_danger_fen("not a fen")

@@ -325,6 +325,13 @@ def evaluate_fen(fen: str) -> int:
     """The leaf evaluation (material + piece-square tables) of one board, from the side to move's
     point of view, in centipawns."""
 
+def king_danger_fen(fen: str) -> tuple[int, int]:
+    """``(white, black)``: how exposed each king stands on one board, in centipawns (0 or more; 0
+    without that king), as the ``"king_safety"`` leaf scores it: enemy knights, bishops, rooks and
+    queens attacking the king's square and its neighbours, scaled by how many take part, plus
+    missing shield pawns while the king is on its first two ranks and the enemy has a queen.
+    Raises ``ValueError`` for an invalid FEN."""
+
 def piece_square_tables() -> tuple[list[int], list[list[int]]]:
     """``(piece_values, tables)``: material by piece type (pawn .. king) and, per piece type, the 64
     placement bonuses of a White piece (a1 = 0); Black's are mirrored (``square ^ 56``)."""

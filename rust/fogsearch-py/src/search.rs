@@ -8,7 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use fogsearch_core::chess::{Board, Move};
+use fogsearch_core::chess::{Board, Color, Move};
 use fogsearch_core::search::{self, CacheMode, LeafMode, SearchConfig, SenseMode};
 
 use crate::errors::{detach_guarded, FogsearchError};
@@ -27,6 +27,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sense_values, m)?)?;
     m.add_function(wrap_pyfunction!(board_values, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate_fen, m)?)?;
+    m.add_function(wrap_pyfunction!(king_danger_fen, m)?)?;
     m.add_function(wrap_pyfunction!(piece_square_tables, m)?)?;
     Ok(())
 }
@@ -211,6 +212,17 @@ fn uci(m: Option<Move>) -> String {
 fn evaluate_fen(fen: &str) -> PyResult<i32> {
     let board = Board::from_fen(fen).map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok(search::evaluate(&board, board.turn()))
+}
+
+/// `(white, black)`: how exposed each king stands on one board, as the `king_safety` leaf scores
+/// it (centipawns, 0 or more).
+#[pyfunction]
+fn king_danger_fen(fen: &str) -> PyResult<(i32, i32)> {
+    let board = Board::from_fen(fen).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok((
+        search::king_danger(&board, Color::White),
+        search::king_danger(&board, Color::Black),
+    ))
 }
 
 /// `(piece_values, tables)`: material by piece type (pawn .. king) and, per piece type, the 64

@@ -37,6 +37,7 @@ use crate::chess::{Board, Color, Move};
 use crate::rng::Rng;
 
 pub use eval::{evaluate, piece_square_table, INFINITY, MATE, PIECE_VALUES};
+pub use king_safety::{king_danger, king_safety};
 pub use sense::sense_squares;
 pub use sense_value::SenseValues;
 
