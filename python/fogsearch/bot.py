@@ -70,9 +70,12 @@ class FogsearchBotConfig:
     """Search cache mode: "none", "exact", "sketch" or "exact+sketch"."""
     leaf: str = "static"
     """How the search and the tie-break score a board after the opponent's last reply:
-    ``"static"`` or ``"exchange"`` (plus the static exchange on the square where that reply
-    captured; see :class:`fogsearch.search.SearchConfig`). Against TroutBot ``"exchange"`` scored
-    71-4-25 over 100 games against 74-2-24 (bench/RESULTS.md), so the default stays ``"static"``."""
+    ``"static"``, ``"exchange"`` (plus the static exchange on the square where that reply
+    captured) or ``"king_safety"`` (plus how much more exposed their king stands than ours; see
+    :class:`fogsearch.search.SearchConfig`). Against TroutBot ``"exchange"`` scored 71-4-25 over
+    100 games against 74-2-24, and ``"king_safety"`` 85-0-15 against the default's 93-0-7 on the
+    same seed (as White 40-0-10: its pawn-shield term kept the centre pawns in front of the king
+    on e1 at home; bench/RESULTS.md), so the default stays ``"static"``."""
     max_search_boards: int = 256
     """Above this many boards the search works on a seeded sample; tracking stays exact (up to
     ``max_tracked_boards``). 512 scored 90-1-9 and then 83-2-15 over 100 games each against
