@@ -26,7 +26,7 @@ def test_dangers_follow_the_true_board_before_each_move_from_our_side():
             turns = list(history.turns(color))
             trail = king_danger_bench.dangers_before_moves(history, color)
             assert len(trail) == len(turns)
-            for turn, (ours, theirs) in zip(turns, trail):
+            for turn, (ours, theirs) in zip(turns, trail, strict=True):
                 board = history.truth_board_before_move(turn)
                 assert ours == king_danger(board, color)
                 assert theirs == king_danger(board, not color)
