@@ -68,7 +68,7 @@ def _classify(value: float) -> str:
     return "plays on"
 
 
-def _random_positions(count: int, seed: int) -> list[chess.Board]:
+def random_rbc_positions(count: int, seed: int) -> list[chess.Board]:
     """Boards from random RBC games (moves into check allowed), both kings on, no castling."""
     rng = random.Random(seed)
     positions = []
@@ -88,7 +88,7 @@ def _random_positions(count: int, seed: int) -> list[chess.Board]:
 
 def test_mate_threats_agree_with_a_python_chess_oracle():
     seen = Counter()
-    for board in _random_positions(150, seed=6):
+    for board in random_rbc_positions(150, seed=6):
         requests = [*move_actions(board), None]
         plain = mean_reply_values([board.fen()], requests)
         threats = mean_reply_values([board.fen()], requests, mate_threats=True)

@@ -15,8 +15,6 @@ reply (zone attacks and pawn shield, recomputed here with python-chess's attack 
 
 from __future__ import annotations
 
-import random
-
 import chess
 import pytest
 from reconchess.utilities import (
@@ -25,6 +23,7 @@ from reconchess.utilities import (
     move_actions,
     revise_move,
 )
+from test_mate_threats import random_rbc_positions
 
 from fogsearch import _core
 from fogsearch.search import MATE, SearchConfig, search
@@ -375,23 +374,8 @@ def test_the_brute_force_sees_king_captures():
     assert values["e1e8"] == MATE - 1
 
 
-def random_positions(count: int, seed: int) -> list[chess.Board]:
-    """Boards after random pseudo-legal play from the start (RBC allows moving into check)."""
-    rng = random.Random(seed)
-    boards = []
-    while len(boards) < count:
-        board = chess.Board()
-        for _ in range(rng.randrange(4, 80)):
-            moves = list(board.generate_pseudo_legal_moves())
-            if not moves or board.king(chess.WHITE) is None or board.king(chess.BLACK) is None:
-                break
-            board.push(rng.choice(moves))
-        boards.append(board)
-    return boards
-
-
 def test_king_danger_agrees_with_the_oracle_on_random_positions():
-    boards = random_positions(400, seed=3)
+    boards = random_rbc_positions(400, seed=3)
     zone = shield = 0
     for board in boards:
         expected = (king_danger(board, chess.WHITE), king_danger(board, chess.BLACK))
