@@ -5,7 +5,7 @@
 use std::sync::OnceLock;
 
 use super::bitboard::Bitboard;
-use super::types::{Color, Square};
+use super::types::{Color, PieceType, Square};
 use crate::rng::Rng;
 
 const fn leaper_table(deltas: &[(i8, i8)]) -> [u64; 64] {
@@ -225,6 +225,20 @@ impl Sliders {
     pub(crate) fn bishop(self, sq: Square, occupied: Bitboard) -> Bitboard {
         Bitboard(self.bishop.lookup(sq, occupied.0))
     }
+
+    /// Squares a piece of `piece_type` on `sq` attacks; empty for a pawn, whose attacks depend
+    /// on its colour ([`pawn_attacks`]).
+    #[inline]
+    pub(crate) fn piece(self, piece_type: PieceType, sq: Square, occupied: Bitboard) -> Bitboard {
+        match piece_type {
+            PieceType::Knight => knight_attacks(sq),
+            PieceType::Bishop => self.bishop(sq, occupied),
+            PieceType::Rook => self.rook(sq, occupied),
+            PieceType::Queen => self.bishop(sq, occupied) | self.rook(sq, occupied),
+            PieceType::King => king_attacks(sq),
+            PieceType::Pawn => Bitboard::EMPTY,
+        }
+    }
 }
 
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
@@ -233,6 +247,12 @@ pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     Sliders::get().bishop(sq, occupied)
+}
+
+/// Squares a knight, bishop, rook, queen or king on `sq` attacks (sliders stop at the first piece
+/// of `occupied`); empty for a pawn, whose attacks depend on its colour ([`pawn_attacks`]).
+pub fn piece_attacks(piece_type: PieceType, sq: Square, occupied: Bitboard) -> Bitboard {
+    Sliders::get().piece(piece_type, sq, occupied)
 }
 
 #[cfg(test)]

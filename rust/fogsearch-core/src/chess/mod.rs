@@ -15,7 +15,9 @@ mod zobrist;
 #[cfg(test)]
 pub(crate) mod test_walk;
 
-pub use attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
+pub use attacks::{
+    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, piece_attacks, rook_attacks,
+};
 pub use bitboard::Bitboard;
 pub use board::Board;
 pub use fen::FenError;

@@ -90,7 +90,7 @@ impl Board {
         let occupied = self.occupied();
         self.pawn_moves(out);
         for (piece_type, from) in self.officers(us) {
-            let targets = self.officer_targets(sliders, piece_type, from, occupied) & !own;
+            let targets = sliders.piece(piece_type, from, occupied) & !own;
             for to in targets {
                 out.push(Move::new(from, to, None));
             }
@@ -116,8 +116,7 @@ impl Board {
         let occupied = self.occupied();
         let mut count = self.pawn_move_count();
         for (piece_type, from) in self.officers(us) {
-            count +=
-                (self.officer_targets(sliders, piece_type, from, occupied) & !own).count() as u64;
+            count += (sliders.piece(piece_type, from, occupied) & !own).count() as u64;
         }
         self.castles(|_| count += 1);
         count
@@ -171,24 +170,6 @@ impl Board {
         ]
         .into_iter()
         .flat_map(move |p| self.pieces_of(p, color).map(move |sq| (p, sq)))
-    }
-
-    #[inline]
-    fn officer_targets(
-        &self,
-        sliders: Sliders,
-        piece_type: PieceType,
-        from: Square,
-        occupied: Bitboard,
-    ) -> Bitboard {
-        match piece_type {
-            PieceType::Knight => knight_attacks(from),
-            PieceType::Bishop => sliders.bishop(from, occupied),
-            PieceType::Rook => sliders.rook(from, occupied),
-            PieceType::Queen => sliders.bishop(from, occupied) | sliders.rook(from, occupied),
-            PieceType::King => king_attacks(from),
-            PieceType::Pawn => Bitboard::EMPTY,
-        }
     }
 
     /// Pawn pushes (single and double) as target sets, plus the squares they came from.

@@ -15,8 +15,7 @@
 //! rather than every board after every reply (about 30 times the work).
 
 use crate::chess::{
-    bishop_attacks, king_attacks, knight_attacks, rook_attacks, square_file, square_rank, Bitboard,
-    Board, Color, PieceType, Square,
+    king_attacks, piece_attacks, square_file, square_rank, Board, Color, PieceType, Square,
 };
 
 /// Weight per attacked zone square of a knight, bishop, rook and queen.
@@ -55,7 +54,7 @@ fn zone_attack_danger(board: &Board, color: Color, king: Square) -> i32 {
     let mut attackers = 0;
     for (piece_type, weight) in ZONE_WEIGHTS {
         for square in board.pieces_of(piece_type, color.other()) {
-            let hits = (attacks(piece_type, square, occupied) & zone).count() as i32;
+            let hits = (piece_attacks(piece_type, square, occupied) & zone).count() as i32;
             if hits > 0 {
                 units += weight * hits;
                 attackers += 1;
@@ -63,16 +62,6 @@ fn zone_attack_danger(board: &Board, color: Color, king: Square) -> i32 {
         }
     }
     units * ATTACKER_SCALE[attackers.min(ATTACKER_SCALE.len() - 1)]
-}
-
-fn attacks(piece_type: PieceType, square: Square, occupied: Bitboard) -> Bitboard {
-    match piece_type {
-        PieceType::Knight => knight_attacks(square),
-        PieceType::Bishop => bishop_attacks(square, occupied),
-        PieceType::Rook => rook_attacks(square, occupied),
-        PieceType::Queen => bishop_attacks(square, occupied) | rook_attacks(square, occupied),
-        PieceType::Pawn | PieceType::King => Bitboard::EMPTY,
-    }
 }
 
 fn shield_danger(board: &Board, color: Color, king: Square) -> i32 {
