@@ -7,6 +7,7 @@ mod errors;
 mod rbc;
 mod search;
 mod sketch;
+mod submodule;
 mod ttcg;
 
 #[pymodule]
