@@ -5,13 +5,17 @@
 //! - [`rbc`]: reconchess rules (move actions, revised moves) and board sets;
 //! - [`sketch`]: CountSketch, top-k and MinHash;
 //! - [`search`]: information-set alpha-beta;
-//! - [`ttcg`]: trick-taking card games (Oh Hell) and history samplers.
+//! - [`ttcg`]: trick-taking card games (Oh Hell) and history samplers;
+//! - [`stop`], [`pool`], [`rng`]: stopping long computations (Ctrl-C), shared worker pools, seeded
+//!   randomness.
 //!
 //! This crate never links Python; `fogsearch-py` holds the bindings.
 
 pub mod chess;
+pub mod pool;
 pub mod rbc;
 pub mod rng;
 pub mod search;
 pub mod sketch;
+pub mod stop;
 pub mod ttcg;

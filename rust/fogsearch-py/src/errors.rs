@@ -1,6 +1,10 @@
 //! The exception hierarchy and the guard that keeps Rust panics out of Python.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use fogsearch_core::stop::Stop;
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -30,6 +34,58 @@ where
         .map_err(|payload| {
             FogsearchError::new_err(format!("internal error: {}", panic_text(&payload)))
         })
+}
+
+/// How often a long call looks at Python's signal handlers (Ctrl-C) while it runs.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Runs `work` with the GIL released on a worker thread, while the calling thread runs Python's
+/// signal handlers every 50 ms. When one raises (Ctrl-C raises `KeyboardInterrupt`), the [`Stop`]
+/// passed to `work` is raised, `work` is awaited, and the handler's exception is returned, whatever
+/// `work` returned: it must leave its objects as they were when stopped (work on copies, then
+/// commit). A panic becomes a `FogsearchError`, as in [`detach_guarded`].
+///
+/// Signal handlers run only on Python's main thread, so a call from another thread is not
+/// interruptible; it still runs to completion.
+pub fn detach_interruptible<T, F>(py: Python<'_>, work: F) -> PyResult<T>
+where
+    T: Send,
+    F: FnOnce(&Stop) -> T + Send,
+{
+    let stop = Stop::new();
+    let (outcome, signal) = py.detach(|| {
+        std::thread::scope(|scope| {
+            let (done, finished) = mpsc::channel();
+            let stop = &stop;
+            scope.spawn(move || {
+                let outcome = catch_unwind(AssertUnwindSafe(|| work(stop)));
+                // The receiver outlives this thread (the scope joins it first).
+                let _ = done.send(outcome);
+            });
+            let mut signal = None;
+            loop {
+                match finished.recv_timeout(SIGNAL_POLL) {
+                    Ok(outcome) => return (outcome, signal),
+                    Err(mpsc::RecvTimeoutError::Timeout) if signal.is_none() => {
+                        if let Err(raised) = Python::attach(|py| py.check_signals()) {
+                            stop.request();
+                            signal = Some(raised);
+                        }
+                    }
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                    Err(mpsc::RecvTimeoutError::Disconnected) => {
+                        unreachable!("the worker sends its outcome before it ends")
+                    }
+                }
+            }
+        })
+    });
+    if let Some(raised) = signal {
+        return Err(raised);
+    }
+    outcome.map_err(|payload| {
+        FogsearchError::new_err(format!("internal error: {}", panic_text(&payload)))
+    })
 }
 
 fn panic_text(payload: &Box<dyn std::any::Any + Send>) -> String {
