@@ -9,6 +9,9 @@ use fogsearch_core::stop::Stop;
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::pyclass::boolean_struct::False;
+use pyo3::types::PyAnyMethods;
+use pyo3::PyClass;
 
 create_exception!(
     fogsearch,
@@ -17,9 +20,44 @@ create_exception!(
     "Base class of fogsearch's errors; a ValueError, so callers may catch either."
 );
 
+create_exception!(
+    fogsearch,
+    ConcurrentUseError,
+    FogsearchError,
+    "An object was changed from one thread while another thread was using it. fogsearch objects \
+     are not locked: share one between threads only for reading, or give each thread its own copy."
+);
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("FogsearchError", m.py().get_type::<FogsearchError>())?;
+    m.add(
+        "ConcurrentUseError",
+        m.py().get_type::<ConcurrentUseError>(),
+    )?;
     Ok(())
+}
+
+/// `slf` for reading, or `ConcurrentUseError` while another thread is changing it (a method
+/// that releases the GIL keeps its object borrowed). Methods take `slf: &Bound<Self>` and call
+/// this instead of taking `&self`, whose failure would be PyO3's bare `RuntimeError`.
+pub fn read<'py, T: PyClass>(slf: &Bound<'py, T>) -> PyResult<PyRef<'py, T>> {
+    slf.try_borrow().map_err(|_| in_use(slf))
+}
+
+/// `slf` for changing, or `ConcurrentUseError` while another thread is using it.
+pub fn write<'py, T: PyClass<Frozen = False>>(slf: &Bound<'py, T>) -> PyResult<PyRefMut<'py, T>> {
+    slf.try_borrow_mut().map_err(|_| in_use(slf))
+}
+
+fn in_use<T: PyClass>(slf: &Bound<'_, T>) -> PyErr {
+    let name = slf
+        .as_any()
+        .get_type()
+        .name()
+        .map_or_else(|_| "object".to_string(), |n| n.to_string());
+    ConcurrentUseError::new_err(format!(
+        "this {name} is in use by another thread; give each thread its own copy"
+    ))
 }
 
 /// Runs `work` with the GIL released and turns a panic into a `FogsearchError` instead of letting

@@ -4,6 +4,7 @@
 use pyo3::prelude::*;
 
 mod errors;
+mod pickle;
 mod rbc;
 mod search;
 mod sketch;

@@ -19,6 +19,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyInt, PyString};
 
 use crate::errors::{detach_guarded, FogsearchError};
+use crate::pickle;
 
 pyo3::create_exception!(
     fogsearch,
@@ -378,10 +379,7 @@ impl PyCountSketch {
         &self,
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
-        Ok((
-            py.get_type::<Self>().getattr("from_bytes")?,
-            (self.to_bytes(py),),
-        ))
+        pickle::reduce::<Self>(py, &self.inner.to_bytes())
     }
 
     fn __eq__(&self, other: PyRef<'_, Self>) -> bool {
@@ -528,10 +526,7 @@ impl PyTopK {
         &self,
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
-        Ok((
-            py.get_type::<Self>().getattr("from_bytes")?,
-            (self.to_bytes(py),),
-        ))
+        pickle::reduce::<Self>(py, &self.inner.to_bytes())
     }
 
     fn __eq__(&self, other: PyRef<'_, Self>) -> bool {
@@ -672,10 +667,7 @@ impl PyMinHash {
         &self,
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
-        Ok((
-            py.get_type::<Self>().getattr("from_bytes")?,
-            (self.to_bytes(py),),
-        ))
+        pickle::reduce::<Self>(py, &self.inner.to_bytes())
     }
 
     fn __eq__(&self, other: PyRef<'_, Self>) -> bool {
