@@ -7,12 +7,10 @@
 use std::time::Instant;
 
 use fogsearch_core::rng::Rng;
-use fogsearch_core::ttcg::constraints::Owner;
-use fogsearch_core::ttcg::gibbs::GibbsChain;
-use fogsearch_core::ttcg::observation::{observe, Observation};
-use fogsearch_core::ttcg::ohhell::{Actor, OhHellParams, OhHellState};
-use fogsearch_core::ttcg::policy::BuiltinPolicy;
-use fogsearch_core::ttcg::sampling::ObservedRange;
+use fogsearch_core::ttcg::{
+    observe, Actor, BuiltinPolicy, GibbsChain, Observation, ObservedRange, OhHellParams,
+    OhHellState, Owner,
+};
 
 fn public_state(suits: usize, tricks: i64, tricks_played: usize, seed: u64) -> Observation {
     let params = OhHellParams {

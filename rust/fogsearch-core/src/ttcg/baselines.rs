@@ -7,9 +7,15 @@
 //! make it exact.
 
 use super::constraints::{Card, Owner};
-use super::gibbs::LogTarget;
+use super::error::{zero_reach, TtcgError};
+use super::limits::{check_output, try_vec};
 use super::suit_lengths::{log_sum_exp, DealSpace, DealSpaceError, SuitLengths};
+use super::target::LogTarget;
 use crate::rng::Rng;
+use crate::stop::Stop;
+
+/// Draws between looks at the stop flag.
+const POLL_EVERY: usize = 4096;
 
 /// Cumulative probabilities from log weights, normalised in log space.
 fn cumulative_from_log_weights(log_weights: &[f64]) -> Option<Vec<f64>> {
@@ -74,33 +80,44 @@ impl<'s> UniformDeals<'s> {
     }
 
     /// `n` uniform assignments, flattened row-major (`n x deck`).
-    pub fn sample(&self, n: usize, seed: u64) -> Vec<Owner> {
+    pub fn sample(&self, n: usize, seed: u64, stop: &Stop) -> Result<Vec<Owner>, TtcgError> {
         let deck = self.space.num_cards();
-        let mut out = vec![0; n * deck];
+        check_output(&format!("n = {n} deals"), n as u128, deck as u128 + 8)?;
+        let mut out = try_vec(&format!("n = {n} deals"), n * deck, 0)?;
         let mut rng = Rng::new(seed);
         let mut scratch = Vec::new();
-        for row in out.chunks_mut(deck.max(1)) {
+        for (i, row) in out.chunks_mut(deck.max(1)).enumerate() {
+            if i % POLL_EVERY == 0 && stop.requested() {
+                return Err(TtcgError::Interrupted);
+            }
             self.draw(&mut rng, &mut scratch, row);
         }
-        out
+        Ok(out)
     }
 
     /// Importance sampling with this uniform proposal: `n` assignments and their log importance
     /// weights, which are the target's log weights (the proposal density is a constant).
+    /// [`TtcgError::ZeroReach`] when every draw has weight 0.
     pub fn importance_sample<T: LogTarget + ?Sized>(
         &self,
         target: &T,
         n: usize,
         seed: u64,
-    ) -> (Vec<Owner>, Vec<f64>) {
+        stop: &Stop,
+    ) -> Result<(Vec<Owner>, Vec<f64>), TtcgError> {
         let deck = self.space.num_cards();
-        let samples = self.sample(n, seed);
-        let log_weights = samples
-            .chunks(deck.max(1))
-            .take(n)
-            .map(|a| target.log_weight(a))
-            .collect();
-        (samples, log_weights)
+        let samples = self.sample(n, seed, stop)?;
+        let mut log_weights = Vec::with_capacity(n);
+        for (i, a) in samples.chunks(deck.max(1)).take(n).enumerate() {
+            if i % POLL_EVERY == 0 && stop.requested() {
+                return Err(TtcgError::Interrupted);
+            }
+            log_weights.push(target.log_weight(a));
+        }
+        if n > 0 && log_weights.iter().all(|&w| w == f64::NEG_INFINITY) {
+            return Err(zero_reach(format!("every one of the {n} uniform draws")));
+        }
+        Ok((samples, log_weights))
     }
 }
 
@@ -136,7 +153,7 @@ mod tests {
         let sampler = UniformDeals::new(&space).unwrap();
         assert!((sampler.log_count.exp() - all.len() as f64).abs() < 1e-6);
         let n = 400 * all.len();
-        let draws = sampler.sample(n, 3);
+        let draws = sampler.sample(n, 3, &crate::stop::NEVER).unwrap();
         let mut counts: HashMap<&[Owner], usize> = HashMap::new();
         for a in draws.chunks(space.num_cards()) {
             assert!(space.table_of(a).is_ok());

@@ -6,9 +6,13 @@
 use rayon::prelude::*;
 
 use super::constraints::Owner;
-use super::gibbs::{GibbsChain, Kernel, LogTarget};
+use super::error::{zero_reach, TtcgError};
+use super::gibbs::{GibbsChain, Kernel};
+use super::limits::{check_output, check_transitions};
 use super::suit_lengths::DealSpace;
+use super::target::LogTarget;
 use crate::rng::Rng;
+use crate::stop::Stop;
 
 /// Which transition chains make, how long they run and what they record.
 #[derive(Clone, Copy, Debug)]
@@ -40,45 +44,96 @@ impl ChainDraws {
     }
 }
 
-/// Runs one chain per start assignment in parallel on the current rayon pool.
+/// Transitions a chain runs between looks at the stop flag (well under a millisecond).
+const POLL_EVERY: u64 = 1024;
+
+/// Checks a schedule for `chains` chains over a deck of `deck` cards against the limits on output
+/// and run length, before any work.
+pub fn check_schedule(
+    chains: usize,
+    schedule: &ChainSchedule,
+    deck: usize,
+) -> Result<(), TtcgError> {
+    if schedule.thin == 0 {
+        return Err(TtcgError::InvalidInput(
+            "thin must be at least 1 transition between draws".into(),
+        ));
+    }
+    check_output(
+        &format!("{chains} chains of {} draws", schedule.draws),
+        chains as u128,
+        (deck as u128) * (schedule.draws as u128 + 1) + 16,
+    )?;
+    let per_chain = (schedule.burn_in as u128)
+        .saturating_add((schedule.thin as u128).saturating_mul(schedule.draws as u128));
+    check_transitions(
+        &format!(
+            "{chains} chains x (burn_in {} + thin {} x draws {})",
+            schedule.burn_in, schedule.thin, schedule.draws
+        ),
+        per_chain.saturating_mul(chains as u128),
+    )
+}
+
+/// Runs one chain per start assignment in parallel on the current rayon pool; `Interrupted` as
+/// soon as `stop` is raised (within about a thousand transitions of each running chain).
 pub fn run_chains<T: LogTarget + ?Sized>(
     space: &DealSpace,
     target: &T,
     starts: &[Vec<Owner>],
     schedule: ChainSchedule,
     seed: u64,
-) -> Result<ChainDraws, String> {
-    if schedule.thin == 0 {
-        return Err("thin must be at least 1 transition between draws".into());
-    }
-    for (c, start) in starts.iter().enumerate() {
-        space
-            .table_of(start)
-            .map_err(|why| format!("start of chain {c} is inconsistent: {why}"))?;
-    }
+    stop: &Stop,
+) -> Result<ChainDraws, TtcgError> {
     let deck = space.num_cards();
-    let per_chain: Vec<(Vec<Owner>, u64, u64)> = starts
+    check_schedule(starts.len(), &schedule, deck)?;
+    for (c, start) in starts.iter().enumerate() {
+        space.table_of(start).map_err(|why| {
+            TtcgError::InvalidInput(format!("start of chain {c} is inconsistent: {why}"))
+        })?;
+    }
+    let advance = |chain: &mut GibbsChain<'_, T>, n: u64| -> Option<()> {
+        let mut left = n;
+        while left > 0 {
+            let step = left.min(POLL_EVERY);
+            chain.advance(step);
+            left -= step;
+            if stop.requested() {
+                return None;
+            }
+        }
+        Some(())
+    };
+    let per_chain: Vec<(Vec<Owner>, u64, u64, bool)> = starts
         .par_iter()
         .enumerate()
         .map(|(c, start)| {
             let rng = Rng::stream(seed, c as u64);
             let mut chain = GibbsChain::with_kernel(space, target, start, rng, schedule.kernel)
                 .expect("validated above");
-            chain.advance(schedule.burn_in);
+            advance(&mut chain, schedule.burn_in)?;
             let mut out = Vec::with_capacity(schedule.draws * deck);
+            let mut reached = true;
             for _ in 0..schedule.draws {
-                chain.advance(schedule.thin);
+                advance(&mut chain, schedule.thin)?;
                 out.extend_from_slice(chain.state());
+                reached &= chain.log_target() > f64::NEG_INFINITY;
             }
-            (out, chain.transitions(), chain.accepted())
+            Some((out, chain.transitions(), chain.accepted(), reached))
         })
-        .collect();
+        .collect::<Option<_>>()
+        .ok_or(TtcgError::Interrupted)?;
     let mut result = ChainDraws {
         draws: Vec::with_capacity(starts.len() * schedule.draws * deck),
         transitions: Vec::with_capacity(starts.len()),
         accepted: Vec::with_capacity(starts.len()),
     };
-    for (draws, transitions, accepted) in per_chain {
+    for (c, (draws, transitions, accepted, reached)) in per_chain.into_iter().enumerate() {
+        if !reached {
+            return Err(zero_reach(format!(
+                "every deal chain {c} visited in its {transitions} transitions"
+            )));
+        }
         result.draws.extend(draws);
         result.transitions.push(transitions);
         result.accepted.push(accepted);
@@ -90,6 +145,7 @@ pub fn run_chains<T: LogTarget + ?Sized>(
 mod tests {
     use super::super::suit_lengths::tests::hand_made;
     use super::*;
+    use crate::stop::NEVER;
 
     #[test]
     fn draws_do_not_depend_on_the_thread_count() {
@@ -118,11 +174,10 @@ mod tests {
                 draws: 50,
             };
             let run_on = |threads| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .unwrap()
-                    .install(|| run_chains(&space, &target, &starts, schedule, 42).unwrap())
+                crate::pool::install(threads, || {
+                    run_chains(&space, &target, &starts, schedule, 42, &NEVER).unwrap()
+                })
+                .unwrap()
             };
             let one = run_on(1);
             let two = run_on(2);
@@ -151,7 +206,7 @@ mod tests {
             thin: 1,
             draws: 1,
         };
-        let err = run_chains(&space, &target, &bad, schedule, 0).unwrap_err();
-        assert!(err.contains("start of chain 0"), "{err}");
+        let err = run_chains(&space, &target, &bad, schedule, 0, &NEVER).unwrap_err();
+        assert!(err.to_string().contains("start of chain 0"), "{err}");
     }
 }

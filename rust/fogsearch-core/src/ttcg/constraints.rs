@@ -5,8 +5,7 @@
 //! cards never dealt, and [`DealConstraints::trump_card`] for the face-up trump card. Deal order never
 //! changes an information state, so samplers work on assignments, not on ordered deals.
 
-/// Card id as OpenSpiel's `oh_hell` numbers it: `rank * num_suits + suit`, suits C, D, S, H.
-pub type Card = u8;
+pub use super::cards::Card;
 /// Owner code of a card in a deal assignment (see the module docs).
 pub type Owner = u8;
 

@@ -6,20 +6,32 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use super::constraints::{Card, DealConstraints, Owner};
-use super::error::TtcgError;
+use super::error::{zero_reach, TtcgError};
 use super::flow::validate_constraints;
 use super::history::log_reach;
+use super::limits::check_output;
 use super::observation::HistoryTemplate;
-use super::ohhell::Action;
 use super::policy::Policy;
+use crate::stop::Stop;
+
+/// How many deals the enumeration lists between looks at the stop flag.
+const POLL_EVERY: usize = 4096;
 
 /// Every assignment consistent with `constraints`, in lexicographic order of owners by card id;
-/// [`TtcgError::Unsupported`] when there are more than `limit`.
+/// [`TtcgError::Unsupported`] when there are more than `limit`, [`TtcgError::TooLarge`] when
+/// `limit` deals would not fit in memory, [`TtcgError::Interrupted`] when `stop` is raised.
 pub fn enumerate_assignments(
     constraints: &DealConstraints,
     limit: usize,
+    stop: &Stop,
 ) -> Result<Vec<Vec<Owner>>, TtcgError> {
     validate_constraints(constraints)?;
+    // A listed deal costs its cards, a vector header and its log reach.
+    check_output(
+        &format!("limit = {limit} deals"),
+        limit as u128,
+        constraints.num_cards() as u128 + 32,
+    )?;
     let hidden = constraints.hidden_cards();
     let mut assignment: Vec<Owner> = constraints
         .known_owner
@@ -34,8 +46,13 @@ pub fn enumerate_assignments(
         limit,
         out: &mut out,
         over_limit: false,
+        stop,
+        stopped: false,
     };
     search.assign(0, &mut assignment, &mut remaining);
+    if search.stopped {
+        return Err(TtcgError::Interrupted);
+    }
     if search.over_limit {
         return Err(TtcgError::Unsupported(format!(
             "more than {limit} deals are consistent with the observation; exact enumeration is limited to {limit}"
@@ -50,16 +67,22 @@ struct Search<'a> {
     limit: usize,
     out: &'a mut Vec<Vec<Owner>>,
     over_limit: bool,
+    stop: &'a Stop,
+    stopped: bool,
 }
 
 impl Search<'_> {
     fn assign(&mut self, i: usize, assignment: &mut [Owner], remaining: &mut [usize]) {
-        if self.over_limit {
+        if self.over_limit || self.stopped {
             return;
         }
         if i == self.hidden.len() {
             if self.out.len() == self.limit {
                 self.over_limit = true;
+                return;
+            }
+            if self.out.len() % POLL_EVERY == 0 && self.stop.requested() {
+                self.stopped = true;
                 return;
             }
             self.out.push(assignment.to_vec());
@@ -111,95 +134,48 @@ impl WeightedDeals {
     }
 }
 
+/// Every consistent deal of positive reach with its log reach, in parallel on the current rayon
+/// pool; [`TtcgError::ZeroReach`] when every consistent deal has reach 0.
 pub fn enumerate_weighted(
     constraints: &DealConstraints,
     template: &HistoryTemplate,
     policy: &dyn Policy,
     limit: usize,
+    stop: &Stop,
 ) -> Result<WeightedDeals, TtcgError> {
-    let all = enumerate_assignments(constraints, limit)?;
-    let reach: Vec<f64> = all
-        .par_iter()
-        .map(|a| log_reach(template, a, policy))
-        .collect();
+    let all = enumerate_assignments(constraints, limit, stop)?;
+    let reach: Vec<Vec<f64>> = all
+        .par_chunks(POLL_EVERY)
+        .map(|chunk| {
+            if stop.requested() {
+                return None;
+            }
+            Some(
+                chunk
+                    .iter()
+                    .map(|a| log_reach(template, a, policy))
+                    .collect(),
+            )
+        })
+        .collect::<Option<_>>()
+        .ok_or(TtcgError::Interrupted)?;
+    let total = all.len();
+    if total == 0 {
+        return Err(TtcgError::Infeasible(
+            "no deal is consistent with the observation".into(),
+        ));
+    }
     let mut out = WeightedDeals::default();
-    for (a, r) in all.into_iter().zip(reach) {
+    for (a, r) in all.into_iter().zip(reach.into_iter().flatten()) {
         if r > f64::NEG_INFINITY {
             out.assignments.push(a);
             out.log_reach.push(r);
         }
     }
+    if out.assignments.is_empty() {
+        return Err(zero_reach(format!(
+            "every one of the {total} consistent deals"
+        )));
+    }
     Ok(out)
-}
-
-/// Deal orders per assignment: each player's hand may be dealt in any of `num_tricks!` orders
-/// (round-robin dealing fixes which slots are whose), and no order changes an information state.
-pub fn deal_orders_per_assignment(template: &HistoryTemplate) -> u128 {
-    let f: u128 = (1..=template.num_tricks as u128).product();
-    f.pow(template.params.players as u32)
-}
-
-/// Calls `visit` with the full OpenSpiel action list of every history (every deal order of every
-/// assignment). Returns the number of histories visited.
-pub fn for_each_history(
-    template: &HistoryTemplate,
-    assignments: &[Vec<Owner>],
-    mut visit: impl FnMut(&[Action]),
-) -> usize {
-    let players = template.params.players;
-    let tricks = template.num_tricks;
-    let deal_start = 2;
-    let mut count = 0;
-    for assignment in assignments {
-        let mut actions = template.openspiel_actions(assignment);
-        let mut hands: Vec<Vec<Card>> = (0..players)
-            .map(|p| {
-                (0..assignment.len())
-                    .filter(|&c| assignment[c] as usize == p)
-                    .map(|c| c as Card)
-                    .collect()
-            })
-            .collect();
-        loop {
-            for (p, hand) in hands.iter().enumerate() {
-                for (i, &c) in hand.iter().enumerate() {
-                    actions[deal_start + i * players + p] = c as Action;
-                }
-            }
-            visit(&actions);
-            count += 1;
-            // Odometer over the players' hand permutations.
-            let mut p = 0;
-            while p < players && !next_permutation(&mut hands[p]) {
-                p += 1;
-            }
-            if p == players {
-                break;
-            }
-        }
-        debug_assert!(hands.iter().all(|h| h.len() == tricks));
-    }
-    count
-}
-
-/// Rearranges into the next lexicographic permutation; false (and sorted) after the last.
-fn next_permutation(v: &mut [Card]) -> bool {
-    if v.len() < 2 {
-        return false;
-    }
-    let mut i = v.len() - 1;
-    while i > 0 && v[i - 1] >= v[i] {
-        i -= 1;
-    }
-    if i == 0 {
-        v.reverse();
-        return false;
-    }
-    let mut j = v.len() - 1;
-    while v[j] <= v[i - 1] {
-        j -= 1;
-    }
-    v.swap(i - 1, j);
-    v[i..].reverse();
-    true
 }

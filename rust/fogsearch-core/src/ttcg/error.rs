@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::stop::Halt;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TtcgError {
     /// Malformed input: out-of-range parameters, illegal actions, counts that do not add up.
@@ -10,20 +12,51 @@ pub enum TtcgError {
     Infeasible(String),
     /// A request beyond what this implementation does (e.g. enumeration above its size limit).
     Unsupported(String),
+    /// A size, count or run length above what one call may use; the message names the
+    /// parameter, the limit and what the request would need (see [`super::limits`]).
+    TooLarge(String),
+    /// The joint policy gives the observed actions probability zero under every deal considered:
+    /// there is nothing to sample.
+    ZeroReach(String),
+    /// The caller asked the computation to stop ([`crate::stop::Stop`]); nothing was changed.
+    Interrupted,
+    /// The computation's own deadline passed before it could give an answer.
+    DeadlinePassed,
 }
 
 impl fmt::Display for TtcgError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TtcgError::InvalidInput(m) | TtcgError::Infeasible(m) | TtcgError::Unsupported(m) => {
-                f.write_str(m)
-            }
+            TtcgError::InvalidInput(m)
+            | TtcgError::Infeasible(m)
+            | TtcgError::Unsupported(m)
+            | TtcgError::TooLarge(m)
+            | TtcgError::ZeroReach(m) => f.write_str(m),
+            TtcgError::Interrupted => f.write_str("interrupted"),
+            TtcgError::DeadlinePassed => f.write_str("the time limit passed before an answer"),
         }
     }
 }
 
 impl std::error::Error for TtcgError {}
 
+impl From<Halt> for TtcgError {
+    fn from(h: Halt) -> Self {
+        match h {
+            Halt::Stopped => TtcgError::Interrupted,
+            Halt::DeadlinePassed => TtcgError::DeadlinePassed,
+        }
+    }
+}
+
 pub(crate) fn invalid<T>(message: impl Into<String>) -> Result<T, TtcgError> {
     Err(TtcgError::InvalidInput(message.into()))
+}
+
+/// The message every sampler gives when the policy rules out the observed actions.
+pub(crate) fn zero_reach(detail: impl fmt::Display) -> TtcgError {
+    TtcgError::ZeroReach(format!(
+        "the policy gives the observed actions probability zero under {detail}: no deal can be \
+         sampled (a policy must give every observed action a positive probability)"
+    ))
 }

@@ -25,6 +25,7 @@ use super::constraints::{Card, Owner};
 use super::pair_block::{exact_pair_transitions, pair_step, PairBlocks, PairScratch};
 use super::ring_swap::for_each_ring_swap_neighbour;
 use super::suit_lengths::{DealSpace, SuitLengths};
+pub use super::target::LogTarget;
 use crate::rng::{splitmix64, Rng};
 
 /// Which transition the chain makes.
@@ -59,18 +60,6 @@ impl Kernel {
                 "kernel must be \"ringswap\" or \"pairs\", got {name:?}"
             )),
         }
-    }
-}
-
-/// Unnormalised log target of an assignment: the log reach probability of a history with that
-/// deal under the joint policy (any constant offset is irrelevant). `-inf` means unreachable.
-pub trait LogTarget: Sync {
-    fn log_weight(&self, assignment: &[Owner]) -> f64;
-}
-
-impl<F: Fn(&[Owner]) -> f64 + Sync> LogTarget for F {
-    fn log_weight(&self, assignment: &[Owner]) -> f64 {
-        self(assignment)
     }
 }
 
@@ -277,6 +266,11 @@ impl<'s, T: LogTarget + ?Sized> GibbsChain<'s, T> {
 
     pub fn transitions(&self) -> u64 {
         self.transitions
+    }
+
+    /// The log target of the current state (`-inf` while the chain has found no reachable deal).
+    pub fn log_target(&self) -> f64 {
+        self.log_target
     }
 
     pub fn accepted(&self) -> u64 {

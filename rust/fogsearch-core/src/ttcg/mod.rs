@@ -1,23 +1,70 @@
-//! Trick-taking card games: Oh Hell with OpenSpiel's rules, what an observer knows about the deal,
-//! max-flow construction of a consistent deal, and the TTCG Gibbs sampler with its baselines.
+//! Trick-taking card games: a generic layer (deck, follow suit, trick winner, bidding or none,
+//! scoring, teams) with Oh Hell (OpenSpiel's rules and action ids) and Gongzhu on it; what an
+//! observer knows about the deal; max-flow construction of a consistent deal; exact enumeration;
+//! the TTCG Gibbs sampler (both kernels) and its baselines; the ScrofaZero samplers (stratified,
+//! IEC); rule-based players; and a player that searches sampled deals.
+//!
+//! The modules are private; this facade is the API.
 
-pub mod constraints;
-// Game, observation, construction, policies and reach.
-pub mod baselines;
-pub mod chains;
-pub mod enumerate;
-pub mod error;
-pub mod flow;
-pub mod gibbs;
-pub mod history;
-pub mod maxflow;
-pub mod observation;
-pub mod ohhell;
-pub mod pair_block;
-pub mod policy;
-pub mod ring_swap;
-pub mod sampling;
-pub mod suit_lengths;
+mod baselines;
+mod cards;
+mod chains;
+mod constraints;
+mod enumerate;
+mod error;
+mod flow;
+mod game;
+mod gibbs;
+mod gongzhu;
+mod history;
+mod limits;
+mod maxflow;
+mod observation;
+mod ohhell;
+mod openspiel;
+mod pair_block;
+mod play;
+mod policy;
+mod ring_swap;
+mod sampling;
+mod suit_lengths;
+mod target;
 
 #[cfg(test)]
-mod h4a_tests;
+mod brute_force_tests;
+
+pub use baselines::{sample_categorical, UniformDeals};
+pub use cards::{cards_of, Card, Deck, Hand, SUIT_NAMES};
+pub use chains::{check_schedule, run_chains, ChainDraws, ChainSchedule};
+pub use constraints::{DealConstraints, Owner};
+pub use enumerate::{enumerate_assignments, enumerate_weighted, WeightedDeals};
+pub use error::TtcgError;
+pub use flow::{construct_assignment, construct_suit_lengths, is_consistent};
+pub use game::{Action, Scores, Table, TrickGame, MAX_PLAYERS};
+pub use gibbs::{
+    exact_kernel_transitions, GibbsChain, Kernel, NeighbourhoodCache, RING_SWAP_SHARE,
+};
+pub use gongzhu::{Gongzhu, GongzhuState};
+pub use history::log_reach;
+pub use limits::{check_output, check_transitions, MAX_OUTPUT_BYTES, MAX_TRANSITIONS};
+pub use observation::{
+    observe, observe_gongzhu, observe_play, HistoryTemplate, Observation, PublicEvent,
+};
+pub use ohhell::{Actor, OhHellParams, OhHellPhase, OhHellState};
+pub use openspiel::{
+    deal_orders_per_assignment, for_each_history, history_from_deal, openspiel_player,
+    resample_histories, shuffled_deal_history, trace, walk_histories, Trace,
+};
+pub use play::{Phase, PublicPlay, TableState, MAX_LEGAL};
+pub use policy::{BiasPolicy, BuiltinPolicy, InfoStateView, Policy, SoftmaxPolicy, UniformPolicy};
+pub use sampling::ObservedRange;
+pub use suit_lengths::{DealSpace, DealSpaceError, SuitLengths};
+pub use target::LogTarget;
+
+/// Gongzhu's constants and scoring, for players and tests that reason about its cards.
+pub mod gongzhu_rules {
+    pub use super::gongzhu::{
+        card_points, heart_points, points_of, ACE, ALL_HEARTS, CLUBS, DECK, DIAMONDS, HEARTS, JACK,
+        KING, PIG, PLAYERS, QUEEN, SCORING_CARDS, SHEEP, SPADES, TABLE, TEN, TRANSFORMER, TRICKS,
+    };
+}

@@ -1,31 +1,36 @@
-//! Public and information states of Oh Hell, from an action sequence and an observer.
+//! Public and information states of any game on the layer, from the deal and the public actions.
 //!
-//! The observer (a player, or none for the public state) sees the number of tricks, the dealer, the
-//! trump card, every bid and every card played, and its own dealt hand. From these follow the
-//! [`DealConstraints`] (who must hold what, revealed voids, how many hidden cards each hand and the
-//! undealt pile hold) and the [`HistoryTemplate`] that reach probabilities are computed along.
+//! The observer (a player, or none for the public state) sees the table (number of tricks, dealer,
+//! face-up trump card), every bid and every card played, and its own dealt hand. From these follow
+//! the [`DealConstraints`] (who must hold what, revealed voids, how many hidden cards each hand and
+//! the undealt pile hold) and the [`HistoryTemplate`] that reach probabilities are computed along.
+//! [`observe`] reads an OpenSpiel oh_hell history, [`observe_gongzhu`] a Gongzhu one; both end in
+//! [`observe_play`], which knows nothing of either game.
 
-use super::constraints::{Card, DealConstraints, Owner};
+use std::sync::Arc;
+
+use super::cards::{Card, Hand};
+use super::constraints::{DealConstraints, Owner};
 use super::error::{invalid, TtcgError};
-use super::ohhell::{Action, OhHellParams, OhHellState, Phase};
+use super::game::{Action, Table, TrickGame};
+use super::gongzhu::{Gongzhu, GongzhuState};
+use super::ohhell::{OhHellParams, OhHellPhase, OhHellState};
+use super::play::{Phase, TableState};
 use super::policy::{extend_public_key, initial_public_key};
 
 /// One public decision: a bid or a card played, by whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PublicEvent {
     pub player: u8,
-    /// OpenSpiel action id (`num_cards + bid` for bids, the card id for plays).
     pub action: Action,
 }
 
 /// Everything public about a history after the deal: what every deal consistent with it must
 /// reproduce, decision by decision, and what reach probabilities are computed along.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct HistoryTemplate {
-    pub params: OhHellParams,
-    pub num_tricks: usize,
-    pub dealer: usize,
-    pub trump_card: Card,
+    pub game: Arc<dyn TrickGame>,
+    pub table: Table,
     /// Bids and plays in order.
     pub events: Vec<PublicEvent>,
     /// The events' action ids, and the public key before each event: fixed by the template, so
@@ -35,15 +40,9 @@ pub struct HistoryTemplate {
 }
 
 impl HistoryTemplate {
-    pub fn new(
-        params: OhHellParams,
-        num_tricks: usize,
-        dealer: usize,
-        trump_card: Card,
-        events: Vec<PublicEvent>,
-    ) -> HistoryTemplate {
+    pub fn new(game: Arc<dyn TrickGame>, table: Table, events: Vec<PublicEvent>) -> Self {
         let actions: Vec<Action> = events.iter().map(|e| e.action).collect();
-        let mut key = initial_public_key(num_tricks, dealer, trump_card);
+        let mut key = initial_public_key(&table);
         let public_keys = actions
             .iter()
             .map(|&a| {
@@ -53,14 +52,16 @@ impl HistoryTemplate {
             })
             .collect();
         HistoryTemplate {
-            params,
-            num_tricks,
-            dealer,
-            trump_card,
+            game,
+            table,
             events,
             actions,
             public_keys,
         }
+    }
+
+    pub fn num_tricks(&self) -> usize {
+        self.table.num_tricks
     }
 
     /// Action ids of the events, in order (the public action sequence).
@@ -73,30 +74,18 @@ impl HistoryTemplate {
         self.public_keys[i]
     }
 
-    /// The OpenSpiel action sequence of the history in which `assignment` is dealt in one
-    /// particular order: ascending card id within each hand, round-robin from player 0.
-    pub fn openspiel_actions(&self, assignment: &[Owner]) -> Vec<Action> {
-        let players = self.params.players;
-        let mut hands: Vec<Vec<Card>> = vec![Vec::new(); players];
-        for (card, &owner) in assignment.iter().enumerate() {
-            if (owner as usize) < players {
-                hands[owner as usize].push(card as Card);
-            }
-        }
-        let mut actions = vec![self.num_tricks as Action, self.dealer as Action];
-        for i in 0..self.num_tricks {
-            for hand in &hands {
-                actions.push(hand[i] as Action);
-            }
-        }
-        actions.push(self.trump_card as Action);
-        actions.extend(self.events.iter().map(|e| e.action));
-        actions
+    /// The public key after every event.
+    pub fn public_key_now(&self) -> u64 {
+        self.actions
+            .last()
+            .map_or(initial_public_key(&self.table), |&a| {
+                extend_public_key(self.public_keys[self.actions.len() - 1], a)
+            })
     }
 }
 
 /// What an observer knows at a point of the game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Observation {
     pub observer: Option<usize>,
     pub constraints: DealConstraints,
@@ -106,70 +95,81 @@ pub struct Observation {
     pub actual_assignment: Vec<Owner>,
 }
 
-/// Observes the history `actions` (OpenSpiel ids, chance actions included) as `observer` (`None`:
-/// the public state). The history must have reached the bidding phase (trump card turned up).
-pub fn observe(
-    params: &OhHellParams,
-    actions: &[Action],
+/// Observes play at `table` after the hands `dealt` (one per seat) as `observer` (`None`: the
+/// public state), `public_actions` being the bids and plays so far, which must be legal.
+pub fn observe_play(
+    game: Arc<dyn TrickGame>,
+    table: Table,
+    dealt: &[Hand],
+    public_actions: &[Action],
     observer: Option<usize>,
 ) -> Result<Observation, TtcgError> {
-    let state = OhHellState::from_actions(params.clone(), actions)?;
+    let players = game.num_players();
+    let deck = game.deck();
+    let num_cards = deck.num_cards();
     if let Some(p) = observer {
-        if p >= params.players {
+        if p >= players {
             return invalid(format!(
-                "observer must be a player in 0..{} or None, got {p}",
-                params.players
+                "observer must be a player in 0..{players} or None, got {p}"
             ));
         }
     }
-    if matches!(
-        state.phase(),
-        Phase::ChooseNumTricks | Phase::Dealer | Phase::Deal
-    ) {
-        return invalid(
-            "the history must include the whole deal and the trump card before it can be observed",
-        );
+    if dealt.len() != players
+        || dealt
+            .iter()
+            .any(|h| h.count_ones() as usize != table.num_tricks)
+    {
+        return invalid(format!(
+            "the deal must give each of the {players} players {} cards",
+            table.num_tricks
+        ));
     }
-    let players = params.players;
-    let num_cards = params.num_cards();
-    let num_tricks = state.num_tricks();
-    let trump_card = state.trump().expect("trump is dealt once bidding starts");
-    let deal_len = 2 + players * num_tricks + 1;
-
+    let face_up = table.trump_card.map_or(0u64, |c| 1u64 << c);
+    let dealt_all = dealt.iter().fold(0u64, |a, &h| a | h);
+    if dealt_all.count_ones() as usize != players * table.num_tricks || dealt_all & face_up != 0 {
+        return invalid("the hands of the deal overlap, or hold the face-up card");
+    }
+    let undealt = players as Owner;
+    let face_up_owner = players as Owner + 1;
+    let mut actual_assignment = vec![undealt; num_cards];
     let mut known_owner: Vec<Option<Owner>> = vec![None; num_cards];
-    let mut actual_assignment = vec![players as Owner; num_cards];
-    for (card, owner) in state.initial_deal().iter().enumerate() {
-        if let Some(o) = owner {
-            actual_assignment[card] = *o;
-            if Some(*o as usize) == observer {
-                known_owner[card] = Some(*o);
+    for (p, &hand) in dealt.iter().enumerate() {
+        for card in super::cards::cards_of(hand) {
+            actual_assignment[card as usize] = p as Owner;
+            if Some(p) == observer {
+                known_owner[card as usize] = Some(p as Owner);
             }
         }
     }
-    actual_assignment[trump_card as usize] = players as Owner + 1;
-    known_owner[trump_card as usize] = Some(players as Owner + 1);
+    if let Some(c) = table.trump_card {
+        actual_assignment[c as usize] = face_up_owner;
+        known_owner[c as usize] = Some(face_up_owner);
+    }
 
-    let mut events = Vec::new();
-    let mut voids = vec![vec![false; params.num_suits]; players];
+    let mut state = TableState::new(&*game, table, dealt);
+    let mut events = Vec::with_capacity(public_actions.len());
+    let mut voids = vec![vec![false; deck.num_suits]; players];
     let mut played_by = vec![0usize; players];
-    // Replay the public part to learn who made each decision and which leads went unfollowed.
-    let mut replay = OhHellState::from_actions(params.clone(), &actions[..deal_len])?;
-    let mut lead: Option<Card> = None;
-    for &a in &actions[deal_len..] {
-        let player = match replay.actor() {
-            super::ohhell::Actor::Player(p) => p,
-            _ => unreachable!("after the deal only players act"),
-        };
-        if replay.phase() == Phase::Play {
+    for (i, &a) in public_actions.iter().enumerate() {
+        if state.is_over() {
+            return invalid(format!(
+                "public action {i} ({a}) comes after the last trick"
+            ));
+        }
+        if !state.is_legal(&*game, a) {
+            return invalid(format!(
+                "public action {i} ({a}) is not legal (legal: {:?})",
+                state.legal_action_vec(&*game)
+            ));
+        }
+        let player = state.to_act();
+        if state.phase() == Phase::Play {
             let card = a as Card;
             known_owner[card as usize] = Some(player as Owner);
             played_by[player] += 1;
-            match lead {
-                None => lead = Some(card),
-                Some(l) => {
-                    if params.suit_of(l) != params.suit_of(card) {
-                        voids[player][params.suit_of(l)] = true;
-                    }
+            if let Some(lead) = state.public.lead() {
+                if deck.suit_of(lead) != deck.suit_of(card) {
+                    voids[player][deck.suit_of(lead)] = true;
                 }
             }
         }
@@ -177,17 +177,7 @@ pub fn observe(
             player: player as u8,
             action: a,
         });
-        replay.apply_action(a)?;
-        if replay.phase() == Phase::Play || replay.phase() == Phase::GameOver {
-            let in_trick = events
-                .iter()
-                .filter(|e| (e.action as usize) < num_cards)
-                .count()
-                % players;
-            if in_trick == 0 {
-                lead = None;
-            }
-        }
+        state.apply(a);
     }
 
     let mut hidden_counts = vec![0usize; players + 1];
@@ -195,15 +185,16 @@ pub fn observe(
         hidden_counts[p] = if Some(p) == observer {
             0
         } else {
-            num_tricks - played_by[p]
+            table.num_tricks - played_by[p]
         };
     }
-    hidden_counts[players] = num_cards - players * num_tricks - 1;
+    hidden_counts[players] =
+        num_cards - players * table.num_tricks - table.trump_card.map_or(0, |_| 1);
 
     let constraints = DealConstraints {
         num_players: players,
-        num_suits: params.num_suits,
-        num_ranks: params.num_cards_per_suit,
+        num_suits: deck.num_suits,
+        num_ranks: deck.num_ranks,
         known_owner,
         hidden_counts,
         voids,
@@ -211,13 +202,52 @@ pub fn observe(
     Ok(Observation {
         observer,
         constraints,
-        template: HistoryTemplate::new(
-            params.clone(),
-            num_tricks,
-            state.dealer(),
-            trump_card,
-            events,
-        ),
+        template: HistoryTemplate::new(game, table, events),
         actual_assignment,
     })
+}
+
+/// Observes the oh_hell history `actions` (OpenSpiel ids, chance actions included) as `observer`
+/// (`None`: the public state). The history must have reached the bidding (trump card turned up).
+pub fn observe(
+    params: &OhHellParams,
+    actions: &[Action],
+    observer: Option<usize>,
+) -> Result<Observation, TtcgError> {
+    let state = OhHellState::from_actions(params.clone(), actions)?;
+    if matches!(
+        state.phase(),
+        OhHellPhase::ChooseNumTricks | OhHellPhase::Dealer | OhHellPhase::Deal
+    ) {
+        return invalid(
+            "the history must include the whole deal and the trump card before it can be observed",
+        );
+    }
+    let table = state.table().expect("the table exists once bidding starts");
+    let deal_len = 2 + params.players * table.num_tricks + 1;
+    observe_play(
+        Arc::new(params.clone()),
+        table,
+        state.dealt_hands(),
+        &actions[deal_len..],
+        observer,
+    )
+}
+
+/// Observes the Gongzhu history `actions` (the 52 dealing actions, then plays) as `observer`.
+pub fn observe_gongzhu(
+    actions: &[Action],
+    observer: Option<usize>,
+) -> Result<Observation, TtcgError> {
+    let state = GongzhuState::from_actions(actions)?;
+    if state.is_chance_node() {
+        return invalid("the history must include the whole deal before it can be observed");
+    }
+    observe_play(
+        Arc::new(Gongzhu),
+        super::gongzhu::TABLE,
+        state.dealt_hands(),
+        &actions[52..],
+        observer,
+    )
 }

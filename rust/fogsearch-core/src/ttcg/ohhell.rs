@@ -6,14 +6,13 @@
 //! `num_cards + b`; the last bidder may not make the bids sum to the number of tricks. Play follows
 //! suit when possible; the highest trump, else the highest card of the led suit, wins and leads next.
 
-use super::constraints::Card;
+use super::cards::{cards_of, Card, Deck, Hand};
 use super::error::{invalid, TtcgError};
-
-/// OpenSpiel's action id (chance outcomes included).
-pub type Action = u32;
+pub use super::game::Action;
+use super::game::{Scores, Table, TrickGame, MAX_PLAYERS};
+use super::play::{Phase, PublicPlay, TableState};
 
 pub const MIN_PLAYERS: usize = 3;
-pub const MAX_PLAYERS: usize = 7;
 pub const MAX_SUITS: usize = 4;
 pub const MIN_RANKS: usize = 2;
 pub const MAX_RANKS: usize = 13;
@@ -98,15 +97,11 @@ impl OhHellParams {
     pub fn rank_of(&self, card: Card) -> usize {
         card as usize / self.num_suits
     }
-
-    /// Action id of bid `bid`.
-    pub fn bid_action(&self, bid: usize) -> Action {
-        (self.num_cards() + bid) as Action
-    }
 }
 
+/// Where an OpenSpiel oh_hell history stands: the three kinds of chance node, then the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Phase {
+pub enum OhHellPhase {
     ChooseNumTricks,
     Dealer,
     Deal,
@@ -123,99 +118,90 @@ pub enum Actor {
     Terminal,
 }
 
-/// Bids in order, in the form every legality check needs: who has bid and the running sum.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Bids {
-    pub bids: Vec<Option<usize>>,
-}
+impl TrickGame for OhHellParams {
+    fn name(&self) -> &'static str {
+        "oh_hell"
+    }
 
-impl Bids {
-    /// Legal bids for `player` when `num_tricks` tricks are played: all of `0..=num_tricks`, except
-    /// that the last to bid may not make the total equal the number of tricks.
-    pub fn legal_bids(&self, player: usize, num_tricks: usize) -> impl Iterator<Item = usize> {
-        let last_bidder = self
-            .bids
-            .iter()
-            .enumerate()
-            .all(|(p, b)| p == player || b.is_some());
-        let sum: usize = self.bids.iter().flatten().sum();
-        (0..=num_tricks).filter(move |&bid| !(last_bidder && bid + sum == num_tricks))
+    fn deck(&self) -> Deck {
+        Deck {
+            num_suits: self.num_suits,
+            num_ranks: self.num_cards_per_suit,
+        }
+    }
+
+    fn num_players(&self) -> usize {
+        self.players
+    }
+
+    fn has_bidding(&self) -> bool {
+        true
+    }
+
+    /// Every bid of `0..=num_tricks`, except that the last to bid may not make the total equal
+    /// the number of tricks.
+    fn legal_bids(&self, table: &Table, public: &PublicPlay, _seat: usize) -> u64 {
+        let all = (1u64 << (table.num_tricks + 1)) - 1;
+        if public.num_bids as usize + 1 == self.players {
+            let sum = public.bid_sum();
+            if sum <= table.num_tricks {
+                return all & !(1u64 << (table.num_tricks - sum));
+            }
+        }
+        all
+    }
+
+    /// `points_per_trick` per trick won, plus [`MADE_BID_BONUS`] for an exact bid; with
+    /// `off_bid_penalty`, a missed bid instead loses `points_per_trick` per trick it was off by.
+    fn points(&self, table: &Table, public: &PublicPlay) -> Scores {
+        let _ = table;
+        let ppt = self.points_per_trick;
+        let mut out = [0.0; MAX_PLAYERS];
+        for (p, score) in out.iter_mut().enumerate().take(self.players) {
+            let won = public.tricks_won[p] as i64;
+            let bid = public.bid(p).map_or(-1, |b| b as i64);
+            let made = won == bid;
+            *score = if self.off_bid_penalty && !made {
+                -ppt * (won - bid).abs()
+            } else {
+                ppt * won + if made { MADE_BID_BONUS } else { 0 }
+            } as f64;
+        }
+        out
     }
 }
 
-/// Which of a trick's cards wins: the highest trump if any was played, else the highest card of the
-/// led suit. `cards[0]` is the lead. Returns the index into `cards`.
-pub fn trick_winner_index(params: &OhHellParams, cards: &[Card], trump_suit: usize) -> usize {
-    let led = params.suit_of(cards[0]);
-    let strength = |c: Card| {
-        let s = params.suit_of(c);
-        let r = params.rank_of(c);
-        if s == trump_suit {
-            2 * MAX_RANKS + r
-        } else if s == led {
-            MAX_RANKS + r
-        } else {
-            0
-        }
-    };
-    let mut best = 0;
-    for i in 1..cards.len() {
-        if strength(cards[i]) > strength(cards[best]) {
-            best = i;
-        }
-    }
-    best
-}
-
-/// A game state; `apply_action` validates, so an illegal action is an error, never a panic.
+/// An oh_hell state exactly as OpenSpiel's: the chance nodes, then play at the table;
+/// `apply_action` validates, so an illegal action is an error, never a panic.
 #[derive(Clone, Debug)]
 pub struct OhHellState {
     params: OhHellParams,
-    phase: Phase,
     num_tricks: usize,
     dealer: usize,
     num_cards_dealt: usize,
-    /// Current holder of each card (None once played or never dealt).
-    holder: Vec<Option<u8>>,
-    /// Who was dealt each card (None for undealt cards and the trump card).
-    initial_deal: Vec<Option<u8>>,
-    dealt: Vec<bool>,
+    /// Cards dealt so far (the trump card included).
+    dealt: Hand,
+    /// Each seat's dealt hand.
+    hands: [Hand; MAX_PLAYERS],
     trump: Option<Card>,
-    bids: Bids,
-    current_player: usize,
-    trick_leader: usize,
-    trick_cards: Vec<Card>,
-    num_cards_played: usize,
-    tricks_won: Vec<usize>,
-    returns: Vec<f64>,
+    /// Play at the table, once the trump card is turned up.
+    table: Option<TableState>,
     history: Vec<Action>,
 }
 
 impl OhHellState {
     pub fn new(params: OhHellParams) -> Result<Self, TtcgError> {
         params.validate()?;
-        let n = params.num_cards();
-        let p = params.players;
         Ok(OhHellState {
-            phase: Phase::ChooseNumTricks,
+            params,
             num_tricks: 0,
             dealer: 0,
             num_cards_dealt: 0,
-            holder: vec![None; n],
-            initial_deal: vec![None; n],
-            dealt: vec![false; n],
+            dealt: 0,
+            hands: [0; MAX_PLAYERS],
             trump: None,
-            bids: Bids {
-                bids: vec![None; p],
-            },
-            current_player: 0,
-            trick_leader: 0,
-            trick_cards: Vec::with_capacity(p),
-            num_cards_played: 0,
-            tricks_won: vec![0; p],
-            returns: vec![0.0; p],
+            table: None,
             history: Vec::new(),
-            params,
         })
     }
 
@@ -233,9 +219,20 @@ impl OhHellState {
     pub fn params(&self) -> &OhHellParams {
         &self.params
     }
-    pub fn phase(&self) -> Phase {
-        self.phase
+
+    pub fn phase(&self) -> OhHellPhase {
+        match &self.table {
+            Some(t) => match t.phase() {
+                Phase::Bid => OhHellPhase::Bid,
+                Phase::Play => OhHellPhase::Play,
+                Phase::Over => OhHellPhase::GameOver,
+            },
+            None if self.history.is_empty() => OhHellPhase::ChooseNumTricks,
+            None if self.history.len() == 1 => OhHellPhase::Dealer,
+            None => OhHellPhase::Deal,
+        }
     }
+
     pub fn num_tricks(&self) -> usize {
         self.num_tricks
     }
@@ -248,175 +245,117 @@ impl OhHellState {
     pub fn history(&self) -> &[Action] {
         &self.history
     }
-    pub fn initial_deal(&self) -> &[Option<u8>] {
-        &self.initial_deal
-    }
     pub fn is_terminal(&self) -> bool {
-        self.phase == Phase::GameOver
+        self.phase() == OhHellPhase::GameOver
+    }
+
+    /// Play at the table (after the trump card is turned up).
+    pub fn table_state(&self) -> Option<&TableState> {
+        self.table.as_ref()
+    }
+
+    /// What chance fixed apart from the hands (after the trump card is turned up).
+    pub fn table(&self) -> Option<Table> {
+        self.table.map(|t| t.table)
+    }
+
+    /// Each seat's dealt hand.
+    pub fn dealt_hands(&self) -> &[Hand] {
+        &self.hands[..self.params.players]
+    }
+
+    /// Who was dealt each card (None for undealt cards and the trump card).
+    pub fn initial_deal(&self) -> Vec<Option<u8>> {
+        (0..self.params.num_cards())
+            .map(|c| {
+                (0..self.params.players)
+                    .find(|&p| self.hands[p] >> c & 1 == 1)
+                    .map(|p| p as u8)
+            })
+            .collect()
     }
 
     pub fn actor(&self) -> Actor {
-        match self.phase {
-            Phase::GameOver => Actor::Terminal,
-            Phase::Bid | Phase::Play => Actor::Player(self.current_player),
-            _ => Actor::Chance,
+        match &self.table {
+            Some(t) if t.is_over() => Actor::Terminal,
+            Some(t) => Actor::Player(t.to_act()),
+            None => Actor::Chance,
         }
     }
 
     /// Returns so far (zero until the game is over).
-    pub fn returns(&self) -> &[f64] {
-        &self.returns
+    pub fn returns(&self) -> Vec<f64> {
+        match &self.table {
+            Some(t) if t.is_over() => t.returns(&self.params)[..self.params.players].to_vec(),
+            _ => vec![0.0; self.params.players],
+        }
     }
 
     /// Legal actions in ascending id order; chance outcomes at chance nodes (all equiprobable).
     pub fn legal_actions(&self) -> Vec<Action> {
         let p = &self.params;
-        match self.phase {
-            Phase::ChooseNumTricks => {
-                if self.params.num_tricks_fixed == RANDOM_NUM_TRICKS {
+        match self.phase() {
+            OhHellPhase::ChooseNumTricks => {
+                if p.num_tricks_fixed == RANDOM_NUM_TRICKS {
                     (1..=p.max_num_tricks() as Action).collect()
                 } else {
                     vec![p.num_tricks_fixed as Action]
                 }
             }
-            Phase::Dealer => (0..p.players as Action).collect(),
-            Phase::Deal => (0..p.num_cards())
-                .filter(|&c| !self.dealt[c])
+            OhHellPhase::Dealer => (0..p.players as Action).collect(),
+            OhHellPhase::Deal => cards_of(p.deck().all() & !self.dealt)
                 .map(|c| c as Action)
                 .collect(),
-            Phase::Bid => self
-                .bids
-                .legal_bids(self.current_player, self.num_tricks)
-                .map(|b| p.bid_action(b))
-                .collect(),
-            Phase::Play => {
-                let mut cards = Vec::new();
-                legal_plays(
-                    p,
-                    |c| self.holder[c as usize] == Some(self.current_player as u8),
-                    self.trick_cards.first().copied(),
-                    &mut cards,
-                );
-                cards.into_iter().map(|c| c as Action).collect()
-            }
-            Phase::GameOver => Vec::new(),
+            _ => self
+                .table
+                .as_ref()
+                .map_or(Vec::new(), |t| t.legal_action_vec(&self.params)),
         }
     }
 
     pub fn is_legal(&self, action: Action) -> bool {
-        self.legal_actions().contains(&action)
+        match &self.table {
+            Some(t) => t.is_legal(&self.params, action),
+            None => self.legal_actions().contains(&action),
+        }
     }
 
     pub fn apply_action(&mut self, action: Action) -> Result<(), TtcgError> {
         if !self.is_legal(action) {
             return invalid(format!(
                 "action {action} is not legal in phase {:?} (legal: {:?})",
-                self.phase,
+                self.phase(),
                 self.legal_actions()
             ));
         }
-        self.history.push(action);
-        let num_cards = self.params.num_cards();
         let players = self.params.players;
-        match self.phase {
-            Phase::ChooseNumTricks => {
-                self.num_tricks = action as usize;
-                self.phase = Phase::Dealer;
-            }
-            Phase::Dealer => {
-                self.dealer = action as usize;
-                self.phase = Phase::Deal;
-            }
-            Phase::Deal => {
-                let card = action as usize;
-                self.dealt[card] = true;
+        match self.phase() {
+            OhHellPhase::ChooseNumTricks => self.num_tricks = action as usize,
+            OhHellPhase::Dealer => self.dealer = action as usize,
+            OhHellPhase::Deal => {
+                let card = action as Card;
+                self.dealt |= 1u64 << card;
                 if self.num_cards_dealt < players * self.num_tricks {
-                    let owner = (self.num_cards_dealt % players) as u8;
-                    self.holder[card] = Some(owner);
-                    self.initial_deal[card] = Some(owner);
+                    // Round-robin from player 0, one card at a time.
+                    self.hands[self.num_cards_dealt % players] |= 1u64 << card;
                 } else {
-                    self.trump = Some(card as Card);
-                    self.phase = Phase::Bid;
-                    self.current_player = (self.dealer + 1) % players;
+                    self.trump = Some(card);
+                    let table = Table {
+                        num_tricks: self.num_tricks,
+                        dealer: self.dealer,
+                        trump_card: Some(card),
+                    };
+                    self.table = Some(TableState::new(&self.params, table, &self.hands));
                 }
                 self.num_cards_dealt += 1;
             }
-            Phase::Bid => {
-                self.bids.bids[self.current_player] = Some(action as usize - num_cards);
-                self.current_player = (self.current_player + 1) % players;
-                if self.current_player == (self.dealer + 1) % players {
-                    self.phase = Phase::Play;
-                }
-            }
-            Phase::Play => self.apply_play(action as Card),
-            Phase::GameOver => unreachable!("no action is legal at a terminal state"),
+            _ => self
+                .table
+                .as_mut()
+                .expect("the table exists once bidding starts")
+                .apply(action),
         }
+        self.history.push(action);
         Ok(())
     }
-
-    fn apply_play(&mut self, card: Card) {
-        let players = self.params.players;
-        self.holder[card as usize] = None;
-        if self.trick_cards.is_empty() {
-            self.trick_leader = self.current_player;
-        }
-        self.trick_cards.push(card);
-        self.num_cards_played += 1;
-        if self.trick_cards.len() == players {
-            let trump_suit = self
-                .params
-                .suit_of(self.trump.expect("trump is dealt before play"));
-            let w = trick_winner_index(&self.params, &self.trick_cards, trump_suit);
-            let winner = (self.trick_leader + w) % players;
-            self.tricks_won[winner] += 1;
-            self.current_player = winner;
-            self.trick_cards.clear();
-        } else {
-            self.current_player = (self.current_player + 1) % players;
-        }
-        if self.num_cards_played == players * self.num_tricks {
-            self.phase = Phase::GameOver;
-            self.compute_returns();
-        }
-    }
-
-    fn compute_returns(&mut self) {
-        let ppt = self.params.points_per_trick;
-        for p in 0..self.params.players {
-            let won = self.tricks_won[p] as i64;
-            let bid = self.bids.bids[p].expect("everyone bid") as i64;
-            let made = won == bid;
-            let score = if self.params.off_bid_penalty && !made {
-                -ppt * (won - bid).abs()
-            } else {
-                ppt * won + if made { MADE_BID_BONUS } else { 0 }
-            };
-            self.returns[p] = score as f64;
-        }
-    }
-}
-
-/// Legal plays of a player whose holdings `holds` tells, when the trick so far was led with `lead`
-/// (None when the player leads): cards of the led suit if any, else every card held. Ascending ids.
-pub fn legal_plays(
-    params: &OhHellParams,
-    holds: impl Fn(Card) -> bool,
-    lead: Option<Card>,
-    out: &mut Vec<Card>,
-) {
-    out.clear();
-    if let Some(lead) = lead {
-        let suit = params.suit_of(lead);
-        let mut c = suit;
-        while c < params.num_cards() {
-            if holds(c as Card) {
-                out.push(c as Card);
-            }
-            c += params.num_suits;
-        }
-        if !out.is_empty() {
-            return;
-        }
-    }
-    out.extend((0..params.num_cards() as Card).filter(|&c| holds(c)));
 }

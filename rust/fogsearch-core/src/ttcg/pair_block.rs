@@ -20,8 +20,8 @@
 //! three-way exchange necessary), so [`super::gibbs::Kernel::Pairs`] mixes it with RingSwap steps.
 
 use super::constraints::{Card, Owner};
-use super::gibbs::LogTarget;
 use super::suit_lengths::DealSpace;
+use super::target::LogTarget;
 use crate::rng::Rng;
 
 /// Cards taken from each owner of the pair: a block has at most `C(6, 3) = 20` splits, so a step

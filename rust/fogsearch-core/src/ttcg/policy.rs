@@ -4,8 +4,8 @@
 //! seeded hash of a canonical information-state key, so a policy is a few numbers, not a table, and
 //! is the same on every thread.
 
-use super::constraints::Card;
-use super::ohhell::Action;
+use super::game::{Action, Table};
+use super::play::PublicPlay;
 use crate::rng::splitmix64;
 
 /// What the acting player knows when it decides, in the form policies need.
@@ -16,13 +16,14 @@ pub struct InfoStateView<'a> {
     pub dealt_hand: u64,
     /// Bit `c` set when the player still holds card `c`.
     pub current_hand: u64,
-    pub trump_card: Card,
-    pub num_tricks: usize,
-    pub dealer: usize,
+    /// What chance fixed apart from the hands (tricks, dealer, face-up trump card).
+    pub table: &'a Table,
+    /// Play so far as every seat saw it (bids, the trick in progress, cards taken).
+    pub public: &'a PublicPlay,
     /// The bids and plays before this decision (OpenSpiel ids).
     pub public_actions: &'a [Action],
-    /// Hash of (number of tricks, dealer, trump card, public actions): with `player` and
-    /// `dealt_hand` it identifies the information state.
+    /// Hash of (the table, public actions): with `player` and `dealt_hand` it identifies the
+    /// information state.
     pub public_key: u64,
     /// Legal actions, ascending.
     pub legal_actions: &'a [Action],
@@ -42,12 +43,13 @@ pub fn extend_public_key(key: u64, action: Action) -> u64 {
     splitmix64(key.rotate_left(17) ^ (action as u64 + 1))
 }
 
-/// The key of the public information at the start of bidding.
-pub fn initial_public_key(num_tricks: usize, dealer: usize, trump_card: Card) -> u64 {
+/// The key of the public information before the first bid or play. A table without a face-up
+/// card hashes as if its card were 255 (no deck has that card).
+pub fn initial_public_key(table: &Table) -> u64 {
     splitmix64(
-        ((num_tricks as u64) << 16)
-            ^ ((dealer as u64) << 8)
-            ^ trump_card as u64
+        ((table.num_tricks as u64) << 16)
+            ^ ((table.dealer as u64) << 8)
+            ^ table.trump_card.map_or(0xFF, u64::from)
             ^ 0xD1B5_4A32_D192_ED03,
     )
 }
@@ -219,18 +221,33 @@ impl Policy for BuiltinPolicy {
 mod tests {
     use super::*;
 
-    fn view<'a>(public_key: u64, dealt_hand: u64, legal: &'a [Action]) -> InfoStateView<'a> {
+    const TABLE: Table = Table {
+        num_tricks: 3,
+        dealer: 0,
+        trump_card: Some(0),
+    };
+
+    fn view<'a>(
+        public_key: u64,
+        dealt_hand: u64,
+        legal: &'a [Action],
+        public: &'a PublicPlay,
+    ) -> InfoStateView<'a> {
         InfoStateView {
             player: 1,
             dealt_hand,
             current_hand: dealt_hand,
-            trump_card: 0,
-            num_tricks: 3,
-            dealer: 0,
+            table: &TABLE,
+            public,
             public_actions: &[],
             public_key,
             legal_actions: legal,
         }
+    }
+
+    fn fresh_public() -> PublicPlay {
+        let params = crate::ttcg::ohhell::OhHellParams::default();
+        crate::ttcg::play::TableState::new(&params, TABLE, &[0, 0, 0]).public
     }
 
     /// The softmax straight from its definition, with no cache.
@@ -256,11 +273,12 @@ mod tests {
             SoftmaxPolicy { seed: 1, beta: 2.0 },
         ];
         let legal: Vec<Action> = (0..13).collect();
+        let public = fresh_public();
         for _round in 0..3 {
             for state in 0..6000u64 {
                 for policy in &policies {
                     let n = 1 + (state % 13) as usize;
-                    let info = view(splitmix64(state), state * 7, &legal[..n]);
+                    let info = view(splitmix64(state), state * 7, &legal[..n], &public);
                     let total: f64 = (0..n)
                         .map(|i| {
                             let p = policy.action_probability(&info, i);
@@ -280,8 +298,9 @@ mod tests {
         let policy = SoftmaxPolicy { seed: 3, beta: 5.0 };
         let small_deck: Vec<Action> = (8..12).collect();
         let large_deck: Vec<Action> = (12..16).collect();
+        let public = fresh_public();
         for legal in [&small_deck, &large_deck, &small_deck] {
-            let info = view(77, 0b1011, legal);
+            let info = view(77, 0b1011, legal, &public);
             for i in 0..legal.len() {
                 let p = policy.action_probability(&info, i);
                 assert_eq!(p.to_bits(), reference(&policy, &info, i).to_bits());

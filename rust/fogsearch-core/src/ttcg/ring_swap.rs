@@ -16,8 +16,9 @@
 
 use super::suit_lengths::{DealSpace, SuitLengths, MAX_OWNERS, MAX_SUITS};
 
-/// The RingSwap neighbours of `table`, sorted. The table itself is never among them (row `i`
+/// The RingSwap neighbours of `table`, sorted (tests compare neighbour sets with it). The table itself is never among them (row `i`
 /// always changes).
+#[cfg(test)]
 pub fn ring_swap_neighbours(space: &DealSpace, table: SuitLengths) -> Vec<SuitLengths> {
     let mut out = Vec::new();
     for_each_ring_swap_neighbour(space, table, |n, _| out.push(n));

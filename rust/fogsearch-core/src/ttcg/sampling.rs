@@ -2,17 +2,19 @@
 //! the deal space tied together, with the Gibbs chains and every baseline behind one type.
 
 use super::baselines::{sample_categorical, UniformDeals};
-use super::chains::{run_chains, ChainDraws, ChainSchedule};
+use super::chains::{check_schedule, run_chains, ChainDraws, ChainSchedule};
 use super::constraints::Owner;
 use super::enumerate::{enumerate_weighted, WeightedDeals};
-use super::error::TtcgError;
+use super::error::{zero_reach, TtcgError};
 use super::flow::construct_assignment;
 use super::gibbs::{exact_kernel_transitions, GibbsChain, Kernel, NeighbourhoodCache};
 use super::history::log_reach;
+use super::limits::{check_output, try_vec};
 use super::observation::Observation;
 use super::policy::{BuiltinPolicy, Policy};
 use super::suit_lengths::{DealSpace, DealSpaceError};
 use crate::rng::Rng;
+use crate::stop::Stop;
 
 impl From<DealSpaceError> for TtcgError {
     fn from(e: DealSpaceError) -> Self {
@@ -25,6 +27,11 @@ impl From<DealSpaceError> for TtcgError {
 
 /// Separates the start-randomising streams from the chains' own streams of the same seed.
 const START_STREAM_SALT: u64 = 0x5354_4152_5453_0000;
+
+/// How long a start keeps looking for a deal of positive reach (transitions of a chain whose
+/// every proposal from an unreachable deal is taken) before the policy is declared to rule out
+/// the observed actions.
+pub const REACH_SEARCH_TRANSITIONS: u64 = 20_000;
 
 /// The policy-weighted distribution over deal assignments consistent with an observation.
 pub struct ObservedRange<P: Policy = BuiltinPolicy> {
@@ -51,22 +58,57 @@ impl<P: Policy> ObservedRange<P> {
         log_reach(&self.observation.template, assignment, &self.policy)
     }
 
-    /// `n` different consistent starts: the max-flow construction, re-dealt uniformly within its
-    /// suit-length table and then moved by a short walk of uniform-target RingSwap transitions,
-    /// each from its own stream, so chains start from different constructions.
-    pub fn randomised_starts(&self, n: usize, seed: u64) -> Result<Vec<Vec<Owner>>, TtcgError> {
+    /// `n` different consistent starts of positive reach: the max-flow construction, moved by a
+    /// short walk of uniform-target RingSwap transitions from its own stream (so chains start from
+    /// different constructions), then, if that deal is unreachable under the policy, by a chain
+    /// that takes any reachable proposal, for at most [`REACH_SEARCH_TRANSITIONS`].
+    /// [`TtcgError::ZeroReach`] when that search finds no reachable deal.
+    pub fn randomised_starts(
+        &self,
+        n: usize,
+        seed: u64,
+        stop: &Stop,
+    ) -> Result<Vec<Vec<Owner>>, TtcgError> {
+        let deck = self.space.num_cards();
+        check_output(&format!("n = {n} starts"), n as u128, deck as u128 + 24)?;
         let constructed = construct_assignment(&self.observation.constraints)?;
         let uniform = |_: &[Owner]| 0.0;
+        let target = |a: &[Owner]| self.log_target(a);
         let walk = 4 * (self.space.num_owners * self.space.num_suits) as u64;
-        (0..n)
-            .map(|c| {
-                let rng = Rng::stream(seed ^ START_STREAM_SALT, c as u64);
-                let mut chain = GibbsChain::new(&self.space, &uniform, &constructed, rng)
-                    .map_err(TtcgError::InvalidInput)?;
-                chain.advance(walk);
-                Ok(chain.state().to_vec())
-            })
-            .collect()
+        let mut starts = Vec::with_capacity(n);
+        for c in 0..n {
+            if stop.requested() {
+                return Err(TtcgError::Interrupted);
+            }
+            let rng = Rng::stream(seed ^ START_STREAM_SALT, c as u64);
+            let mut chain = GibbsChain::new(&self.space, &uniform, &constructed, rng)
+                .map_err(TtcgError::InvalidInput)?;
+            chain.advance(walk);
+            let walked = chain.state().to_vec();
+            if self.log_target(&walked) > f64::NEG_INFINITY {
+                starts.push(walked);
+                continue;
+            }
+            let rng = Rng::stream(seed ^ START_STREAM_SALT ^ 1, c as u64);
+            let mut search = GibbsChain::new(&self.space, &target, &walked, rng)
+                .map_err(TtcgError::InvalidInput)?;
+            let mut tried = 0;
+            while search.log_target() == f64::NEG_INFINITY {
+                if tried == REACH_SEARCH_TRANSITIONS {
+                    return Err(zero_reach(format!(
+                        "every deal a search of {REACH_SEARCH_TRANSITIONS} transitions from the \
+                         max-flow construction visited"
+                    )));
+                }
+                if tried % 1024 == 0 && stop.requested() {
+                    return Err(TtcgError::Interrupted);
+                }
+                search.step();
+                tried += 1;
+            }
+            starts.push(search.state().to_vec());
+        }
+        Ok(starts)
     }
 
     /// Gibbs chains from randomised starts (one per chain), in parallel.
@@ -75,9 +117,11 @@ impl<P: Policy> ObservedRange<P> {
         num_chains: usize,
         schedule: ChainSchedule,
         seed: u64,
+        stop: &Stop,
     ) -> Result<ChainDraws, TtcgError> {
-        let starts = self.randomised_starts(num_chains, seed)?;
-        self.gibbs_from(&starts, schedule, seed)
+        check_schedule(num_chains, &schedule, self.space.num_cards())?;
+        let starts = self.randomised_starts(num_chains, seed, stop)?;
+        self.gibbs_from(&starts, schedule, seed, stop)
     }
 
     /// Gibbs chains from the given starts.
@@ -86,55 +130,77 @@ impl<P: Policy> ObservedRange<P> {
         starts: &[Vec<Owner>],
         schedule: ChainSchedule,
         seed: u64,
+        stop: &Stop,
     ) -> Result<ChainDraws, TtcgError> {
         let target = |a: &[Owner]| self.log_target(a);
-        run_chains(&self.space, &target, starts, schedule, seed).map_err(TtcgError::InvalidInput)
+        run_chains(&self.space, &target, starts, schedule, seed, stop)
     }
 
     /// `n` exact uniform draws over consistent assignments, row-major `n x deck`.
-    pub fn uniform(&self, n: usize, seed: u64) -> Result<Vec<Owner>, TtcgError> {
-        Ok(UniformDeals::new(&self.space)?.sample(n, seed))
+    pub fn uniform(&self, n: usize, seed: u64, stop: &Stop) -> Result<Vec<Owner>, TtcgError> {
+        UniformDeals::new(&self.space)?.sample(n, seed, stop)
     }
 
     /// Importance sampling with the uniform proposal: draws and their log weights (log reach).
-    pub fn importance(&self, n: usize, seed: u64) -> Result<(Vec<Owner>, Vec<f64>), TtcgError> {
+    pub fn importance(
+        &self,
+        n: usize,
+        seed: u64,
+        stop: &Stop,
+    ) -> Result<(Vec<Owner>, Vec<f64>), TtcgError> {
         let target = |a: &[Owner]| self.log_target(a);
-        Ok(UniformDeals::new(&self.space)?.importance_sample(&target, n, seed))
+        UniformDeals::new(&self.space)?.importance_sample(&target, n, seed, stop)
     }
 
-    /// Every consistent assignment with its log reach (at most `limit` assignments).
-    pub fn exact(&self, limit: usize) -> Result<WeightedDeals, TtcgError> {
+    /// Every consistent assignment of positive reach with its log reach (at most `limit`).
+    pub fn exact(&self, limit: usize, stop: &Stop) -> Result<WeightedDeals, TtcgError> {
         enumerate_weighted(
             &self.observation.constraints,
             &self.observation.template,
             &self.policy,
             limit,
+            stop,
         )
     }
 
     /// `n` iid draws from the exact joint range (enumerated, at most `limit` assignments).
-    pub fn true_samples(&self, n: usize, seed: u64, limit: usize) -> Result<Vec<Owner>, TtcgError> {
-        let exact = self.exact(limit)?;
+    pub fn true_samples(
+        &self,
+        n: usize,
+        seed: u64,
+        limit: usize,
+        stop: &Stop,
+    ) -> Result<Vec<Owner>, TtcgError> {
+        let deck = self.space.num_cards();
+        check_output(&format!("n = {n} draws"), n as u128, deck as u128 + 8)?;
+        let exact = self.exact(limit, stop)?;
         let picks = sample_categorical(&exact.log_reach, n, seed)
-            .ok_or_else(|| TtcgError::Infeasible("every consistent deal has reach 0".into()))?;
-        Ok(picks
-            .into_iter()
-            .flat_map(|i| exact.assignments[i].iter().copied())
-            .collect())
+            .ok_or_else(|| zero_reach("every consistent deal"))?;
+        let mut out = try_vec(&format!("n = {n} draws"), n * deck, 0)?;
+        for (row, i) in out.chunks_mut(deck.max(1)).zip(picks) {
+            row.copy_from_slice(&exact.assignments[i]);
+        }
+        Ok(out)
     }
 
     /// The exact one-step transition matrix of a Gibbs chain with `kernel` over every consistent
     /// assignment (at most `limit`, enumerated as [`Self::exact`] orders them): row-major `n x n`,
-    /// row `i` the distribution of the next state from assignment `i`. It is what the chain's mixing can be
-    /// read from exactly (spectral gap, autocorrelation of any statistic) on small states; the
-    /// cost is `n^2` acceptance evaluations, so keep `n` in the thousands.
+    /// row `i` the distribution of the next state from assignment `i`. It is what the chain's
+    /// mixing can be read from exactly (spectral gap, autocorrelation of any statistic) on small
+    /// states; the cost is `n^2` acceptance evaluations, so keep `n` in the thousands.
     pub fn transition_matrix(
         &self,
         limit: usize,
         kernel: Kernel,
+        stop: &Stop,
     ) -> Result<(WeightedDeals, Vec<f64>), TtcgError> {
-        let exact = self.exact(limit)?;
+        let exact = self.exact(limit, stop)?;
         let n = exact.assignments.len();
+        check_output(
+            &format!("the transition matrix over {n} deals"),
+            (n as u128) * (n as u128),
+            8,
+        )?;
         let index = exact.index();
         // The enumeration already holds every target value: look them up instead of recomputing
         // n^2 reach probabilities.
@@ -144,8 +210,11 @@ impl<P: Policy> ObservedRange<P> {
                 .map_or(f64::NEG_INFINITY, |&i| exact.log_reach[i])
         };
         let mut cache = NeighbourhoodCache::default();
-        let mut matrix = vec![0.0; n * n];
+        let mut matrix = try_vec("the transition matrix", n * n, 0.0)?;
         for (i, a) in exact.assignments.iter().enumerate() {
+            if stop.requested() {
+                return Err(TtcgError::Interrupted);
+            }
             let row = &mut matrix[i * n..(i + 1) * n];
             for (b, p) in exact_kernel_transitions(&self.space, &target, a, &mut cache, kernel)
                 .map_err(TtcgError::InvalidInput)?
@@ -177,6 +246,7 @@ mod tests {
     use super::super::ohhell::{Action, Actor, OhHellParams, OhHellState};
     use super::super::policy::{BiasPolicy, SoftmaxPolicy};
     use super::*;
+    use crate::stop::NEVER;
 
     fn with_each_kernel(policy: BuiltinPolicy) -> [(BuiltinPolicy, Kernel); 2] {
         [(policy, Kernel::RingSwap), (policy, Kernel::Pairs)]
@@ -232,7 +302,7 @@ mod tests {
             let obs = paper_state(suits, tricks, played, 3);
             let space = DealSpace::new(&obs.constraints).unwrap();
             let mut mine = space.all_assignments();
-            let mut theirs = enumerate_assignments(&obs.constraints, 1_000_000).unwrap();
+            let mut theirs = enumerate_assignments(&obs.constraints, 1_000_000, &NEVER).unwrap();
             mine.sort();
             theirs.sort();
             assert_eq!(mine.len(), count);
@@ -246,7 +316,7 @@ mod tests {
             let obs = paper_state(2, 2, 1, seed);
             for (policy, kernel) in policies().into_iter().flat_map(with_each_kernel) {
                 let range = ObservedRange::new(obs.clone(), policy).unwrap();
-                let exact = range.exact(1000).unwrap();
+                let exact = range.exact(1000, &NEVER).unwrap();
                 assert_eq!(exact.assignments.len(), 24);
                 let pi = exact.probabilities();
                 let index = exact.index();
@@ -277,10 +347,13 @@ mod tests {
         let obs = paper_state(3, 3, 2, 4);
         for (policy, kernel) in policies().into_iter().flat_map(with_each_kernel) {
             let range = ObservedRange::new(obs.clone(), policy).unwrap();
-            let (deals, matrix) = range.transition_matrix(1000, kernel).unwrap();
+            let (deals, matrix) = range.transition_matrix(1000, kernel, &NEVER).unwrap();
             let n = deals.assignments.len();
             assert_eq!(n, 60);
-            assert_eq!(deals.assignments, range.exact(1000).unwrap().assignments);
+            assert_eq!(
+                deals.assignments,
+                range.exact(1000, &NEVER).unwrap().assignments
+            );
             let pi = deals.probabilities();
             for i in 0..n {
                 let row = &matrix[i * n..(i + 1) * n];
@@ -312,7 +385,9 @@ mod tests {
     fn transition_matrix_refuses_more_deals_than_the_limit() {
         let obs = paper_state(3, 3, 1, 4);
         let range = ObservedRange::new(obs, BuiltinPolicy::Uniform).unwrap();
-        assert!(range.transition_matrix(100, Kernel::RingSwap).is_err());
+        assert!(range
+            .transition_matrix(100, Kernel::RingSwap, &NEVER)
+            .is_err());
     }
 
     fn tvd(counts: &HashMap<&[Owner], usize>, exact: &WeightedDeals, n: usize) -> f64 {
@@ -347,19 +422,19 @@ mod tests {
             {
                 let policy = BuiltinPolicy::Softmax(SoftmaxPolicy { seed: 23, beta });
                 let range = ObservedRange::new(obs.clone(), policy).unwrap();
-                let exact = range.exact(100_000).unwrap();
+                let exact = range.exact(100_000, &NEVER).unwrap();
                 let schedule = ChainSchedule {
                     kernel,
                     burn_in: 50,
                     thin: 10,
                     draws: n / 4,
                 };
-                let run = range.gibbs(4, schedule, 1).unwrap();
+                let run = range.gibbs(4, schedule, 1, &NEVER).unwrap();
                 assert_eq!(range.count_violations(&run.draws), 0);
                 let gibbs_tvd = tvd(&empirical(&run.draws, deck), &exact, n);
                 let iid_tvd = (0..4)
                     .map(|s| {
-                        let draws = range.true_samples(n, 100 + s, 100_000).unwrap();
+                        let draws = range.true_samples(n, 100 + s, 100_000, &NEVER).unwrap();
                         tvd(&empirical(&draws, deck), &exact, n)
                     })
                     .sum::<f64>()
@@ -383,9 +458,9 @@ mod tests {
             BuiltinPolicy::Softmax(SoftmaxPolicy { seed: 1, beta: 5.0 }),
         )
         .unwrap();
-        let exact = range.exact(1000).unwrap();
+        let exact = range.exact(1000, &NEVER).unwrap();
         let deck = range.space.num_cards();
-        let (draws, log_w) = range.importance(60_000, 2).unwrap();
+        let (draws, log_w) = range.importance(60_000, 2, &NEVER).unwrap();
         let counts = empirical(&draws, deck);
         assert_eq!(counts.len(), exact.assignments.len());
         for (a, &lw) in draws.chunks(deck).zip(&log_w).take(100) {
@@ -397,7 +472,7 @@ mod tests {
     fn randomised_starts_differ_and_are_consistent() {
         let obs = paper_state(3, 3, 1, 8);
         let range = ObservedRange::new(obs, BuiltinPolicy::Uniform).unwrap();
-        let starts = range.randomised_starts(8, 0).unwrap();
+        let starts = range.randomised_starts(8, 0, &NEVER).unwrap();
         let distinct: std::collections::HashSet<_> = starts.iter().collect();
         assert!(distinct.len() >= 6, "{}", distinct.len());
         for s in &starts {

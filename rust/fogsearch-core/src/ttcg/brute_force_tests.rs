@@ -4,19 +4,19 @@
 use std::collections::HashSet;
 
 use super::constraints::{Card, Owner};
-use super::enumerate::{
-    deal_orders_per_assignment, enumerate_assignments, enumerate_weighted, for_each_history,
-};
+use super::enumerate::{enumerate_assignments, enumerate_weighted};
 use super::error::TtcgError;
 use super::flow::{construct_assignment, construct_suit_lengths, is_consistent};
 use super::history::log_reach;
 use super::observation::observe;
-use super::ohhell::{Action, Actor, OhHellParams, OhHellState, Phase};
+use super::ohhell::{Action, Actor, OhHellParams, OhHellPhase as Phase, OhHellState};
+use super::openspiel::{deal_orders_per_assignment, for_each_history, openspiel_actions};
 use super::policy::{
     extend_public_key, initial_public_key, BiasPolicy, BuiltinPolicy, InfoStateView, Policy,
     SoftmaxPolicy,
 };
 use crate::rng::Rng;
+use crate::stop::NEVER;
 
 fn params(players: usize, suits: usize, ranks: usize, tricks: i64) -> OhHellParams {
     OhHellParams {
@@ -55,7 +55,7 @@ fn engine_log_reach(p: &OhHellParams, actions: &[Action], policy: &dyn Policy) -
     for &a in actions {
         if let Actor::Player(player) = s.actor() {
             if public.is_empty() {
-                key = initial_public_key(s.num_tricks(), s.dealer(), s.trump().unwrap());
+                key = initial_public_key(&s.table().unwrap());
             }
             let legal = s.legal_actions();
             let hand = |only_current: bool| {
@@ -72,9 +72,8 @@ fn engine_log_reach(p: &OhHellParams, actions: &[Action], policy: &dyn Policy) -
                 player,
                 dealt_hand: hand(false),
                 current_hand: hand(true),
-                trump_card: s.trump().unwrap(),
-                num_tricks: s.num_tricks(),
-                dealer: s.dealer(),
+                table: &s.table().unwrap(),
+                public: &s.table_state().unwrap().public,
                 public_actions: &public,
                 public_key: key,
                 legal_actions: &legal,
@@ -245,7 +244,7 @@ fn paper_public_states_have_192_12960_544320_histories() {
                 break o;
             }
         };
-        let all = enumerate_assignments(&obs.constraints, 1_000_000).unwrap();
+        let all = enumerate_assignments(&obs.constraints, 1_000_000, &NEVER).unwrap();
         assert_eq!(all.len(), assignments);
         let orders = deal_orders_per_assignment(&obs.template);
         assert_eq!(all.len() as u128 * orders, histories);
@@ -254,6 +253,7 @@ fn paper_public_states_have_192_12960_544320_histories() {
             &obs.template,
             &BuiltinPolicy::Uniform,
             1_000_000,
+            &NEVER,
         )
         .unwrap();
         assert_eq!(
@@ -263,9 +263,10 @@ fn paper_public_states_have_192_12960_544320_histories() {
         );
         if histories <= 12_960 {
             let mut seen = HashSet::new();
-            let n = for_each_history(&obs.template, &all, |h| {
+            let n = for_each_history(&obs.template, &all, &NEVER, |h| {
                 assert!(seen.insert(h.to_vec()));
-            });
+            })
+            .unwrap();
             assert_eq!(n as u128, histories);
         }
     }
@@ -289,16 +290,17 @@ fn enumeration_matches_brute_force_over_deal_orders_with_reach() {
         };
         let obs = observe(&p, &h, observer).unwrap();
         let brute = brute_force_histories(&p, &h, observer);
-        let all = enumerate_assignments(&obs.constraints, 100_000).unwrap();
+        let all = enumerate_assignments(&obs.constraints, 100_000, &NEVER).unwrap();
         let mut ours = HashSet::new();
-        for_each_history(&obs.template, &all, |x| {
+        for_each_history(&obs.template, &all, &NEVER, |x| {
             ours.insert(x.to_vec());
-        });
+        })
+        .unwrap();
         let brute_set: HashSet<Vec<Action>> = brute.iter().cloned().collect();
         assert_eq!(ours, brute_set, "history {h:?} observer {observer:?}");
         for a in &all {
             assert!(is_consistent(&obs.constraints, a));
-            let full = obs.template.openspiel_actions(a);
+            let full = openspiel_actions(&obs.template, a);
             for policy in &policies {
                 let ours = log_reach(&obs.template, a, policy);
                 let engine = engine_log_reach(&p, &full, policy);
@@ -349,7 +351,9 @@ fn flow_is_full_exactly_when_some_deal_exists() {
                 *v |= rng.below(3) == 0;
             }
         }
-        let exists = !enumerate_assignments(&c, 1_000_000).unwrap().is_empty();
+        let exists = !enumerate_assignments(&c, 1_000_000, &NEVER)
+            .unwrap()
+            .is_empty();
         match construct_suit_lengths(&c) {
             Ok(_) => {
                 assert!(exists);

@@ -1,0 +1,259 @@
+//! Play at a table once the cards are dealt: one round of bids if the game has them, then tricks,
+//! following suit, the winner of each trick leading the next. The state is a small `Copy` value
+//! (hands are bit masks), so searches clone it freely.
+
+use super::cards::{cards_of, Card, Deck, Hand};
+use super::game::{Action, Scores, Table, TrickGame, MAX_PLAYERS};
+
+/// Who acts: bidders, players of cards, or nobody once play is over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    Bid,
+    Play,
+    Over,
+}
+
+/// A seat that has not bid.
+const NO_BID: u8 = u8::MAX;
+
+/// What every seat at the table has seen of play: bids, the trick in progress, the cards played
+/// and who took which. The hidden part of the deal (who holds what) is not here, so a policy or a
+/// rule-based player given a `&PublicPlay` and its own hand cannot peek.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PublicPlay {
+    pub phase: Phase,
+    pub players: u8,
+    pub to_act: u8,
+    bids: [u8; MAX_PLAYERS],
+    pub num_bids: u8,
+    trick: [Card; MAX_PLAYERS],
+    pub trick_len: u8,
+    /// The seat that led the trick in progress (or leads the next one).
+    pub leader: u8,
+    /// Every card played so far, the trick in progress included.
+    pub played: Hand,
+    /// The cards each seat has taken in the tricks it won.
+    pub taken: [Hand; MAX_PLAYERS],
+    pub tricks_won: [u8; MAX_PLAYERS],
+    pub tricks_done: u8,
+}
+
+impl PublicPlay {
+    /// The cards of the trick in progress, the lead first.
+    #[inline]
+    pub fn trick(&self) -> &[Card] {
+        &self.trick[..self.trick_len as usize]
+    }
+
+    #[inline]
+    pub fn lead(&self) -> Option<Card> {
+        (self.trick_len > 0).then(|| self.trick[0])
+    }
+
+    /// The seat that played the `i`-th card of the trick in progress.
+    #[inline]
+    pub fn seat_of_trick_card(&self, i: usize) -> usize {
+        (self.leader as usize + i) % self.players as usize
+    }
+
+    pub fn bid(&self, seat: usize) -> Option<usize> {
+        (self.bids[seat] != NO_BID).then(|| self.bids[seat] as usize)
+    }
+
+    /// The sum of the bids made so far.
+    pub fn bid_sum(&self) -> usize {
+        (0..self.players as usize).filter_map(|s| self.bid(s)).sum()
+    }
+
+    /// The seat currently winning the trick in progress (None before its lead).
+    pub fn winning_seat(&self, deck: &Deck, table: &Table) -> Option<usize> {
+        (self.trick_len > 0).then(|| {
+            self.seat_of_trick_card(deck.trick_winner(self.trick(), table.trump_suit(deck)))
+        })
+    }
+}
+
+/// A deal in play with every hand known: what a perfect-information search searches, and what a
+/// game engine keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TableState {
+    pub table: Table,
+    pub deck: Deck,
+    /// The cards each seat still holds.
+    pub hands: [Hand; MAX_PLAYERS],
+    pub public: PublicPlay,
+}
+
+/// Enough room for every legal action: at most 52 cards, or at most 52 bids.
+pub const MAX_LEGAL: usize = 64;
+
+impl TableState {
+    /// Play about to start with `hands` dealt (one per seat, `table.num_tricks` cards each); the
+    /// seat left of the dealer acts first.
+    pub fn new(game: &dyn TrickGame, table: Table, hands: &[Hand]) -> Self {
+        let players = game.num_players();
+        let mut all = [0; MAX_PLAYERS];
+        all[..players].copy_from_slice(&hands[..players]);
+        let first = table.first_seat(players) as u8;
+        TableState {
+            table,
+            deck: game.deck(),
+            hands: all,
+            public: PublicPlay {
+                phase: if game.has_bidding() {
+                    Phase::Bid
+                } else {
+                    Phase::Play
+                },
+                players: players as u8,
+                to_act: first,
+                bids: [NO_BID; MAX_PLAYERS],
+                num_bids: 0,
+                trick: [0; MAX_PLAYERS],
+                trick_len: 0,
+                leader: first,
+                played: 0,
+                taken: [0; MAX_PLAYERS],
+                tricks_won: [0; MAX_PLAYERS],
+                tricks_done: 0,
+            },
+        }
+    }
+
+    #[inline]
+    pub fn players(&self) -> usize {
+        self.public.players as usize
+    }
+
+    #[inline]
+    pub fn to_act(&self) -> usize {
+        self.public.to_act as usize
+    }
+
+    #[inline]
+    pub fn phase(&self) -> Phase {
+        self.public.phase
+    }
+
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.public.phase == Phase::Over
+    }
+
+    /// The cards the seat to act may play (0 outside the play phase).
+    #[inline]
+    pub fn legal_plays(&self) -> Hand {
+        if self.public.phase != Phase::Play {
+            return 0;
+        }
+        self.deck
+            .legal_plays(self.hands[self.to_act()], self.public.lead())
+    }
+
+    /// Writes the legal actions, ascending, into `out`; returns how many.
+    pub fn legal_actions(&self, game: &dyn TrickGame, out: &mut [Action; MAX_LEGAL]) -> usize {
+        let mut n = 0;
+        match self.public.phase {
+            Phase::Play => {
+                for c in cards_of(self.legal_plays()) {
+                    out[n] = c as Action;
+                    n += 1;
+                }
+            }
+            Phase::Bid => {
+                let bids = game.legal_bids(&self.table, &self.public, self.to_act());
+                let base = self.deck.num_cards() as Action;
+                for b in cards_of(bids) {
+                    out[n] = base + b as Action;
+                    n += 1;
+                }
+            }
+            Phase::Over => {}
+        }
+        n
+    }
+
+    /// The legal actions as a vector (for callers off the hot path).
+    pub fn legal_action_vec(&self, game: &dyn TrickGame) -> Vec<Action> {
+        let mut buffer = [0; MAX_LEGAL];
+        let n = self.legal_actions(game, &mut buffer);
+        buffer[..n].to_vec()
+    }
+
+    /// Whether `action` is legal now.
+    pub fn is_legal(&self, game: &dyn TrickGame, action: Action) -> bool {
+        match self.public.phase {
+            Phase::Play => (action as usize) < 64 && self.legal_plays() >> action & 1 == 1,
+            Phase::Bid => {
+                let base = self.deck.num_cards() as Action;
+                action >= base
+                    && action - base < 64
+                    && game.legal_bids(&self.table, &self.public, self.to_act()) >> (action - base)
+                        & 1
+                        == 1
+            }
+            Phase::Over => false,
+        }
+    }
+
+    /// Applies a legal action (the caller checks legality: see [`Self::is_legal`]).
+    pub fn apply(&mut self, action: Action) {
+        let players = self.players();
+        let p = &mut self.public;
+        match p.phase {
+            Phase::Bid => {
+                let seat = p.to_act as usize;
+                p.bids[seat] = (action as usize - self.deck.num_cards()) as u8;
+                p.num_bids += 1;
+                p.to_act = ((seat + 1) % players) as u8;
+                if p.num_bids as usize == players {
+                    p.phase = Phase::Play;
+                }
+            }
+            Phase::Play => self.play(action as Card),
+            Phase::Over => debug_assert!(false, "no action is legal once play is over"),
+        }
+    }
+
+    fn play(&mut self, card: Card) {
+        let players = self.players();
+        let seat = self.to_act();
+        self.hands[seat] &= !(1u64 << card);
+        let p = &mut self.public;
+        p.played |= 1u64 << card;
+        if p.trick_len == 0 {
+            p.leader = seat as u8;
+        }
+        p.trick[p.trick_len as usize] = card;
+        p.trick_len += 1;
+        if p.trick_len as usize == players {
+            let w = self
+                .deck
+                .trick_winner(&p.trick[..players], self.table.trump_suit(&self.deck));
+            let winner = (p.leader as usize + w) % players;
+            p.tricks_won[winner] += 1;
+            for &c in &p.trick[..players] {
+                p.taken[winner] |= 1u64 << c;
+            }
+            p.trick_len = 0;
+            p.leader = winner as u8;
+            p.to_act = winner as u8;
+            p.tricks_done += 1;
+            if p.tricks_done as usize == self.table.num_tricks {
+                p.phase = Phase::Over;
+            }
+        } else {
+            p.to_act = ((seat + 1) % players) as u8;
+        }
+    }
+
+    /// Each seat's points (meaningful once play is over).
+    pub fn points(&self, game: &dyn TrickGame) -> Scores {
+        game.points(&self.table, &self.public)
+    }
+
+    /// Each seat's return (meaningful once play is over).
+    pub fn returns(&self, game: &dyn TrickGame) -> Scores {
+        game.returns(&self.table, &self.public)
+    }
+}
