@@ -59,7 +59,10 @@ fn main() {
             BuiltinPolicy::Uniform,
         )
         .unwrap();
-        let start = range.randomised_starts(1, 0).unwrap().remove(0);
+        let start = range
+            .randomised_starts(1, 0, &fogsearch_core::stop::NEVER)
+            .unwrap()
+            .remove(0);
         let constant = |_: &[Owner]| 0.0;
         let mut chain = GibbsChain::new(&range.space, &constant, &start, Rng::new(1)).unwrap();
         chain.advance(10_000);
