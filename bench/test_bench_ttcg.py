@@ -15,14 +15,14 @@ PARAMS = {"players": 3, "num_suits": 3, "num_cards_per_suit": 4, "num_tricks_fix
 def joint_range():
     rng = np.random.default_rng(0)
     while True:  # three bids and trick 1, no void revealed (the paper's state)
-        s = _core.OhHellState(PARAMS)
+        s = _core.ttcg.OhHellState(PARAMS)
         public = 0
         while public < 6:
             if not s.is_chance_node():
                 public += 1
             legal = s.legal_actions()
             s.apply_action(int(legal[rng.integers(len(legal))]))
-        if not any(any(v) for v in _core.ohhell_observe(PARAMS, s.history(), None)["voids"]):
+        if not any(any(v) for v in _core.ttcg.observe_ohhell(PARAMS, s.history(), None)["voids"]):
             break
     return JointRange(PARAMS, s.history(), None, SoftmaxPolicy(1, 5.0))
 

@@ -7,5 +7,5 @@ from fogsearch import _core
 
 def test_bench_fogsearch_enumerates_544320_histories(benchmark):
     _, state, _ = public_state_without_voids(paper_params(3, 4, 3), 1, seed=1)
-    count, _ = benchmark(_core.ttcg_walk_histories, paper_params(3, 4, 3), state.history())
+    count, _ = benchmark(_core.ttcg.walk_histories, paper_params(3, 4, 3), state.history())
     assert count == 544_320

@@ -92,7 +92,7 @@ def main():
         best = float("inf")
         for _ in range(5):
             t = time.perf_counter()
-            count, _ = _core.ttcg_walk_histories(p, list(history))
+            count, _ = _core.ttcg.walk_histories(p, list(history))
             best = min(best, time.perf_counter() - t)
         assert count == expected, (count, expected)
         if expected < 100_000 or args.full:

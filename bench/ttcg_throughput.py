@@ -50,7 +50,7 @@ def random_public_state(params, tricks_played, seed):
     rng = np.random.default_rng(seed)
     players = params["players"]
     public_actions = players + players * tricks_played
-    s = _core.OhHellState(params)
+    s = _core.ttcg.OhHellState(params)
     public = 0
     while public < public_actions:
         if not s.is_chance_node():

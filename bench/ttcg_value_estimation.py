@@ -43,14 +43,14 @@ BURN_INS = [0, 5, 20, 100]
 def random_public_state(params, tricks_played, rng):
     public_actions = 3 + 3 * tricks_played
     while True:
-        s = _core.OhHellState(params)
+        s = _core.ttcg.OhHellState(params)
         public = 0
         while public < public_actions:
             if not s.is_chance_node():
                 public += 1
             legal = s.legal_actions()
             s.apply_action(int(legal[rng.integers(len(legal))]))
-        obs = _core.ohhell_observe(params, s.history(), None)
+        obs = _core.ttcg.observe_ohhell(params, s.history(), None)
         if not any(any(row) for row in obs["voids"]):
             return s.history()
 
@@ -60,7 +60,7 @@ def policy_public_state(params, tricks_played, rng, policy):
     the observed bids and plays are typical of the joint policy whose range is then sampled."""
     public_actions = 3 + 3 * tricks_played
     while True:
-        s = _core.OhHellState(params)
+        s = _core.ttcg.OhHellState(params)
         public = 0
         while public < public_actions:
             legal = [int(a) for a in s.legal_actions()]
@@ -70,12 +70,12 @@ def policy_public_state(params, tricks_played, rng, policy):
             history = [int(a) for a in s.history()]
             deal = _deal_of(params, history)
             log_p = np.array(
-                [_core.ttcg_log_reach(params, history + [a], deal, policy)[0] for a in legal]
+                [_core.ttcg.log_reach(params, history + [a], deal, policy)[0] for a in legal]
             )
             p = np.exp(log_p - log_p.max())
             s.apply_action(legal[rng.choice(len(legal), p=p / p.sum())])
             public += 1
-        obs = _core.ohhell_observe(params, s.history(), None)
+        obs = _core.ttcg.observe_ohhell(params, s.history(), None)
         if not any(any(row) for row in obs["voids"]):
             return s.history()
 
@@ -102,16 +102,16 @@ def deal_value(params, history, policy):
             child.apply_action(a)
             walk(child)
 
-    start = _core.OhHellState(params)
+    start = _core.ttcg.OhHellState(params)
     for a in history:
         start.apply_action(a)
     walk(start)
     # Reach of every player's actions along each terminal, relative to the shared prefix.
     full = _deal_of(params, history)
-    base = _core.ttcg_log_reach(params, history, full, policy)[0]
+    base = _core.ttcg.log_reach(params, history, full, policy)[0]
     value = 0.0
     for z, ret in terminals:
-        value += np.exp(_core.ttcg_log_reach(params, z, full, policy)[0] - base) * ret
+        value += np.exp(_core.ttcg.log_reach(params, z, full, policy)[0] - base) * ret
     return value
 
 

@@ -17,6 +17,7 @@ from fogsearch.ttcg import (
     OhHellGame,
     SoftmaxPolicy,
     UniformPolicy,
+    ZeroReachError,
     enumerate_deals,
     log_reach,
     observe,
@@ -281,5 +282,5 @@ def test_batched_resampling_matches_the_exact_range_and_keeps_the_infostate():
             return [0.0 if a == bid_of_2 else 1 / (len(legal) - 1) for a in legal]
         return [1 / len(legal)] * len(legal)
 
-    with pytest.raises(ValueError, match="probability 0"):
+    with pytest.raises(ZeroReachError, match="probability zero"):
         resample_many_from_infostate(state, 0, 3, seed=1, policy=never_bids_as_observed)

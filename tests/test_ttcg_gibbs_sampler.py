@@ -22,7 +22,7 @@ def random_state(params, tricks_played, seed, want_voids=False):
             if not state.is_chance_node():
                 public += 1
             state.apply_action(int(rng.choice(state.legal_actions())))
-        voids = _core.ohhell_observe(params, state.history(), None)["voids"]
+        voids = _core.ttcg.observe_ohhell(params, state.history(), None)["voids"]
         if any(any(row) for row in voids) == want_voids:
             return state
 
@@ -97,7 +97,7 @@ def test_chains_from_different_constructions_mix_by_rhat_and_ess():
 def test_constraints_hold_in_a_million_samples_with_voids(kernel):
     state = random_state(MEDIUM, 2, seed=5, want_voids=True)
     r = JointRange.from_pyspiel(state, policy=SoftmaxPolicy(1, 2.0))
-    obs = _core.ohhell_observe(MEDIUM, state.history(), None)
+    obs = _core.ttcg.observe_ohhell(MEDIUM, state.history(), None)
     draws = r.gibbs(4, 250_000, burn_in=10, thin=1, seed=6, kernel=kernel).flat()
     assert len(draws) == 1_000_000
     # Independent vectorised check against the observation, not the sampler's own validator.

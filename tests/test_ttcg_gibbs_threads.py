@@ -14,7 +14,7 @@ from fogsearch import _core
 import numpy as np
 params = {"players": 3, "num_suits": 3, "num_cards_per_suit": 4, "num_tricks_fixed": 3}
 rng = np.random.default_rng(0)
-s = _core.OhHellState(params)
+s = _core.ttcg.OhHellState(params)
 public = 0
 while public < 6:
     if not s.is_chance_node():

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from fogsearch import _core
+from fogsearch._core import ttcg as _native
 
 #: OpenSpiel's defaults for ``oh_hell``.
 DEFAULT_PARAMS: dict[str, Any] = {
@@ -24,7 +24,7 @@ class OhHellGame:
 
     def __init__(self, **params: Any) -> None:
         merged = {**DEFAULT_PARAMS, **params}
-        _core.OhHellState(merged)  # validates
+        _native.OhHellState(merged)  # validates
         self.params: dict[str, Any] = merged
 
     @classmethod
@@ -32,10 +32,10 @@ class OhHellGame:
         """The same game as a ``pyspiel`` ``oh_hell`` game object."""
         return cls(**dict(game.get_parameters()))
 
-    def new_initial_state(self) -> _core.OhHellState:
-        return _core.OhHellState(self.params)
+    def new_initial_state(self) -> _native.OhHellState:
+        return _native.OhHellState(self.params)
 
-    def replay(self, actions: Sequence[int]) -> _core.OhHellState:
+    def replay(self, actions: Sequence[int]) -> _native.OhHellState:
         """The state reached by ``actions`` (OpenSpiel ids, chance included); ValueError names the
         first illegal action."""
         state = self.new_initial_state()
@@ -52,7 +52,7 @@ class OhHellGame:
         """For every history, in one GIL-free call: the legal actions at every state along it
         (before each action and at the end), the player to act at each (-1 chance, -4 terminal,
         as OpenSpiel), and the returns at the end."""
-        return _core.ohhell_trace(self.params, [list(map(int, h)) for h in histories])
+        return _native.trace_histories(self.params, [list(map(int, h)) for h in histories])
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())

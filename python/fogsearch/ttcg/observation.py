@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from fogsearch import _core
+from fogsearch._core import ttcg as _native
 from fogsearch.ttcg.game import OhHellGame
 
 
@@ -59,7 +59,7 @@ def observe(game: OhHellGame, actions: Sequence[int], observer: int | None = Non
     """What ``observer`` (a player, or None for the public state) knows after ``actions``
     (OpenSpiel ids, chance included; the deal and trump card must be complete)."""
     acts = [int(a) for a in actions]
-    d = _core.ohhell_observe(game.params, acts, observer)
+    d = _native.observe_ohhell(game.params, acts, observer)
     constraints = DealConstraints(
         d["num_players"],
         d["num_suits"],
@@ -84,12 +84,12 @@ def observe(game: OhHellGame, actions: Sequence[int], observer: int | None = Non
 def construct_deal(constraints: DealConstraints) -> np.ndarray:
     """A consistent deal assignment (uint8 owner code per card id) by max flow (Lemma 2).
     Raises InfeasibleConstraints naming the binding constraint when none exists."""
-    return _core.ttcg_construct_deal(*constraints.as_args())
+    return _native.construct_deal(*constraints.as_args())
 
 
 def enumerate_consistent(constraints: DealConstraints, limit: int = 1_000_000) -> np.ndarray:
     """Every consistent assignment (n x cards, uint8); NotImplementedError above ``limit``."""
-    return _core.ttcg_enumerate_consistent(*constraints.as_args(), limit=limit)
+    return _native.enumerate_consistent(*constraints.as_args(), limit=limit)
 
 
 def enumerate_deals(
@@ -97,7 +97,7 @@ def enumerate_deals(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The exact joint range: every consistent assignment with positive reach (n x cards,
     uint8) and its log reach probability under ``policy`` (default uniform), unnormalised."""
-    assignments, log_reach, _ = _core.ttcg_enumerate_deals(
+    assignments, log_reach, _ = _native.enumerate_deals(
         observation.game.params,
         list(observation.actions),
         observation.observer,
@@ -114,6 +114,6 @@ def log_reach(observation: Observation, assignments: np.ndarray, policy: Any = N
         arr = arr[None, :]
     if arr.dtype != np.uint8:
         raise TypeError(f"assignments must be uint8 owner codes, got dtype {arr.dtype}")
-    return _core.ttcg_log_reach(
+    return _native.log_reach(
         observation.game.params, list(observation.actions), np.ascontiguousarray(arr), policy
     )

@@ -9,21 +9,27 @@ state holds.
 
 from __future__ import annotations
 
-from fogsearch import _core
+from fogsearch._core import ttcg as _native
 
 
 class _Builtin:
-    _builtin: _core.BuiltinPolicy
+    _builtin: _native.BuiltinPolicy
 
     def __repr__(self) -> str:
         return repr(self._builtin)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Builtin) and self._builtin == other._builtin
+
+    def __hash__(self) -> int:
+        return hash(bytes(self._builtin.to_bytes()))
 
 
 class UniformPolicy(_Builtin):
     """Every player uniform over its legal actions (the default)."""
 
     def __init__(self) -> None:
-        self._builtin = _core.BuiltinPolicy.uniform()
+        self._builtin = _native.BuiltinPolicy.uniform()
 
 
 class BiasPolicy(_Builtin):
@@ -31,11 +37,11 @@ class BiasPolicy(_Builtin):
     (chosen by a seeded hash), the rest uniform over the other legal actions."""
 
     def __init__(self, seed: int, bias: float) -> None:
-        self._builtin = _core.BuiltinPolicy.bias(seed, bias)
+        self._builtin = _native.BuiltinPolicy.bias(seed, bias)
 
 
 class SoftmaxPolicy(_Builtin):
     """pi(a | I) proportional to exp(beta * u(I, a)), u ~ U(0, 1) by a seeded hash of (I, a)."""
 
     def __init__(self, seed: int, beta: float) -> None:
-        self._builtin = _core.BuiltinPolicy.softmax(seed, beta)
+        self._builtin = _native.BuiltinPolicy.softmax(seed, beta)

@@ -1,7 +1,7 @@
 """Sampling deals from the joint range of an observed Oh Hell state.
 
-``JointRange`` ties an observed history (OpenSpiel action ids), an observer and a joint policy to
-the samplers: the TTCG Gibbs sampler on many chains, and its baselines (exact uniform deals,
+``JointRange`` ties an observed history (OpenSpiel action ids for oh_hell, or a Gongzhu history),
+an observer and a joint policy to the samplers: the TTCG Gibbs sampler on many chains, and its baselines (exact uniform deals,
 importance sampling with that uniform proposal, iid draws from exact enumeration). Every sample is
 a deal *assignment*: one owner code per card id (players ``0..P-1``, undealt pile ``P``, trump card
 ``P+1``); deal order never changes an information state.
@@ -15,8 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from fogsearch import _core
-from fogsearch.ttcg.diagnostics import acceptance_rate
+from fogsearch._core import FogsearchError
+from fogsearch._core import ttcg as _native
+from fogsearch._core.ttcg import LimitExceededError
+from fogsearch.diagnostics import acceptance_rate
 
 __all__ = ["GibbsDraws", "JointRange"]
 
@@ -47,6 +49,19 @@ class GibbsDraws:
         return np.array([fn(a) for a in self.flat()], dtype=float).reshape(c, d)
 
 
+def _count(name: str, value: Any, minimum: int = 0) -> int:
+    """A size argument as an int, refused with its name when negative or beyond 64 bits (larger
+    sizes are refused by the core with the memory they would need)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+    value = int(value)
+    if value < minimum:
+        raise FogsearchError(f"{name} must be at least {minimum}, got {value}")
+    if value >= 2**63:
+        raise LimitExceededError(f"{name} = {value} is beyond any size one call can use")
+    return value
+
+
 def _params_dict(params: Mapping[str, Any]) -> dict[str, Any]:
     return {str(k): v for k, v in params.items()}
 
@@ -56,8 +71,16 @@ class JointRange:
     weighted by their reach probability under ``policy`` (``None``: every player uniform over legal
     actions; or a built-in policy of ``fogsearch.ttcg``; or a callable, asked under the GIL).
 
-    Raises ``fogsearch.InfeasibleConstraints`` when no deal is consistent and ``ValueError`` for
-    malformed parameters or actions.
+    ``game`` is ``"oh_hell"`` (``params`` are OpenSpiel's) or ``"gongzhu"`` (``params`` must be
+    empty). Raises ``InfeasibleConstraints`` when no deal is consistent and ``FogsearchError`` (a
+    ``ValueError``) for malformed parameters or actions.
+
+    Every sampler is bounded: sizes whose output would pass ``MAX_OUTPUT_BYTES`` (4 GiB) and runs
+    of more than ``MAX_TRANSITIONS`` transitions raise ``LimitExceededError`` before any work;
+    a policy that gives the observed actions probability zero raises ``ZeroReachError`` on every
+    path; Ctrl-C stops any of them within a second (``KeyboardInterrupt``). ``threads`` (default:
+    every core) is the number of workers of the shared pool a call runs on; results do not depend
+    on it.
     """
 
     def __init__(
@@ -66,19 +89,26 @@ class JointRange:
         actions: Sequence[int],
         observer: int | None = None,
         policy: Any = None,
+        *,
+        game: str = "oh_hell",
     ) -> None:
         self.params = _params_dict(params)
         self.actions = [int(a) for a in actions]
         self.observer = observer
-        self._range = _core.TtcgRange(self.params, self.actions, observer, policy)
+        self.game = game
+        self._range = _native.ObservedRange(self.params, self.actions, observer, policy, game)
 
     @classmethod
     def from_pyspiel(
         cls, state: Any, observer: int | None = None, policy: Any = None
     ) -> JointRange:
-        """The joint range at an OpenSpiel ``oh_hell`` state."""
-        params = state.get_game().get_parameters()
-        return cls(params, state.history(), observer, policy)
+        """The joint range at an OpenSpiel ``oh_hell`` state, or at a ``gongzhu`` state of the
+        pyspiel game :mod:`fogsearch.ttcg.gongzhu_pyspiel` registers."""
+        game = state.get_game()
+        name = game.get_type().short_name
+        if name == "gongzhu":
+            return cls({}, state.history(), observer, policy, game="gongzhu")
+        return cls(game.get_parameters(), state.history(), observer, policy)
 
     @property
     def num_cards(self) -> int:
@@ -94,6 +124,7 @@ class JointRange:
         seed: int = 0,
         starts: np.ndarray | None = None,
         kernel: str = "ringswap",
+        threads: int | None = None,
     ) -> GibbsDraws:
         """Runs ``num_chains`` TTCG Gibbs chains in parallel (GIL released), each from its own
         randomised max-flow construction (or the given ``starts`` rows), discarding ``burn_in``
@@ -111,32 +142,47 @@ class JointRange:
         if starts is not None:
             starts = np.ascontiguousarray(starts, dtype=np.uint8)
         samples, transitions, accepted = self._range.gibbs(
-            num_chains, draws, burn_in, thin, seed, starts, kernel
+            _count("num_chains", num_chains),
+            _count("draws", draws),
+            _count("burn_in", burn_in),
+            _count("thin", thin, 1),
+            _count("seed", seed),
+            starts,
+            kernel,
+            threads,
         )
         return GibbsDraws(samples, transitions, accepted)
 
     def starts(self, n: int, seed: int = 0) -> np.ndarray:
-        """``n`` different consistent deals from randomised max-flow constructions."""
-        return self._range.starts(n, seed)
+        """``n`` different consistent deals of positive reach from randomised max-flow
+        constructions."""
+        return self._range.starts(_count("n", n), _count("seed", seed))
 
     def uniform(self, n: int, seed: int = 0) -> np.ndarray:
         """``n`` exact uniform draws over consistent deals (no policy weighting)."""
-        return self._range.uniform(n, seed)
+        return self._range.uniform(_count("n", n), _count("seed", seed))
 
     def importance(self, n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
         """Uniform draws and their log importance weights (log reach)."""
-        return self._range.importance(n, seed)
+        return self._range.importance(_count("n", n), _count("seed", seed))
 
-    def exact(self, limit: int = 1_000_000) -> tuple[np.ndarray, np.ndarray]:
-        """Every consistent deal and its log reach (raises if there are more than ``limit``)."""
-        return self._range.exact(limit)
+    def exact(
+        self, limit: int = 1_000_000, threads: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Every consistent deal of positive reach and its log reach (NotImplementedError if there
+        are more than ``limit``)."""
+        return self._range.exact(_count("limit", limit), threads)
 
-    def true_samples(self, n: int, seed: int = 0, limit: int = 1_000_000) -> np.ndarray:
+    def true_samples(
+        self, n: int, seed: int = 0, limit: int = 1_000_000, threads: int | None = None
+    ) -> np.ndarray:
         """``n`` iid draws from the exactly enumerated joint range."""
-        return self._range.true_samples(n, seed, limit)
+        return self._range.true_samples(
+            _count("n", n), _count("seed", seed), _count("limit", limit), threads
+        )
 
     def transition_matrix(
-        self, limit: int = 5_000, kernel: str = "ringswap"
+        self, limit: int = 5_000, kernel: str = "ringswap", threads: int | None = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every consistent deal (rows, in :meth:`exact`'s order), its log reach, and the exact
         one-step transition matrix ``P`` of a Gibbs chain with ``kernel`` (see :meth:`gibbs`;
@@ -145,7 +191,7 @@ class JointRange:
         ``pi @ P == pi``, and the chain is reversible, so its spectrum gives the autocorrelation
         of any statistic. Raises NotImplementedError, as :meth:`exact` does, when more than
         ``limit`` deals are consistent (the matrix has ``n**2`` entries)."""
-        return self._range.transition_matrix(limit, kernel)
+        return self._range.transition_matrix(_count("limit", limit), kernel, threads)
 
     def log_reach(self, assignments: np.ndarray) -> np.ndarray:
         """Unnormalised log reach of each deal (rows of owner codes)."""

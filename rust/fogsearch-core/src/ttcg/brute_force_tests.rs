@@ -247,7 +247,7 @@ fn paper_public_states_have_192_12960_544320_histories() {
         let all = enumerate_assignments(&obs.constraints, 1_000_000, &NEVER).unwrap();
         assert_eq!(all.len(), assignments);
         let orders = deal_orders_per_assignment(&obs.template);
-        assert_eq!(all.len() as u128 * orders, histories);
+        assert_eq!(all.len() as f64 * orders, histories as f64);
         let weighted = enumerate_weighted(
             &obs.constraints,
             &obs.template,

@@ -16,6 +16,7 @@
 //! 0 leads the first trick (the dealer is seat 3); matches rotate the seats.
 
 use super::cards::{cards_of, Card, Deck, Hand};
+use super::encoding::{Reader, Writer};
 use super::error::{invalid, TtcgError};
 use super::game::{Action, Scores, Table, TrickGame, MAX_PLAYERS};
 use super::play::{PublicPlay, TableState};
@@ -186,6 +187,16 @@ impl GongzhuState {
             })?;
         }
         Ok(state)
+    }
+
+    /// The state as bytes: its history ([`super::encoding`]).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        Writer::new(b"FSGZ").actions(&self.history)
+    }
+
+    /// Inverse of [`Self::to_bytes`]; the history is replayed.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, TtcgError> {
+        Self::from_actions(&Reader::new(bytes, b"FSGZ", "Gongzhu state")?.actions()?)
     }
 
     /// The chance actions that deal `hands` (13 cards per seat, every card once): round-robin

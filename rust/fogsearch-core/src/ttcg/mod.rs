@@ -10,6 +10,7 @@ mod baselines;
 mod cards;
 mod chains;
 mod constraints;
+mod encoding;
 mod enumerate;
 mod error;
 mod flow;
@@ -52,8 +53,8 @@ pub use observation::{
 };
 pub use ohhell::{Actor, OhHellParams, OhHellPhase, OhHellState};
 pub use openspiel::{
-    deal_orders_per_assignment, for_each_history, history_from_deal, openspiel_player,
-    resample_histories, shuffled_deal_history, trace, walk_histories, Trace,
+    deal_orders_per_assignment, for_each_history, history_from_deal, openspiel_player, CHANCE_PLAYER_ID, TERMINAL_PLAYER_ID,
+    openspiel_serialization, shuffled_deal_history, trace, walk_histories, Resampler, Trace,
 };
 pub use play::{Phase, PublicPlay, TableState, MAX_LEGAL};
 pub use policy::{BiasPolicy, BuiltinPolicy, InfoStateView, Policy, SoftmaxPolicy, UniformPolicy};

@@ -7,6 +7,7 @@
 //! suit when possible; the highest trump, else the highest card of the led suit, wins and leads next.
 
 use super::cards::{cards_of, Card, Deck, Hand};
+use super::encoding::{Reader, Writer};
 use super::error::{invalid, TtcgError};
 pub use super::game::Action;
 use super::game::{Scores, Table, TrickGame, MAX_PLAYERS};
@@ -203,6 +204,39 @@ impl OhHellState {
             table: None,
             history: Vec::new(),
         })
+    }
+
+    /// The state as bytes: its parameters and history ([`super::encoding`]).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let p = &self.params;
+        Writer::new(b"FSOH")
+            .i64(p.players as i64)
+            .i64(p.num_suits as i64)
+            .i64(p.num_cards_per_suit as i64)
+            .i64(p.num_tricks_fixed)
+            .i64(p.off_bid_penalty as i64)
+            .i64(p.points_per_trick)
+            .actions(&self.history)
+    }
+
+    /// Inverse of [`Self::to_bytes`]; the parameters are validated and the history replayed.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, TtcgError> {
+        let mut r = Reader::new(bytes, b"FSOH", "oh_hell state")?;
+        let mut count = || -> Result<usize, TtcgError> {
+            usize::try_from(r.i64()?).map_err(|_| {
+                TtcgError::InvalidInput("the encoded oh_hell state has a negative count".into())
+            })
+        };
+        let (players, num_suits, num_cards_per_suit) = (count()?, count()?, count()?);
+        let params = OhHellParams {
+            players,
+            num_suits,
+            num_cards_per_suit,
+            num_tricks_fixed: r.i64()?,
+            off_bid_penalty: r.i64()? != 0,
+            points_per_trick: r.i64()?,
+        };
+        Self::from_actions(params, &r.actions()?)
     }
 
     /// The state reached by applying `actions` from the start.

@@ -78,9 +78,10 @@ fn deal_slot(players: usize, i: usize, p: usize) -> usize {
 
 /// Deal orders per assignment: each player's hand may be dealt in any of `num_tricks!` orders
 /// (round-robin dealing fixes which slots are whose), and no order changes an information state.
-pub fn deal_orders_per_assignment(template: &HistoryTemplate) -> u128 {
-    let f: u128 = (1..=template.num_tricks() as u128).product();
-    f.pow(template.game.num_players() as u32)
+/// A float, because 13!^4 (Gongzhu) is beyond `u128`.
+pub fn deal_orders_per_assignment(template: &HistoryTemplate) -> f64 {
+    let f: f64 = (1..=template.num_tricks()).map(|k| k as f64).product();
+    f.powi(template.game.num_players() as i32)
 }
 
 /// Calls `visit` with the full OpenSpiel action list of every history (every deal order of every
@@ -212,49 +213,87 @@ pub fn history_from_deal(
     ))
 }
 
-/// `n` histories whose deals are drawn from `deals` in proportion to their reach, each deal order
-/// uniform: one draw uses `Rng::new(seed)`, several use stream `i` of `seed` for draw `i`.
-pub fn resample_histories(
-    template: &HistoryTemplate,
-    deals: &WeightedDeals,
-    n: usize,
-    seed: u64,
-    stop: &Stop,
-) -> Result<Vec<Vec<Action>>, TtcgError> {
-    let history_len =
-        3 + template.game.num_players() * template.num_tricks() + template.events.len();
-    check_output(
-        &format!("n = {n} resampled histories"),
-        n as u128,
-        (history_len * std::mem::size_of::<Action>() + 24) as u128,
-    )?;
-    let cumulative: Vec<f64> = deals
-        .probabilities()
-        .iter()
-        .scan(0.0, |acc, p| {
-            *acc += p;
-            Some(*acc)
-        })
-        .collect();
-    let mut out = Vec::with_capacity(n);
-    for i in 0..n as u64 {
-        if i % 4096 == 0 && stop.requested() {
-            return Err(TtcgError::Interrupted);
-        }
-        let mut rng = if n == 1 {
-            Rng::new(seed)
-        } else {
-            Rng::stream(seed, i)
-        };
-        let u = rng.next_f64() * cumulative[cumulative.len() - 1];
-        let chosen = cumulative
-            .partition_point(|&c| c <= u)
-            .min(cumulative.len() - 1);
-        out.push(shuffled_deal_history(
-            template,
-            &deals.assignments[chosen],
-            &mut rng,
-        ));
+/// OpenSpiel's serialization of a history (`State::Serialize`: the actions, one per line), which
+/// `game.deserialize_state` replays in C++, several times faster than applying actions from
+/// Python.
+pub fn openspiel_serialization(actions: &[Action]) -> String {
+    let mut out = String::with_capacity(actions.len() * 3);
+    for a in actions {
+        out.push_str(&a.to_string());
+        out.push('\n');
     }
-    Ok(out)
+    out
+}
+
+/// Draws histories of one information state from its exactly enumerated joint range: built once
+/// (the enumeration), then each draw is a binary search and a shuffle of the deal order.
+#[derive(Clone, Debug)]
+pub struct Resampler {
+    template: HistoryTemplate,
+    deals: WeightedDeals,
+    cumulative: Vec<f64>,
+}
+
+impl Resampler {
+    pub fn new(template: HistoryTemplate, deals: WeightedDeals) -> Self {
+        let cumulative = deals
+            .probabilities()
+            .iter()
+            .scan(0.0, |acc, p| {
+                *acc += p;
+                Some(*acc)
+            })
+            .collect();
+        Resampler {
+            template,
+            deals,
+            cumulative,
+        }
+    }
+
+    /// How many deals the range holds.
+    pub fn num_deals(&self) -> usize {
+        self.deals.assignments.len()
+    }
+
+    /// One history: a deal in proportion to its reach, then a uniform deal order.
+    pub fn draw(&self, rng: &mut Rng) -> Vec<Action> {
+        let u = rng.next_f64() * self.cumulative[self.cumulative.len() - 1];
+        let chosen = self
+            .cumulative
+            .partition_point(|&c| c <= u)
+            .min(self.cumulative.len() - 1);
+        shuffled_deal_history(&self.template, &self.deals.assignments[chosen], rng)
+    }
+
+    /// `n` histories: one draw uses `Rng::new(seed)`, several use stream `i` of `seed` for draw
+    /// `i`, so a batch is reproducible draw by draw.
+    pub fn histories(
+        &self,
+        n: usize,
+        seed: u64,
+        stop: &Stop,
+    ) -> Result<Vec<Vec<Action>>, TtcgError> {
+        let history_len = 3
+            + self.template.game.num_players() * self.template.num_tricks()
+            + self.template.events.len();
+        check_output(
+            &format!("n = {n} resampled histories"),
+            n as u128,
+            (history_len * (std::mem::size_of::<Action>() + 4) + 48) as u128,
+        )?;
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n as u64 {
+            if i % 4096 == 0 && stop.requested() {
+                return Err(TtcgError::Interrupted);
+            }
+            let mut rng = if n == 1 {
+                Rng::new(seed)
+            } else {
+                Rng::stream(seed, i)
+            };
+            out.push(self.draw(&mut rng));
+        }
+        Ok(out)
+    }
 }

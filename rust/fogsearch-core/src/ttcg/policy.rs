@@ -4,6 +4,8 @@
 //! seeded hash of a canonical information-state key, so a policy is a few numbers, not a table, and
 //! is the same on every thread.
 
+use super::encoding::{Reader, Writer};
+use super::error::TtcgError;
 use super::game::{Action, Table};
 use super::play::PublicPlay;
 use crate::rng::splitmix64;
@@ -205,6 +207,39 @@ pub enum BuiltinPolicy {
     Uniform,
     Bias(BiasPolicy),
     Softmax(SoftmaxPolicy),
+}
+
+impl BuiltinPolicy {
+    /// The policy as bytes ([`super::encoding`]): its kind and numbers.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let (kind, seed, x) = match *self {
+            BuiltinPolicy::Uniform => (0, 0, 0.0),
+            BuiltinPolicy::Bias(b) => (1, b.seed, b.bias),
+            BuiltinPolicy::Softmax(s) => (2, s.seed, s.beta),
+        };
+        Writer::new(b"FSPO")
+            .i64(kind)
+            .i64(seed as i64)
+            .i64(f64::to_bits(x) as i64)
+            .actions(&[])
+    }
+
+    /// Inverse of [`Self::to_bytes`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, TtcgError> {
+        let mut r = Reader::new(bytes, b"FSPO", "policy")?;
+        let (kind, seed, x) = (r.i64()?, r.i64()? as u64, f64::from_bits(r.i64()? as u64));
+        r.actions()?;
+        match kind {
+            0 => Ok(BuiltinPolicy::Uniform),
+            1 if (0.0..=1.0).contains(&x) => Ok(BuiltinPolicy::Bias(BiasPolicy { seed, bias: x })),
+            2 if x.is_finite() && x >= 0.0 => {
+                Ok(BuiltinPolicy::Softmax(SoftmaxPolicy { seed, beta: x }))
+            }
+            _ => Err(TtcgError::InvalidInput(
+                "these bytes do not encode a valid policy".into(),
+            )),
+        }
+    }
 }
 
 impl Policy for BuiltinPolicy {

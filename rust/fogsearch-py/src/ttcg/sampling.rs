@@ -1,7 +1,4 @@
-//! Bindings for the TTCG Gibbs sampler and its baselines (`fogsearch_core::ttcg::sampling`).
-
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+//! The joint range of an observed state: the TTCG Gibbs sampler and its baselines.
 
 use numpy::ndarray::{Array2, Array3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray2};
@@ -9,14 +6,14 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use fogsearch_core::ttcg::chains::ChainSchedule;
-use fogsearch_core::ttcg::constraints::Owner;
-use fogsearch_core::ttcg::gibbs::Kernel;
-use fogsearch_core::ttcg::policy::{BuiltinPolicy, InfoStateView, Policy};
-use fogsearch_core::ttcg::sampling::ObservedRange;
+use fogsearch_core::stop::Stop;
+use fogsearch_core::ttcg::{
+    observe_gongzhu, ChainSchedule, Kernel, Observation, ObservedRange, Owner, TtcgError,
+};
 
-use super::{extract_policy, observe_py, to_py_err, CallablePolicy, PolicyArg};
-use crate::errors::detach_guarded;
+use super::games::observe_py;
+use super::policy::AnyPolicy;
+use super::{actions_from, observer_from, run, to_py_err};
 
 /// Deals (n x cards owner codes) with one log weight each.
 type DealsWithLogWeights<'py> = (Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<f64>>);
@@ -26,42 +23,32 @@ type DealsWithTransitions<'py> = (
     Bound<'py, PyArray1<f64>>,
     Bound<'py, PyArray2<f64>>,
 );
+/// Gibbs draws [chain, draw, card], transitions [chain], accepted [chain].
+type GibbsOutput<'py> = (
+    Bound<'py, PyArray3<u8>>,
+    Bound<'py, PyArray1<u64>>,
+    Bound<'py, PyArray1<u64>>,
+);
 
-/// A built-in policy (reach computed in Rust) or a Python callable (asked under the GIL).
-enum AnyPolicy {
-    Builtin(BuiltinPolicy),
-    Callable(Arc<CallablePolicy>),
-}
-
-impl Policy for AnyPolicy {
-    fn action_probability(&self, info: &InfoStateView<'_>, index: usize) -> f64 {
-        match self {
-            AnyPolicy::Builtin(p) => p.action_probability(info, index),
-            AnyPolicy::Callable(p) => p.action_probability(info, index),
-        }
-    }
-}
-
-/// The joint range over deals consistent with an observed Oh Hell history.
-#[pyclass(module = "fogsearch._core", name = "TtcgRange", frozen)]
-pub struct PyTtcgRange {
+/// The joint range over deals consistent with an observed history of either game: `game` is
+/// "oh_hell" (with `params`, OpenSpiel's) or "gongzhu".
+#[pyclass(module = "fogsearch._core.ttcg", name = "ObservedRange", frozen)]
+pub struct PyObservedRange {
     inner: ObservedRange<AnyPolicy>,
 }
 
-impl PyTtcgRange {
-    /// Runs `work` with the GIL released, then re-raises the first error of a callable policy.
+impl PyObservedRange {
+    /// Runs `work` on the range (GIL released, interruptible), then re-raises the first error of
+    /// a callable policy before anything the core made of it.
     fn run<T: Send>(
         &self,
         py: Python<'_>,
-        work: impl FnOnce(&ObservedRange<AnyPolicy>) -> T + Send,
+        threads: Option<usize>,
+        work: impl FnOnce(&ObservedRange<AnyPolicy>, &Stop) -> Result<T, TtcgError> + Send,
     ) -> PyResult<T> {
-        let out = detach_guarded(py, || work(&self.inner))?;
-        if let AnyPolicy::Callable(p) = &self.inner.policy {
-            if let Some(e) = p.error.lock().unwrap().take() {
-                return Err(e);
-            }
-        }
-        Ok(out)
+        let out = run(py, threads, |stop| work(&self.inner, stop));
+        self.inner.policy.take_error()?;
+        out
     }
 
     fn rows<'py>(&self, py: Python<'py>, flat: Vec<Owner>) -> Bound<'py, PyArray2<u8>> {
@@ -84,28 +71,45 @@ impl PyTtcgRange {
     }
 }
 
+fn kernel_named(name: &str) -> PyResult<Kernel> {
+    Kernel::from_name(name).map_err(PyValueError::new_err)
+}
+
+pub(crate) fn observation_of(
+    game: &str,
+    params: Option<&Bound<'_, PyDict>>,
+    actions: Vec<i64>,
+    observer: Option<i64>,
+) -> PyResult<Observation> {
+    match game {
+        "oh_hell" => {
+            let empty = PyDict::new(params.map_or_else(|| unreachable!(), |p| p.py()));
+            observe_py(params.unwrap_or(&empty), actions, observer)
+        }
+        "gongzhu" => observe_gongzhu(&actions_from(actions)?, observer_from(observer)?)
+            .map_err(to_py_err),
+        other => Err(PyValueError::new_err(format!(
+            "game must be \"oh_hell\" or \"gongzhu\", got {other:?}"
+        ))),
+    }
+}
+
 #[pymethods]
-impl PyTtcgRange {
+impl PyObservedRange {
     #[new]
-    #[pyo3(signature = (params, actions, observer=None, policy=None))]
+    #[pyo3(signature = (params, actions, observer=None, policy=None, game="oh_hell"))]
     fn new(
         py: Python<'_>,
         params: &Bound<'_, PyDict>,
         actions: Vec<i64>,
         observer: Option<i64>,
         policy: Option<&Bound<'_, PyAny>>,
+        game: &str,
     ) -> PyResult<Self> {
-        let observation = observe_py(params, actions, observer)?;
-        let policy = match extract_policy(policy)? {
-            PolicyArg::Builtin(b) => AnyPolicy::Builtin(b),
-            PolicyArg::Callable(f) => AnyPolicy::Callable(Arc::new(CallablePolicy {
-                callable: f.clone_ref(py),
-                cache: Mutex::new(HashMap::new()),
-                error: Mutex::new(None),
-            })),
-        };
+        let observation = observation_of(game, Some(params), actions, observer)?;
+        let policy = AnyPolicy::extract(py, policy)?;
         let inner = ObservedRange::new(observation, policy).map_err(to_py_err)?;
-        Ok(PyTtcgRange { inner })
+        Ok(PyObservedRange { inner })
     }
 
     #[getter]
@@ -118,23 +122,24 @@ impl PyTtcgRange {
         self.inner.space.owner_totals.clone()
     }
 
-    /// `n` different consistent chain starts (randomised max-flow constructions).
+    /// `n` different consistent chain starts of positive reach (randomised max-flow
+    /// constructions); `ZeroReachError` when none of positive reach is found.
+    #[pyo3(signature = (n, seed=0))]
     fn starts<'py>(
         &self,
         py: Python<'py>,
         n: usize,
         seed: u64,
     ) -> PyResult<Bound<'py, PyArray2<u8>>> {
-        let starts = self
-            .run(py, |r| r.randomised_starts(n, seed))?
-            .map_err(to_py_err)?;
+        let starts = self.run(py, Some(1), |r, stop| r.randomised_starts(n, seed, stop))?;
         Ok(self.rows(py, starts.concat()))
     }
 
-    /// Gibbs chains: (draws uint8 [chain, draw, card], transitions uint64 [chain], accepted uint64
-    /// [chain]). Chains start from `starts` (one row per chain) or from randomised constructions.
-    #[pyo3(signature = (num_chains, draws, burn_in=0, thin=1, seed=0, starts=None, kernel="ringswap"))]
-    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    /// Gibbs chains: (draws uint8 [chain, draw, card], transitions uint64 [chain], accepted
+    /// uint64 [chain]). Chains start from `starts` (one row per chain) or from randomised
+    /// constructions, and run on `threads` workers (default: every core).
+    #[pyo3(signature = (num_chains, draws, burn_in=0, thin=1, seed=0, starts=None, kernel="ringswap", threads=None))]
+    #[allow(clippy::too_many_arguments)]
     fn gibbs<'py>(
         &self,
         py: Python<'py>,
@@ -145,15 +150,17 @@ impl PyTtcgRange {
         seed: u64,
         starts: Option<PyReadonlyArray2<'py, u8>>,
         kernel: &str,
-    ) -> PyResult<(
-        Bound<'py, PyArray3<u8>>,
-        Bound<'py, PyArray1<u64>>,
-        Bound<'py, PyArray1<u64>>,
-    )> {
-        if thin == 0 {
-            return Err(PyValueError::new_err("thin must be at least 1"));
-        }
+        threads: Option<usize>,
+    ) -> PyResult<GibbsOutput<'py>> {
         let kernel = kernel_named(kernel)?;
+        let schedule = ChainSchedule {
+            kernel,
+            burn_in,
+            thin,
+            draws,
+        };
+        let deck = self.inner.space.num_cards();
+        fogsearch_core::ttcg::check_schedule(num_chains, &schedule, deck).map_err(to_py_err)?;
         let starts = match starts {
             Some(s) => {
                 let s = self.assignments_in(&s)?;
@@ -167,19 +174,10 @@ impl PyTtcgRange {
             }
             None => None,
         };
-        let schedule = ChainSchedule {
-            kernel,
-            burn_in,
-            thin,
-            draws,
-        };
-        let out = self
-            .run(py, |r| match &starts {
-                Some(s) => r.gibbs_from(s, schedule, seed),
-                None => r.gibbs(num_chains, schedule, seed),
-            })?
-            .map_err(to_py_err)?;
-        let deck = self.inner.space.num_cards();
+        let out = self.run(py, threads, |r, stop| match &starts {
+            Some(s) => r.gibbs_from(s, schedule, seed, stop),
+            None => r.gibbs(num_chains, schedule, seed, stop),
+        })?;
         let cube = Array3::from_shape_vec((num_chains, draws, deck), out.draws)
             .expect("chain-major draws");
         Ok((
@@ -190,33 +188,38 @@ impl PyTtcgRange {
     }
 
     /// `n` exact uniform draws over consistent deals (suit-length tables by deal count).
+    #[pyo3(signature = (n, seed=0))]
     fn uniform<'py>(
         &self,
         py: Python<'py>,
         n: usize,
         seed: u64,
     ) -> PyResult<Bound<'py, PyArray2<u8>>> {
-        let flat = self.run(py, |r| r.uniform(n, seed))?.map_err(to_py_err)?;
+        let flat = self.run(py, Some(1), |r, stop| r.uniform(n, seed, stop))?;
         Ok(self.rows(py, flat))
     }
 
     /// Importance sampling with the uniform proposal: (draws, log weights = log reach).
+    #[pyo3(signature = (n, seed=0))]
     fn importance<'py>(
         &self,
         py: Python<'py>,
         n: usize,
         seed: u64,
     ) -> PyResult<DealsWithLogWeights<'py>> {
-        let (flat, log_w) = self
-            .run(py, |r| r.importance(n, seed))?
-            .map_err(to_py_err)?;
+        let (flat, log_w) = self.run(py, Some(1), |r, stop| r.importance(n, seed, stop))?;
         Ok((self.rows(py, flat), log_w.into_pyarray(py)))
     }
 
-    /// Every consistent deal with its log reach (at most `limit` deals).
-    #[pyo3(signature = (limit=1_000_000))]
-    fn exact<'py>(&self, py: Python<'py>, limit: usize) -> PyResult<DealsWithLogWeights<'py>> {
-        let w = self.run(py, |r| r.exact(limit))?.map_err(to_py_err)?;
+    /// Every consistent deal of positive reach with its log reach (at most `limit` deals).
+    #[pyo3(signature = (limit=1_000_000, threads=None))]
+    fn exact<'py>(
+        &self,
+        py: Python<'py>,
+        limit: usize,
+        threads: Option<usize>,
+    ) -> PyResult<DealsWithLogWeights<'py>> {
+        let w = self.run(py, threads, |r, stop| r.exact(limit, stop))?;
         Ok((
             self.rows(py, w.assignments.concat()),
             w.log_reach.into_pyarray(py),
@@ -225,17 +228,17 @@ impl PyTtcgRange {
 
     /// Every consistent deal, its log reach, and the Gibbs chain's exact `n x n` transition
     /// matrix over them (row `i`: the next state's distribution from deal `i`).
-    #[pyo3(signature = (limit=5_000, kernel="ringswap"))]
+    #[pyo3(signature = (limit=5_000, kernel="ringswap", threads=None))]
     fn transition_matrix<'py>(
         &self,
         py: Python<'py>,
         limit: usize,
         kernel: &str,
+        threads: Option<usize>,
     ) -> PyResult<DealsWithTransitions<'py>> {
         let kernel = kernel_named(kernel)?;
-        let (deals, matrix) = self
-            .run(py, |r| r.transition_matrix(limit, kernel))?
-            .map_err(to_py_err)?;
+        let (deals, matrix) =
+            self.run(py, threads, |r, stop| r.transition_matrix(limit, kernel, stop))?;
         let n = deals.assignments.len();
         let matrix = Array2::from_shape_vec((n, n), matrix).expect("n x n");
         Ok((
@@ -246,17 +249,16 @@ impl PyTtcgRange {
     }
 
     /// `n` iid draws from the exactly enumerated joint range.
-    #[pyo3(signature = (n, seed, limit=1_000_000))]
+    #[pyo3(signature = (n, seed=0, limit=1_000_000, threads=None))]
     fn true_samples<'py>(
         &self,
         py: Python<'py>,
         n: usize,
         seed: u64,
         limit: usize,
+        threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyArray2<u8>>> {
-        let flat = self
-            .run(py, |r| r.true_samples(n, seed, limit))?
-            .map_err(to_py_err)?;
+        let flat = self.run(py, threads, |r, stop| r.true_samples(n, seed, limit, stop))?;
         Ok(self.rows(py, flat))
     }
 
@@ -267,7 +269,9 @@ impl PyTtcgRange {
         assignments: PyReadonlyArray2<'py, u8>,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
         let rows = self.assignments_in(&assignments)?;
-        let out: Vec<f64> = self.run(py, |r| rows.iter().map(|a| r.log_target(a)).collect())?;
+        let out: Vec<f64> = self.run(py, Some(1), |r, _| {
+            Ok(rows.iter().map(|a| r.log_target(a)).collect())
+        })?;
         Ok(out.into_pyarray(py))
     }
 
@@ -278,15 +282,10 @@ impl PyTtcgRange {
         assignments: PyReadonlyArray2<'_, u8>,
     ) -> PyResult<usize> {
         let flat: Vec<Owner> = self.assignments_in(&assignments)?.concat();
-        self.run(py, |r| r.count_violations(&flat))
+        self.run(py, Some(1), |r, _| Ok(r.count_violations(&flat)))
     }
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyTtcgRange>()?;
-    Ok(())
-}
-
-fn kernel_named(name: &str) -> PyResult<Kernel> {
-    Kernel::from_name(name).map_err(PyValueError::new_err)
+    m.add_class::<PyObservedRange>()
 }

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from fogsearch.ttcg import acceptance_rate, ess_bulk, rhat
+from fogsearch.diagnostics import acceptance_rate, ess_bulk, rhat
 
 
 def ar1_chains(phi: float, chains: int, draws: int, seed: int) -> np.ndarray:

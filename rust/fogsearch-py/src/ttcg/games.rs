@@ -1,0 +1,335 @@
+//! The games' states with OpenSpiel's interface subset (action ids, player codes, returns), the
+//! trace of many histories in one call, and observations as plain Python data.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+use fogsearch_core::ttcg::{
+    cards_of, deal_orders_per_assignment, observe, observe_gongzhu, openspiel_player, trace,
+    Action, GongzhuState, Hand, Observation, OhHellState, Trace, TtcgError,
+};
+
+use super::{actions_from, observer_from, params_from_dict, run, to_py_err};
+use crate::pickle;
+
+/// An Oh Hell state with OpenSpiel's interface subset (ids, player codes, returns).
+#[pyclass(module = "fogsearch._core.ttcg", name = "OhHellState")]
+#[derive(Clone)]
+pub struct PyOhHellState {
+    pub(crate) inner: OhHellState,
+}
+
+#[pymethods]
+impl PyOhHellState {
+    #[new]
+    fn new(params: &Bound<'_, PyDict>) -> PyResult<Self> {
+        let p = params_from_dict(params)?;
+        Ok(PyOhHellState {
+            inner: OhHellState::new(p).map_err(to_py_err)?,
+        })
+    }
+
+    fn legal_actions(&self) -> Vec<Action> {
+        self.inner.legal_actions()
+    }
+
+    /// Applies `action`; an illegal one raises ValueError and leaves the state unchanged.
+    fn apply_action(&mut self, action: i64) -> PyResult<()> {
+        let a = actions_from(vec![action])?[0];
+        self.inner.apply_action(a).map_err(to_py_err)
+    }
+
+    fn current_player(&self) -> i64 {
+        openspiel_player(&self.inner)
+    }
+
+    fn is_chance_node(&self) -> bool {
+        self.inner.actor() == fogsearch_core::ttcg::Actor::Chance
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.inner.is_terminal()
+    }
+
+    fn returns(&self) -> Vec<f64> {
+        self.inner.returns()
+    }
+
+    fn history(&self) -> Vec<Action> {
+        self.inner.history().to_vec()
+    }
+
+    fn clone(&self) -> Self {
+        Clone::clone(self)
+    }
+
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.inner.to_bytes())
+    }
+
+    #[staticmethod]
+    fn from_bytes(data: &[u8]) -> PyResult<Self> {
+        Ok(PyOhHellState {
+            inner: OhHellState::from_bytes(data).map_err(to_py_err)?,
+        })
+    }
+
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+        pickle::reduce::<Self>(py, &self.inner.to_bytes())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("OhHellState(history={:?})", self.inner.history())
+    }
+}
+
+/// A Gongzhu game: 52 chance actions deal the cards round-robin from seat 0, then seat 0 leads.
+/// `current_player()` is -1 at chance nodes and -4 at the end, as OpenSpiel's codes;
+/// `returns()` is each seat's team points minus the other team's; `points()` a seat's own.
+#[pyclass(module = "fogsearch._core.ttcg", name = "GongzhuState")]
+#[derive(Clone)]
+pub struct PyGongzhuState {
+    pub(crate) inner: GongzhuState,
+}
+
+#[pymethods]
+impl PyGongzhuState {
+    #[new]
+    fn new() -> Self {
+        PyGongzhuState {
+            inner: GongzhuState::new(),
+        }
+    }
+
+    /// The state after `actions` (the 52 dealing actions, then plays); ValueError names the first
+    /// illegal action.
+    #[staticmethod]
+    fn from_actions(actions: Vec<i64>) -> PyResult<Self> {
+        Ok(PyGongzhuState {
+            inner: GongzhuState::from_actions(&actions_from(actions)?).map_err(to_py_err)?,
+        })
+    }
+
+    /// The dealing actions of `hands` (four lists of 13 card ids that use every card once).
+    #[staticmethod]
+    fn deal_actions(hands: Vec<Vec<u8>>) -> PyResult<Vec<Action>> {
+        let masks = hands
+            .iter()
+            .map(|h| {
+                h.iter().try_fold(0u64, |m, &c| {
+                    if c >= 52 || m >> c & 1 == 1 {
+                        Err(TtcgError::InvalidInput(format!(
+                            "card {c} is not a card of the deck, or is repeated"
+                        )))
+                    } else {
+                        Ok(m | 1 << c)
+                    }
+                })
+            })
+            .collect::<Result<Vec<Hand>, _>>()
+            .map_err(to_py_err)?;
+        GongzhuState::deal_actions(&masks).map_err(to_py_err)
+    }
+
+    fn legal_actions(&self) -> Vec<Action> {
+        self.inner.legal_actions()
+    }
+
+    fn apply_action(&mut self, action: i64) -> PyResult<()> {
+        let a = actions_from(vec![action])?[0];
+        self.inner.apply_action(a).map_err(to_py_err)
+    }
+
+    fn current_player(&self) -> i64 {
+        match self.inner.current_player() {
+            Some(p) => p as i64,
+            None if self.inner.is_terminal() => fogsearch_core::ttcg::TERMINAL_PLAYER_ID,
+            None => fogsearch_core::ttcg::CHANCE_PLAYER_ID,
+        }
+    }
+
+    fn is_chance_node(&self) -> bool {
+        self.inner.is_chance_node()
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.inner.is_terminal()
+    }
+
+    fn returns(&self) -> Vec<f64> {
+        self.inner.returns()
+    }
+
+    fn points(&self) -> Vec<f64> {
+        self.inner.points()
+    }
+
+    fn history(&self) -> Vec<Action> {
+        self.inner.history().to_vec()
+    }
+
+    /// Each seat's dealt hand (card ids, ascending).
+    fn dealt_hands(&self) -> Vec<Vec<u8>> {
+        self.inner
+            .dealt_hands()
+            .iter()
+            .map(|&h| cards_of(h).collect())
+            .collect()
+    }
+
+    /// Each seat's cards still in hand.
+    fn hands(&self) -> Vec<Vec<u8>> {
+        match self.inner.table_state() {
+            Some(t) => t.hands[..4].iter().map(|&h| cards_of(h).collect()).collect(),
+            None => self.dealt_hands(),
+        }
+    }
+
+    /// The cards each seat has taken in tricks.
+    fn taken(&self) -> Vec<Vec<u8>> {
+        match self.inner.table_state() {
+            Some(t) => t.public.taken[..4]
+                .iter()
+                .map(|&h| cards_of(h).collect())
+                .collect(),
+            None => vec![Vec::new(); 4],
+        }
+    }
+
+    /// The cards of the trick in progress, the lead first.
+    fn current_trick(&self) -> Vec<u8> {
+        self.inner
+            .table_state()
+            .map_or(Vec::new(), |t| t.public.trick().to_vec())
+    }
+
+    fn clone(&self) -> Self {
+        Clone::clone(self)
+    }
+
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.inner.to_bytes())
+    }
+
+    #[staticmethod]
+    fn from_bytes(data: &[u8]) -> PyResult<Self> {
+        Ok(PyGongzhuState {
+            inner: GongzhuState::from_bytes(data).map_err(to_py_err)?,
+        })
+    }
+
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+        pickle::reduce::<Self>(py, &self.inner.to_bytes())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("GongzhuState(history={:?})", self.inner.history())
+    }
+}
+
+/// For each oh_hell history: the legal actions at every state along it (before each action, then
+/// at the end), the OpenSpiel current player at each, and the final returns. GIL released.
+#[pyfunction]
+fn trace_histories(
+    py: Python<'_>,
+    params: &Bound<'_, PyDict>,
+    histories: Vec<Vec<i64>>,
+) -> PyResult<Vec<Trace>> {
+    let p = params_from_dict(params)?;
+    let histories: Vec<Vec<Action>> = histories
+        .into_iter()
+        .map(actions_from)
+        .collect::<PyResult<_>>()?;
+    run(py, Some(1), move |stop| {
+        histories
+            .iter()
+            .enumerate()
+            .map(|(i, h)| {
+                if stop.requested() {
+                    return Err(TtcgError::Interrupted);
+                }
+                trace(&p, h).map_err(|e| TtcgError::InvalidInput(format!("history {i}: {e}")))
+            })
+            .collect()
+    })
+}
+
+pub(crate) fn observe_py(
+    params: &Bound<'_, PyDict>,
+    actions: Vec<i64>,
+    observer: Option<i64>,
+) -> PyResult<Observation> {
+    let p = params_from_dict(params)?;
+    observe(&p, &actions_from(actions)?, observer_from(observer)?).map_err(to_py_err)
+}
+
+/// The observation as plain Python data: the constraints' fields plus the public template.
+fn observation_dict<'py>(py: Python<'py>, o: &Observation) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let c = &o.constraints;
+    d.set_item("num_players", c.num_players)?;
+    d.set_item("num_suits", c.num_suits)?;
+    d.set_item("num_ranks", c.num_ranks)?;
+    let known: Vec<i64> = c
+        .known_owner
+        .iter()
+        .map(|k| k.map_or(-1, |x| x as i64))
+        .collect();
+    d.set_item("known_owner", known)?;
+    d.set_item("hidden_counts", c.hidden_counts.clone())?;
+    d.set_item("voids", c.voids.clone())?;
+    d.set_item("num_tricks", o.template.table.num_tricks)?;
+    d.set_item("dealer", o.template.table.dealer)?;
+    d.set_item("trump_card", o.template.table.trump_card)?;
+    let events: Vec<(u8, Action)> = o
+        .template
+        .events
+        .iter()
+        .map(|e| (e.player, e.action))
+        .collect();
+    d.set_item("events", events)?;
+    d.set_item(
+        "orders_per_assignment",
+        deal_orders_per_assignment(&o.template) as f64,
+    )?;
+    Ok(d)
+}
+
+/// What `observer` (a player, or None for the public state) knows after the oh_hell `actions`.
+#[pyfunction]
+#[pyo3(signature = (params, actions, observer=None))]
+fn observe_ohhell<'py>(
+    py: Python<'py>,
+    params: &Bound<'py, PyDict>,
+    actions: Vec<i64>,
+    observer: Option<i64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    observation_dict(py, &observe_py(params, actions, observer)?)
+}
+
+/// What `observer` knows after the Gongzhu `actions` (as `observe_ohhell`).
+#[pyfunction]
+#[pyo3(name = "observe_gongzhu", signature = (actions, observer=None))]
+fn observe_gongzhu_py<'py>(
+    py: Python<'py>,
+    actions: Vec<i64>,
+    observer: Option<i64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let o = observe_gongzhu(&actions_from(actions)?, observer_from(observer)?).map_err(to_py_err)?;
+    observation_dict(py, &o)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyOhHellState>()?;
+    m.add_class::<PyGongzhuState>()?;
+    m.add_function(wrap_pyfunction!(trace_histories, m)?)?;
+    m.add_function(wrap_pyfunction!(observe_ohhell, m)?)?;
+    m.add_function(wrap_pyfunction!(observe_gongzhu_py, m)?)?;
+    Ok(())
+}
