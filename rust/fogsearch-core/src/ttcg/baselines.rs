@@ -82,7 +82,7 @@ impl<'s> UniformDeals<'s> {
     /// `n` uniform assignments, flattened row-major (`n x deck`).
     pub fn sample(&self, n: usize, seed: u64, stop: &Stop) -> Result<Vec<Owner>, TtcgError> {
         let deck = self.space.num_cards();
-        check_output(&format!("n = {n} deals"), n as u128, deck as u128 + 8)?;
+        check_output(&format!("n = {n} deals"), n as u128, deck as u128)?;
         let mut out = try_vec(&format!("n = {n} deals"), n * deck, 0)?;
         let mut rng = Rng::new(seed);
         let mut scratch = Vec::new();
@@ -106,6 +106,7 @@ impl<'s> UniformDeals<'s> {
         stop: &Stop,
     ) -> Result<(Vec<Owner>, Vec<f64>), TtcgError> {
         let deck = self.space.num_cards();
+        check_output(&format!("n = {n} deals"), n as u128, deck as u128 + 8)?;
         let samples = self.sample(n, seed, stop)?;
         let mut log_weights = Vec::with_capacity(n);
         for (i, a) in samples.chunks(deck.max(1)).take(n).enumerate() {
