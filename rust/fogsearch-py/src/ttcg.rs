@@ -140,8 +140,14 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         )?;
         t.add("ZeroReachError", py.get_type::<ZeroReachError>())?;
         t.add("LimitExceededError", py.get_type::<LimitExceededError>())?;
-        t.add("MAX_OUTPUT_BYTES", fogsearch_core::ttcg::MAX_OUTPUT_BYTES as u64)?;
-        t.add("MAX_TRANSITIONS", fogsearch_core::ttcg::MAX_TRANSITIONS as u64)?;
+        t.add(
+            "MAX_OUTPUT_BYTES",
+            fogsearch_core::ttcg::MAX_OUTPUT_BYTES as u64,
+        )?;
+        t.add(
+            "MAX_TRANSITIONS",
+            fogsearch_core::ttcg::MAX_TRANSITIONS as u64,
+        )?;
         policy::register(t)?;
         games::register(t)?;
         deals::register(t)?;

@@ -65,7 +65,9 @@ impl<'a> Reader<'a> {
     }
 
     pub fn i64(&mut self) -> Result<i64, TtcgError> {
-        Ok(i64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
+        Ok(i64::from_le_bytes(
+            self.take(8)?.try_into().expect("8 bytes"),
+        ))
     }
 
     pub fn actions(&mut self) -> Result<Vec<Action>, TtcgError> {

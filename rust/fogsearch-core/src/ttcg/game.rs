@@ -81,6 +81,26 @@ pub trait TrickGame: Send + Sync + fmt::Debug {
         self.points(table, public)
     }
 
+    /// The hidden cards whose placement moves a deal's value most, most important first: the
+    /// strata of stratified sampling (ScrofaZero §5.3) are the placements of the first few that
+    /// are hidden. By default the trump suit from the top, then the other suits' top cards.
+    fn key_cards(&self, table: &Table) -> Vec<Card> {
+        let deck = self.deck();
+        let trump = table.trump_suit(&deck);
+        let mut out = Vec::new();
+        for rank in (0..deck.num_ranks).rev() {
+            if let Some(t) = trump {
+                out.push(deck.card(rank, t));
+            }
+        }
+        for rank in (0..deck.num_ranks).rev() {
+            for suit in (0..deck.num_suits).filter(|&s| Some(s) != trump) {
+                out.push(deck.card(rank, suit));
+            }
+        }
+        out
+    }
+
     /// The action id of bid `bid`.
     fn bid_action(&self, bid: usize) -> Action {
         (self.deck().num_cards() + bid) as Action

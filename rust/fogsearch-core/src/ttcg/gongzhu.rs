@@ -130,6 +130,21 @@ impl TrickGame for Gongzhu {
         seat % 2
     }
 
+    /// The pig, then the hearts that cost most, the sheep, the transformer, and the spades that
+    /// catch the pig (the cards ScrofaZero's statistics single out, §6.1-6.2).
+    fn key_cards(&self, _table: &Table) -> Vec<Card> {
+        vec![
+            PIG,
+            DECK.card(ACE, HEARTS),
+            DECK.card(KING, HEARTS),
+            SHEEP,
+            TRANSFORMER,
+            DECK.card(ACE, SPADES),
+            DECK.card(KING, SPADES),
+            DECK.card(QUEEN, HEARTS),
+        ]
+    }
+
     fn points(&self, _table: &Table, public: &PublicPlay) -> Scores {
         let mut out = [0.0; MAX_PLAYERS];
         for (seat, points) in out.iter_mut().enumerate().take(PLAYERS) {

@@ -10,6 +10,7 @@ mod baselines;
 mod cards;
 mod chains;
 mod constraints;
+mod deal_samplers;
 mod encoding;
 mod enumerate;
 mod error;
@@ -17,17 +18,21 @@ mod flow;
 mod game;
 mod gibbs;
 mod gongzhu;
+mod gongzhu_players;
 mod history;
 mod limits;
 mod maxflow;
+mod mcts;
 mod observation;
 mod ohhell;
 mod openspiel;
 mod pair_block;
 mod play;
+mod players;
 mod policy;
 mod ring_swap;
 mod sampling;
+mod search;
 mod suit_lengths;
 mod target;
 
@@ -38,6 +43,9 @@ pub use baselines::{sample_categorical, UniformDeals};
 pub use cards::{cards_of, Card, Deck, Hand, SUIT_NAMES};
 pub use chains::{check_schedule, run_chains, ChainDraws, ChainSchedule};
 pub use constraints::{DealConstraints, Owner};
+pub use deal_samplers::{
+    sample_deals, strata, ModelPolicy, SamplerConfig, SamplerKind, WeightedSample,
+};
 pub use enumerate::{enumerate_assignments, enumerate_weighted, WeightedDeals};
 pub use error::TtcgError;
 pub use flow::{construct_assignment, construct_suit_lengths, is_consistent};
@@ -46,19 +54,27 @@ pub use gibbs::{
     exact_kernel_transitions, GibbsChain, Kernel, NeighbourhoodCache, RING_SWAP_SHARE,
 };
 pub use gongzhu::{Gongzhu, GongzhuState};
+pub use gongzhu_players::{
+    greed_scores, holding_value, mr_greed, mr_if, mr_random, GreedPolicy, IecWeight, SeatView,
+    IEC_MIN_RANK,
+};
 pub use history::log_reach;
 pub use limits::{check_output, check_transitions, MAX_OUTPUT_BYTES, MAX_TRANSITIONS};
+pub use mcts::RootStats;
 pub use observation::{
-    observe, observe_gongzhu, observe_play, HistoryTemplate, Observation, PublicEvent,
+    observe, observe_gongzhu, observe_play, observe_seat, HistoryTemplate, Observation, PublicEvent,
 };
 pub use ohhell::{Actor, OhHellParams, OhHellPhase, OhHellState};
 pub use openspiel::{
-    deal_orders_per_assignment, for_each_history, history_from_deal, openspiel_player, CHANCE_PLAYER_ID, TERMINAL_PLAYER_ID,
+    deal_orders_per_assignment, for_each_history, history_from_deal, openspiel_player,
     openspiel_serialization, shuffled_deal_history, trace, walk_histories, Resampler, Trace,
+    CHANCE_PLAYER_ID, TERMINAL_PLAYER_ID,
 };
 pub use play::{Phase, PublicPlay, TableState, MAX_LEGAL};
+pub use players::{play_out, random_hands, CardPlayer, PlayedDeal, Turn};
 pub use policy::{BiasPolicy, BuiltinPolicy, InfoStateView, Policy, SoftmaxPolicy, UniformPolicy};
 pub use sampling::ObservedRange;
+pub use search::{search_move, SearchConfig, SearchResult, MAX_DEALS, MAX_ITERATIONS, MAX_SECONDS};
 pub use suit_lengths::{DealSpace, DealSpaceError, SuitLengths};
 pub use target::LogTarget;
 

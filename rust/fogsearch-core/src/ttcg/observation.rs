@@ -207,6 +207,106 @@ pub fn observe_play(
     })
 }
 
+/// What `seat` knows at its turn: the table, its dealt hand, and the public actions so far (bids
+/// and plays, assumed to come from a legal game: they are checked for being cards not yet played,
+/// or bids during bidding, but the hands they came from are not known here). This is what a
+/// player rebuilds its information state from; `actual_assignment` is then a constructed
+/// consistent deal, not the true one.
+pub fn observe_seat(
+    game: Arc<dyn TrickGame>,
+    table: Table,
+    seat: usize,
+    dealt_hand: Hand,
+    public_actions: &[Action],
+) -> Result<Observation, TtcgError> {
+    let players = game.num_players();
+    let deck = game.deck();
+    let num_cards = deck.num_cards();
+    if seat >= players {
+        return invalid(format!("seat must be in 0..{players}, got {seat}"));
+    }
+    if dealt_hand.count_ones() as usize != table.num_tricks {
+        return invalid(format!(
+            "the seat's dealt hand must hold {} cards, got {}",
+            table.num_tricks,
+            dealt_hand.count_ones()
+        ));
+    }
+    let face_up_owner = players as Owner + 1;
+    let mut known_owner: Vec<Option<Owner>> = vec![None; num_cards];
+    for card in super::cards::cards_of(dealt_hand) {
+        known_owner[card as usize] = Some(seat as Owner);
+    }
+    if let Some(c) = table.trump_card {
+        known_owner[c as usize] = Some(face_up_owner);
+    }
+    // Play is replayed with every seat holding every card: who acts and who wins each trick
+    // depend only on the public cards.
+    let everything = vec![deck.all(); players];
+    let mut state = TableState::new(&*game, table, &everything);
+    let mut events = Vec::with_capacity(public_actions.len());
+    let mut played_by = vec![0usize; players];
+    for (i, &a) in public_actions.iter().enumerate() {
+        let player = state.to_act();
+        let ok = match state.phase() {
+            Phase::Play => {
+                (a as usize) < num_cards
+                    && state.public.played >> a & 1 == 0
+                    && table.trump_card != Some(a as Card)
+                    && (player != seat || dealt_hand >> a & 1 == 1)
+            }
+            Phase::Bid => game.is_bid(a) && a as usize - num_cards <= table.num_tricks,
+            Phase::Over => false,
+        };
+        if !ok {
+            return invalid(format!(
+                "public action {i} ({a}) cannot be played by seat {player} here"
+            ));
+        }
+        if state.phase() == Phase::Play {
+            known_owner[a as usize] = Some(player as Owner);
+            played_by[player] += 1;
+        }
+        events.push(PublicEvent {
+            player: player as u8,
+            action: a,
+        });
+        state.apply(a);
+    }
+    let mut hidden_counts = vec![0usize; players + 1];
+    for p in 0..players {
+        hidden_counts[p] = if p == seat {
+            0
+        } else {
+            table.num_tricks - played_by[p]
+        };
+    }
+    hidden_counts[players] =
+        num_cards - players * table.num_tricks - table.trump_card.map_or(0, |_| 1);
+    let voids = (0..players)
+        .map(|p| {
+            (0..deck.num_suits)
+                .map(|s| p != seat && state.public.is_void(p, s))
+                .collect()
+        })
+        .collect();
+    let constraints = DealConstraints {
+        num_players: players,
+        num_suits: deck.num_suits,
+        num_ranks: deck.num_ranks,
+        known_owner,
+        hidden_counts,
+        voids,
+    };
+    let actual_assignment = super::flow::construct_assignment(&constraints)?;
+    Ok(Observation {
+        observer: Some(seat),
+        constraints,
+        template: HistoryTemplate::new(game, table, events),
+        actual_assignment,
+    })
+}
+
 /// Observes the oh_hell history `actions` (OpenSpiel ids, chance actions included) as `observer`
 /// (`None`: the public state). The history must have reached the bidding (trump card turned up).
 pub fn observe(

@@ -36,9 +36,17 @@ pub struct PublicPlay {
     pub taken: [Hand; MAX_PLAYERS],
     pub tricks_won: [u8; MAX_PLAYERS],
     pub tricks_done: u8,
+    /// Bit `s` set: the seat has shown, by not following suit `s`, that it holds none.
+    pub voids: [u8; MAX_PLAYERS],
 }
 
 impl PublicPlay {
+    /// Whether `seat` has shown it holds no card of `suit`.
+    #[inline]
+    pub fn is_void(&self, seat: usize, suit: usize) -> bool {
+        self.voids[seat] >> suit & 1 == 1
+    }
+
     /// The cards of the trick in progress, the lead first.
     #[inline]
     pub fn trick(&self) -> &[Card] {
@@ -116,6 +124,7 @@ impl TableState {
                 taken: [0; MAX_PLAYERS],
                 tricks_won: [0; MAX_PLAYERS],
                 tricks_done: 0,
+                voids: [0; MAX_PLAYERS],
             },
         }
     }
@@ -223,6 +232,11 @@ impl TableState {
         p.played |= 1u64 << card;
         if p.trick_len == 0 {
             p.leader = seat as u8;
+        } else {
+            let led = self.deck.suit_of(p.trick[0]);
+            if self.deck.suit_of(card) != led {
+                p.voids[seat] |= 1 << led;
+            }
         }
         p.trick[p.trick_len as usize] = card;
         p.trick_len += 1;

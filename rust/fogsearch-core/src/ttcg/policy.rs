@@ -75,7 +75,7 @@ impl Policy for UniformPolicy {
 /// The supplement's random "policy bias" policy: at every information state, probability `bias`
 /// on one action chosen by a seeded hash of the information state, the rest spread uniformly over
 /// the other legal actions (probability 1 when only one action is legal).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BiasPolicy {
     pub seed: u64,
     pub bias: f64,
@@ -105,7 +105,7 @@ impl Policy for BiasPolicy {
 
 /// π(a | I) ∝ exp(β · u(I, a)) with utilities u ~ U(0, 1) drawn by a seeded hash of the
 /// information state and the action; β = 0 is uniform.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SoftmaxPolicy {
     pub seed: u64,
     pub beta: f64,
@@ -202,7 +202,7 @@ mod normaliser_cache {
 }
 
 /// A built-in policy chosen at run time.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum BuiltinPolicy {
     Uniform,
     Bias(BiasPolicy),

@@ -7,13 +7,13 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use fogsearch_core::rng::Rng;
 use fogsearch_core::ttcg::{
     construct_assignment, deal_orders_per_assignment, enumerate_assignments, enumerate_weighted,
     history_from_deal as core_history_from_deal, log_reach as core_log_reach,
-    openspiel_serialization, walk_histories as core_walk_histories, Action, DealConstraints,
-    Owner, Resampler, TtcgError,
+    openspiel_serialization, walk_histories as core_walk_histories, Action, DealConstraints, Owner,
+    Resampler, TtcgError,
 };
-use fogsearch_core::rng::Rng;
 
 use super::games::observe_py;
 use super::policy::AnyPolicy;
@@ -108,7 +108,9 @@ fn enumerate_consistent<'py>(
         voids,
     )?;
     let cards = c.num_cards();
-    let all = run(py, Some(1), move |stop| enumerate_assignments(&c, limit, stop))?;
+    let all = run(py, Some(1), move |stop| {
+        enumerate_assignments(&c, limit, stop)
+    })?;
     Ok(rows_to_array(py, &all, cards))
 }
 

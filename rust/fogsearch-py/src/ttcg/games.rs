@@ -183,7 +183,10 @@ impl PyGongzhuState {
     /// Each seat's cards still in hand.
     fn hands(&self) -> Vec<Vec<u8>> {
         match self.inner.table_state() {
-            Some(t) => t.hands[..4].iter().map(|&h| cards_of(h).collect()).collect(),
+            Some(t) => t.hands[..4]
+                .iter()
+                .map(|&h| cards_of(h).collect())
+                .collect(),
             None => self.dealt_hands(),
         }
     }
@@ -321,7 +324,8 @@ fn observe_gongzhu_py<'py>(
     actions: Vec<i64>,
     observer: Option<i64>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let o = observe_gongzhu(&actions_from(actions)?, observer_from(observer)?).map_err(to_py_err)?;
+    let o =
+        observe_gongzhu(&actions_from(actions)?, observer_from(observer)?).map_err(to_py_err)?;
     observation_dict(py, &o)
 }
 

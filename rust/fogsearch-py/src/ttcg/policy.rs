@@ -67,10 +67,20 @@ impl CallablePolicy {
 impl Policy for CallablePolicy {
     fn action_probability(&self, info: &InfoStateView<'_>, index: usize) -> f64 {
         let key = (info.key(), info.legal_actions.to_vec());
-        if let Some(p) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        if let Some(p) = self
+            .cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
             return p[index];
         }
-        if self.error.lock().unwrap_or_else(|e| e.into_inner()).is_some() {
+        if self
+            .error
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_some()
+        {
             return f64::NAN;
         }
         match self.ask(info) {

@@ -86,8 +86,9 @@ pub(crate) fn observation_of(
             let empty = PyDict::new(params.map_or_else(|| unreachable!(), |p| p.py()));
             observe_py(params.unwrap_or(&empty), actions, observer)
         }
-        "gongzhu" => observe_gongzhu(&actions_from(actions)?, observer_from(observer)?)
-            .map_err(to_py_err),
+        "gongzhu" => {
+            observe_gongzhu(&actions_from(actions)?, observer_from(observer)?).map_err(to_py_err)
+        }
         other => Err(PyValueError::new_err(format!(
             "game must be \"oh_hell\" or \"gongzhu\", got {other:?}"
         ))),
@@ -237,8 +238,9 @@ impl PyObservedRange {
         threads: Option<usize>,
     ) -> PyResult<DealsWithTransitions<'py>> {
         let kernel = kernel_named(kernel)?;
-        let (deals, matrix) =
-            self.run(py, threads, |r, stop| r.transition_matrix(limit, kernel, stop))?;
+        let (deals, matrix) = self.run(py, threads, |r, stop| {
+            r.transition_matrix(limit, kernel, stop)
+        })?;
         let n = deals.assignments.len();
         let matrix = Array2::from_shape_vec((n, n), matrix).expect("n x n");
         Ok((

@@ -1,0 +1,239 @@
+//! The searching player: per move, sample deals consistent with what the seat saw (any sampler
+//! of [`super::deal_samplers`]), search each with every hand known ([`super::mcts`]), average
+//! each legal action's value over the deals with the sampler's weights, and play the best.
+//!
+//! Deals are searched in parallel on the shared pool of `threads` workers; deal `i` searches with
+//! random stream `i` of the move's seed, so with a node budget (`iterations` per deal) a move does
+//! not depend on the thread count. A time budget (`seconds`) stops every deal's search at the
+//! deadline instead, which depends on the machine.
+
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use super::deal_samplers::{sample_deals, ModelPolicy, SamplerConfig, SamplerKind};
+use super::error::{invalid, TtcgError};
+use super::game::{Action, TrickGame, MAX_PLAYERS};
+use super::gibbs::Kernel;
+use super::mcts;
+use super::observation::observe_seat;
+use super::play::TableState;
+use super::players::Turn;
+use super::policy::BuiltinPolicy;
+use crate::pool;
+use crate::rng::Rng;
+use crate::stop::Stop;
+
+/// The most deals one move may search (each is a tree of its own).
+pub const MAX_DEALS: usize = 4096;
+/// The most iterations one deal's search may run (a node of ~300 bytes per iteration).
+pub const MAX_ITERATIONS: u64 = 1 << 22;
+/// The most seconds one move may take.
+pub const MAX_SECONDS: f64 = 3600.0;
+
+/// How the searching player decides.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchConfig {
+    pub sampler: SamplerConfig,
+    /// Deals sampled per move.
+    pub deals: usize,
+    /// Search iterations per deal (the node budget).
+    pub iterations: u64,
+    /// A time budget per move, sampling included (None: the node budget alone).
+    pub seconds: Option<f64>,
+    /// UCB's exploration constant c, in points.
+    pub exploration: f64,
+    /// Workers of the shared pool the deals are searched on.
+    pub threads: usize,
+}
+
+impl SearchConfig {
+    /// The defaults for `game` with sampler `kind`: 16 deals of 400 iterations; UCB's c = 30 for
+    /// Gongzhu (§8.6), 3 for Oh Hell (its returns span about a tenth of Gongzhu's); the Greed model
+    /// of play for Gongzhu's Gibbs sampler (β = 0.015), uniform players for Oh Hell's.
+    pub fn for_game(game: &dyn TrickGame, kind: SamplerKind) -> Self {
+        let gongzhu = game.name() == "gongzhu";
+        let mut sampler = SamplerConfig::new(kind);
+        sampler.model = if gongzhu {
+            ModelPolicy::Greed { beta: 0.015 }
+        } else {
+            ModelPolicy::Builtin(BuiltinPolicy::Uniform)
+        };
+        SearchConfig {
+            sampler,
+            deals: 16,
+            iterations: 400,
+            seconds: None,
+            exploration: if gongzhu { 30.0 } else { 3.0 },
+            threads: pool::available_cores().min(pool::MAX_THREADS),
+        }
+    }
+
+    /// Parses a sampler name: "us", "ss", "us+iec", "ss+iec", "gibbs", "pairs" (IEC's β is
+    /// 0.015, the paper's).
+    pub fn sampler_kind(name: &str) -> Result<(SamplerKind, bool), TtcgError> {
+        Ok(match name {
+            "us" => (SamplerKind::Uniform, false),
+            "ss" => (SamplerKind::Stratified, false),
+            "us+iec" => (SamplerKind::Uniform, true),
+            "ss+iec" => (SamplerKind::Stratified, true),
+            "gibbs" => (SamplerKind::Gibbs(Kernel::RingSwap), false),
+            "pairs" => (SamplerKind::Gibbs(Kernel::Pairs), false),
+            other => {
+                return invalid(format!(
+                    "sampler must be us, ss, us+iec, ss+iec, gibbs or pairs, got {other:?}"
+                ))
+            }
+        })
+    }
+
+    /// Checks every setting against its bound and against `game`.
+    pub fn check(&self, game: &dyn TrickGame) -> Result<(), TtcgError> {
+        self.sampler.check(game.name())?;
+        if !(1..=MAX_DEALS).contains(&self.deals) {
+            return Err(TtcgError::TooLarge(format!(
+                "deals must be 1 to {MAX_DEALS} per move, got {}",
+                self.deals
+            )));
+        }
+        if !(1..=MAX_ITERATIONS).contains(&self.iterations) {
+            return Err(TtcgError::TooLarge(format!(
+                "iterations must be 1 to {MAX_ITERATIONS} per deal (a search node each, about \
+                 300 bytes), got {}",
+                self.iterations
+            )));
+        }
+        if let Some(s) = self.seconds {
+            if !(s.is_finite() && s > 0.0 && s <= MAX_SECONDS) {
+                return Err(TtcgError::TooLarge(format!(
+                    "seconds must be above 0 and at most {MAX_SECONDS}, got {s}"
+                )));
+            }
+        }
+        if !(self.exploration.is_finite() && self.exploration >= 0.0) {
+            return invalid(format!(
+                "exploration must be finite and >= 0, got {}",
+                self.exploration
+            ));
+        }
+        pool::check_threads(self.threads).map_err(|e| TtcgError::TooLarge(e.to_string()))?;
+        Ok(())
+    }
+}
+
+/// A searched move.
+#[derive(Clone, Debug, Default)]
+pub struct SearchResult {
+    pub action: Action,
+    /// Each legal action with its weighted mean value over the deals.
+    pub values: Vec<(Action, f64)>,
+    pub deals: usize,
+    /// Kish's effective number of deals of the sampler's weights.
+    pub effective_deals: f64,
+    /// Search iterations over every deal.
+    pub iterations: u64,
+}
+
+/// Decides the move of the seat to act in `turn`.
+pub fn search_move(
+    turn: &Turn<'_>,
+    config: &SearchConfig,
+    seed: u64,
+    stop: &Stop,
+) -> Result<SearchResult, TtcgError> {
+    let game = turn.game;
+    config.check(&**game)?;
+    let started = Instant::now();
+    let deadline = config.seconds.map(|s| started + Duration::from_secs_f64(s));
+    let seat = turn.seat();
+    let state = turn.state;
+    let observation = observe_seat(
+        game.clone(),
+        state.table,
+        seat,
+        turn.dealt,
+        turn.public_actions,
+    )?;
+    let sample = sample_deals(&observation, &config.sampler, config.deals, seed, stop)?;
+    let weights = sample.weights();
+    let players = game.num_players();
+    // Each sampled deal, brought to the present: every seat holds its dealt cards not yet played.
+    let roots: Vec<TableState> = sample
+        .deals
+        .iter()
+        .map(|deal| {
+            let mut root = *state;
+            root.hands = [0; MAX_PLAYERS];
+            for (card, &owner) in deal.iter().enumerate() {
+                if (owner as usize) < players && state.public.played >> card & 1 == 0 {
+                    root.hands[owner as usize] |= 1 << card;
+                }
+            }
+            root
+        })
+        .collect();
+    // A time budget is shared out so that every deal gets a slice as the pool works through them.
+    let per_deal = deadline.map(|d| {
+        let left = d.saturating_duration_since(Instant::now());
+        let rounds = roots.len().div_ceil(config.threads) as u32;
+        left / rounds.max(1)
+    });
+    let searched: Vec<mcts::RootStats> = pool::install(config.threads, || {
+        roots
+            .par_iter()
+            .enumerate()
+            .map(|(i, root)| {
+                let mut rng = Rng::stream(seed, i as u64);
+                let until = per_deal.map(|slice| (Instant::now() + slice).min(deadline.unwrap()));
+                mcts::search(
+                    &**game,
+                    root,
+                    config.iterations,
+                    config.exploration,
+                    until,
+                    &mut rng,
+                    stop,
+                )
+            })
+            .collect()
+    })
+    .map_err(|e| TtcgError::TooLarge(e.to_string()))?;
+    if stop.requested() {
+        return Err(TtcgError::Interrupted);
+    }
+    let actions = state.legal_action_vec(&**game);
+    let mut values = Vec::with_capacity(actions.len());
+    for (k, &a) in actions.iter().enumerate() {
+        let (mut num, mut den) = (0.0, 0.0);
+        for (stats, &w) in searched.iter().zip(&weights) {
+            debug_assert_eq!(stats.actions[k], a);
+            if stats.visits[k] > 0 {
+                num += w * stats.values[k];
+                den += w;
+            }
+        }
+        values.push((
+            a,
+            if den > 0.0 {
+                num / den
+            } else {
+                f64::NEG_INFINITY
+            },
+        ));
+    }
+    let best = values
+        .iter()
+        .copied()
+        .fold(None, |best: Option<(Action, f64)>, (a, v)| match best {
+            Some((_, bv)) if bv >= v => best,
+            _ => Some((a, v)),
+        })
+        .expect("a legal action");
+    Ok(SearchResult {
+        action: best.0,
+        values,
+        deals: sample.deals.len(),
+        effective_deals: sample.effective_size(),
+        iterations: searched.iter().map(|s| s.iterations).sum(),
+    })
+}
