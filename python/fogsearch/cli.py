@@ -7,6 +7,7 @@ import sys
 
 from fogsearch import benchmarks, play, tracking
 from fogsearch.tournament import command as tournament_command
+from fogsearch.ttcg.match import command as cards_command
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -16,6 +17,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_parser(subparsers)
     tournament_command.add_parser(subparsers)
     benchmarks.add_parser(subparsers)
+    cards_command.add_parser(subparsers)
     return parser
 
 

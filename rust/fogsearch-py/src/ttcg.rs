@@ -14,6 +14,7 @@ use crate::submodule;
 
 mod deals;
 mod games;
+mod play;
 mod policy;
 mod sampling;
 
@@ -152,6 +153,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         games::register(t)?;
         deals::register(t)?;
         sampling::register(t)?;
+        play::register(t)?;
         Ok(())
     })
 }

@@ -247,6 +247,27 @@ impl GongzhuState {
         self.table.as_ref()
     }
 
+    /// The plays so far (the history after the 52 dealing actions).
+    pub fn public_actions(&self) -> &[Action] {
+        &self.history[52.min(self.history.len())..]
+    }
+
+    /// Every play so far with the seat that made it, in order.
+    pub fn plays(&self) -> Vec<(usize, Card)> {
+        let Some(now) = &self.table else {
+            return Vec::new();
+        };
+        let mut state = TableState::new(&Gongzhu, now.table, &self.hands);
+        self.public_actions()
+            .iter()
+            .map(|&a| {
+                let seat = state.to_act();
+                state.apply(a);
+                (seat, a as Card)
+            })
+            .collect()
+    }
+
     /// Each seat's dealt hand.
     pub fn dealt_hands(&self) -> &[Hand] {
         &self.hands[..PLAYERS]

@@ -293,6 +293,12 @@ impl OhHellState {
         self.table.map(|t| t.table)
     }
 
+    /// The bids and plays so far (the history after the deal and the trump card).
+    pub fn public_actions(&self) -> &[Action] {
+        let deal_len = 2 + self.params.players * self.num_tricks + 1;
+        &self.history[deal_len.min(self.history.len())..]
+    }
+
     /// Each seat's dealt hand.
     pub fn dealt_hands(&self) -> &[Hand] {
         &self.hands[..self.params.players]

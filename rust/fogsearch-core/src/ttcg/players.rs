@@ -227,3 +227,74 @@ mod tests {
         assert!(greed_vs_if > 10.0, "{greed_vs_if}");
     }
 }
+
+#[cfg(test)]
+mod scratch {
+    use super::super::deal_samplers::SamplerKind;
+    use super::super::gongzhu::{Gongzhu, TABLE};
+    use super::super::search::SearchConfig;
+    use super::*;
+    use crate::stop::NEVER;
+
+    #[test]
+    #[ignore]
+    fn search_vs_greed() {
+        let game: Arc<dyn TrickGame> = Arc::new(Gongzhu);
+        let deals: u64 = std::env::var("DEALS")
+            .ok()
+            .and_then(|x| x.parse().ok())
+            .unwrap_or(20);
+        let c: f64 = std::env::var("C")
+            .ok()
+            .and_then(|x| x.parse().ok())
+            .unwrap_or(30.0);
+        let it: u64 = std::env::var("IT")
+            .ok()
+            .and_then(|x| x.parse().ok())
+            .unwrap_or(400);
+        let nd: usize = std::env::var("ND")
+            .ok()
+            .and_then(|x| x.parse().ok())
+            .unwrap_or(16);
+        let kind = match std::env::var("S").as_deref() {
+            Ok("ss") => SamplerKind::Stratified,
+            Ok("gibbs") => SamplerKind::Gibbs(super::super::gibbs::Kernel::RingSwap),
+            _ => SamplerKind::Uniform,
+        };
+        let mut cfg = SearchConfig::for_game(&*game, kind);
+        cfg.exploration = c;
+        cfg.iterations = it;
+        cfg.deals = nd;
+        cfg.threads = 1;
+        let a = CardPlayer::Search(Box::new(cfg));
+        let b = CardPlayer::Greed;
+        let t = std::time::Instant::now();
+        let mut results = Vec::new();
+        for d in 0..deals {
+            let hands = random_hands(&*game, &TABLE, &mut Rng::new(10_000 + d));
+            let mut sum = 0.0;
+            for swap in [false, true] {
+                let seats: Vec<CardPlayer> = (0..4)
+                    .map(|s| {
+                        if (s % 2 == 0) != swap {
+                            a.clone()
+                        } else {
+                            b.clone()
+                        }
+                    })
+                    .collect();
+                let out = play_out(&game, TABLE, &hands, &seats, d, &NEVER).unwrap();
+                sum += out.returns[if swap { 1 } else { 0 }];
+            }
+            results.push(sum / 2.0);
+        }
+        let n = results.len() as f64;
+        let mean = results.iter().sum::<f64>() / n;
+        let sd = (results.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+        eprintln!(
+            "search vs greed: {mean:.1} +- {:.1} over {deals} deals, {:.1}s",
+            1.96 * sd / n.sqrt(),
+            t.elapsed().as_secs_f64()
+        );
+    }
+}

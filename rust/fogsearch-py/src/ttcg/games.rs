@@ -12,6 +12,11 @@ use fogsearch_core::ttcg::{
 use super::{actions_from, observer_from, params_from_dict, run, to_py_err};
 use crate::pickle;
 
+/// The cards of a hand as action ids (Python ints, not bytes).
+fn card_list(hand: Hand) -> Vec<Action> {
+    cards_of(hand).map(Action::from).collect()
+}
+
 /// An Oh Hell state with OpenSpiel's interface subset (ids, player codes, returns).
 #[pyclass(module = "fogsearch._core.ttcg", name = "OhHellState")]
 #[derive(Clone)]
@@ -115,12 +120,12 @@ impl PyGongzhuState {
 
     /// The dealing actions of `hands` (four lists of 13 card ids that use every card once).
     #[staticmethod]
-    fn deal_actions(hands: Vec<Vec<u8>>) -> PyResult<Vec<Action>> {
+    fn deal_actions(hands: Vec<Vec<i64>>) -> PyResult<Vec<Action>> {
         let masks = hands
             .iter()
             .map(|h| {
                 h.iter().try_fold(0u64, |m, &c| {
-                    if c >= 52 || m >> c & 1 == 1 {
+                    if !(0..52).contains(&c) || m >> c & 1 == 1 {
                         Err(TtcgError::InvalidInput(format!(
                             "card {c} is not a card of the deck, or is repeated"
                         )))
@@ -172,41 +177,44 @@ impl PyGongzhuState {
     }
 
     /// Each seat's dealt hand (card ids, ascending).
-    fn dealt_hands(&self) -> Vec<Vec<u8>> {
+    fn dealt_hands(&self) -> Vec<Vec<Action>> {
         self.inner
             .dealt_hands()
             .iter()
-            .map(|&h| cards_of(h).collect())
+            .map(|&h| card_list(h))
             .collect()
     }
 
     /// Each seat's cards still in hand.
-    fn hands(&self) -> Vec<Vec<u8>> {
+    fn hands(&self) -> Vec<Vec<Action>> {
         match self.inner.table_state() {
-            Some(t) => t.hands[..4]
-                .iter()
-                .map(|&h| cards_of(h).collect())
-                .collect(),
+            Some(t) => t.hands[..4].iter().map(|&h| card_list(h)).collect(),
             None => self.dealt_hands(),
         }
     }
 
     /// The cards each seat has taken in tricks.
-    fn taken(&self) -> Vec<Vec<u8>> {
+    fn taken(&self) -> Vec<Vec<Action>> {
         match self.inner.table_state() {
-            Some(t) => t.public.taken[..4]
-                .iter()
-                .map(|&h| cards_of(h).collect())
-                .collect(),
+            Some(t) => t.public.taken[..4].iter().map(|&h| card_list(h)).collect(),
             None => vec![Vec::new(); 4],
         }
     }
 
-    /// The cards of the trick in progress, the lead first.
-    fn current_trick(&self) -> Vec<u8> {
+    /// Every play so far as (seat, card), in order.
+    fn plays(&self) -> Vec<(usize, Action)> {
         self.inner
-            .table_state()
-            .map_or(Vec::new(), |t| t.public.trick().to_vec())
+            .plays()
+            .into_iter()
+            .map(|(s, c)| (s, c as Action))
+            .collect()
+    }
+
+    /// The cards of the trick in progress, the lead first.
+    fn current_trick(&self) -> Vec<Action> {
+        self.inner.table_state().map_or(Vec::new(), |t| {
+            t.public.trick().iter().map(|&c| c as Action).collect()
+        })
     }
 
     fn clone(&self) -> Self {

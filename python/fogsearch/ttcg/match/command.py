@@ -1,0 +1,140 @@
+"""``fogsearch cards match``: duplicate deals between card players, with seats rotated; mean
+returns with 95% intervals; results in SQLite."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from fogsearch._core import FogsearchError
+from fogsearch.tournament.command import sigterm_as_interrupt
+from fogsearch.ttcg.match.runner import GAMES
+from fogsearch.ttcg.players import KINDS, build_player, parse_spec
+
+MAX_DEALS = 1_000_000
+MAX_MOVE_SECONDS = 3600.0
+MAX_WORKERS = 256
+
+
+class UsageError(Exception):
+    """A mistake on the command line: one line, exit status 2."""
+
+
+def add_parser(subparsers) -> None:
+    cards = subparsers.add_parser("cards", help="trick-taking card games: matches between players")
+    sub = cards.add_subparsers(dest="cards_command", required=True)
+    p = sub.add_parser(
+        "match",
+        help="duplicate deals between card players, seats rotated",
+        description=(
+            f"Players: {', '.join(KINDS)}, as kind[:key=value,...][@label] (see "
+            "fogsearch.ttcg.players). Gongzhu takes 2 players (teams, each copied into both "
+            "partner seats) or 4; oh_hell takes one per seat (3 by default)."
+        ),
+    )
+    p.add_argument("--game", required=True, choices=GAMES)
+    p.add_argument("--players", nargs="+", required=True, metavar="SPEC")
+    p.add_argument("--deals", type=int, required=True, help="distinct deals (each rotated)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--move-seconds", type=float, default=None, help="time per move of searches")
+    p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                   help="an oh_hell parameter (OpenSpiel's names), repeatable")  # fmt: skip
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--workers", type=int, default=1, help="games in parallel processes")
+    p.add_argument("--backend", choices=["local", "ray"], default="local")
+    p.add_argument("--ray-address", default=None)
+    p.add_argument("--db", default=None, help="SQLite results file (appended to)")
+    p.add_argument("--no-progress", action="store_true")
+    p.set_defaults(handler=run)
+
+
+def _params(game: str, items: list[str]) -> dict:
+    if items and game != "oh_hell":
+        raise UsageError("--param is for oh_hell; Gongzhu has no parameters")
+    params = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise UsageError(f"--param {item!r} is not KEY=VALUE")
+        try:
+            params[key] = json.loads(value)
+        except json.JSONDecodeError:
+            raise UsageError(f"--param {key} must be a number or true/false, got {value!r}")
+    if game == "oh_hell":
+        from fogsearch._core.ttcg import OhHellState
+
+        try:
+            OhHellState(params)
+        except (FogsearchError, ValueError, TypeError) as e:
+            raise UsageError(f"oh_hell parameters: {e}") from None
+    return params
+
+
+def check(args: argparse.Namespace) -> dict:
+    """Every argument, checked before the first game; returns the game's parameters."""
+    if not 1 <= args.deals <= MAX_DEALS:
+        raise UsageError(f"--deals must be 1 to {MAX_DEALS}, got {args.deals}")
+    if args.move_seconds is not None and not 0 < args.move_seconds <= MAX_MOVE_SECONDS:
+        raise UsageError(
+            f"--move-seconds must be above 0 and at most {MAX_MOVE_SECONDS:g}, got {args.move_seconds}"
+        )
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise UsageError(f"--workers must be 1 to {MAX_WORKERS}, got {args.workers}")
+    params = _params(args.game, args.param)
+    seats = 4 if args.game == "gongzhu" else int(params.get("players", 3))
+    allowed = (2, 4) if args.game == "gongzhu" else (seats,)
+    if len(args.players) not in allowed:
+        raise UsageError(
+            f"{args.game} takes {' or '.join(map(str, allowed))} players, got {len(args.players)}"
+        )
+    names = []
+    for text in args.players:
+        try:
+            spec = parse_spec(text, args.game)
+            build_player(spec, args.game, params, args.move_seconds)
+        except (FogsearchError, ValueError, TypeError) as e:
+            raise UsageError(f"player {text!r}: {e}") from None
+        names.append(spec.name)
+    if len(set(names)) != len(names):
+        raise UsageError(f"player names must differ (label copies with @name): {names}")
+    if args.db is not None and not Path(args.db).resolve().parent.is_dir():
+        raise UsageError(f"--db {args.db}: the folder {Path(args.db).resolve().parent} does not exist")
+    return params
+
+
+def run(args: argparse.Namespace) -> int:
+    from fogsearch.ttcg.match import run_match, summary_table
+
+    try:
+        params = check(args)
+    except UsageError as e:
+        print(f"fogsearch cards match: {e}", file=sys.stderr)
+        return 2
+    try:
+        with sigterm_as_interrupt():
+            summary = run_match(
+                args.game,
+                args.players,
+                args.deals,
+                seed=args.seed,
+                params=params,
+                move_seconds=args.move_seconds,
+                workers=args.workers,
+                backend=args.backend,
+                ray_address=args.ray_address,
+                db=args.db,
+                progress=not args.no_progress and not args.json,
+            )
+    except KeyboardInterrupt:
+        print("stopped: the running games were terminated", file=sys.stderr)
+        return 130
+    if args.json:
+        print(json.dumps(summary.as_json()))
+    else:
+        print(summary_table(summary, args.game))
+        if args.db:
+            print(f"games stored in {os.path.abspath(args.db)}")
+    return 0

@@ -1,0 +1,250 @@
+"""Card matches: duplicate deals, each played once per seat rotation, in this process, in worker
+processes, or on Ray.
+
+A deal is the list of chance actions that deal it (for oh_hell also the number of tricks, the
+dealer and the trump card), so every rotation plays the same cards. When every player is native
+(Rust), a whole game is one call into the core; when OpenSpiel's ISMCTS plays, the game runs on a
+pyspiel state and the core's state side by side.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from multiprocessing import get_context
+
+import numpy as np
+
+from fogsearch._core import ttcg as native
+from fogsearch.tournament.players import PlayerSpec
+from fogsearch.tournament.runner import GameProcesses
+from fogsearch.ttcg.players import build_player
+
+GAMES = ("gongzhu", "oh_hell")
+
+
+@dataclass(frozen=True)
+class CardTask:
+    """One game of a match: the deal, who sits where, and the seeds."""
+
+    index: int
+    game: str
+    params: tuple[tuple[str, object], ...]
+    deal_index: int
+    rotation: int
+    deal: tuple[int, ...]
+    seats: tuple[int, ...]
+    """For each seat, the index of its player in the match's player list."""
+    specs: tuple[PlayerSpec, ...]
+    seed: int
+    move_seconds: float | None = None
+    threads: int | None = None
+    """Worker threads of each searching player that sets none (shared out among the games)."""
+
+
+@dataclass
+class CardRecord:
+    task_index: int
+    deal_index: int
+    rotation: int
+    seats: list[int]
+    seed: int
+    deal: list[int]
+    returns: list[float] | None
+    points: list[float] | None
+    public_actions: list[int]
+    duration_s: float
+    error: str | None = None
+
+
+def new_state(game: str, params: dict):
+    return native.GongzhuState() if game == "gongzhu" else native.OhHellState(params)
+
+
+def deal_actions(game: str, params: dict, seed: int) -> list[int]:
+    """The chance actions of a uniformly random deal drawn from ``seed``."""
+    rng = np.random.default_rng(seed)
+    state = new_state(game, params)
+    actions = []
+    while state.is_chance_node():
+        legal = state.legal_actions()
+        a = int(legal[rng.integers(len(legal))])
+        state.apply_action(a)
+        actions.append(a)
+    return actions
+
+
+def seat_pattern(game: str, num_players: int) -> list[int]:
+    """Which of the listed players sits where in rotation 0: Gongzhu with two players is two
+    teams (each player's copy sits across the table from it)."""
+    seats = 4 if game == "gongzhu" else num_players
+    return [s % num_players for s in range(seats)]
+
+
+def rotations(game: str, num_players: int) -> int:
+    """Seat rotations per deal: in Gongzhu the teams swap seats (shift by one); in oh_hell every
+    player sits in every seat."""
+    return 2 if game == "gongzhu" else num_players
+
+
+def make_tasks(
+    game: str,
+    params: dict,
+    specs: list[PlayerSpec],
+    deals: int,
+    seed: int,
+    move_seconds: float | None = None,
+    threads: int | None = None,
+) -> list[CardTask]:
+    pattern = seat_pattern(game, len(specs))
+    tasks = []
+    for d in range(deals):
+        deal = tuple(deal_actions(game, params, seed * 1_000_003 + d))
+        for r in range(rotations(game, len(specs))):
+            seats = tuple(pattern[(s - r) % len(pattern)] for s in range(len(pattern)))
+            tasks.append(
+                CardTask(
+                    index=len(tasks),
+                    game=game,
+                    params=tuple(sorted(params.items())),
+                    deal_index=d,
+                    rotation=r,
+                    deal=deal,
+                    seats=seats,
+                    specs=tuple(specs),
+                    seed=seed * 1_000_003 + d,
+                    move_seconds=move_seconds,
+                    threads=threads,
+                )
+            )
+    return tasks
+
+
+def play_card_game(task: CardTask) -> CardRecord:
+    """Plays ``task`` to the end in this process. A player that raises ends the game with its
+    error recorded and no returns."""
+    params = dict(task.params)
+    started = time.perf_counter()
+    public: list[int] = []
+    try:
+        players = []
+        for s, p in enumerate(task.seats):
+            spec = task.specs[p]
+            if spec.kind == "search" and "threads" not in spec.settings and task.threads:
+                spec = PlayerSpec(spec.kind, {**spec.settings, "threads": task.threads}, spec.label)
+            players.append(build_player(spec, task.game, params, task.move_seconds, task.seed + s))
+        state = new_state(task.game, params)
+        for a in task.deal:
+            state.apply_action(a)
+        if not any(p.needs_pyspiel for p in players):
+            public, points, returns = native.play_deal(
+                state, [p.native for p in players], task.seed
+            )
+        else:
+            import pyspiel
+
+            spiel = pyspiel.load_game(task.game, params).new_initial_state()
+            for a in task.deal:
+                spiel.apply_action(a)
+            move = 0
+            while not state.is_terminal():
+                seat = state.current_player()
+                a = players[seat].act(state, spiel, task.seed * 7919 + move)
+                state.apply_action(a)
+                spiel.apply_action(a)
+                public.append(a)
+                move += 1
+            returns = state.returns()
+            points = list(returns)
+        error = None
+    except Exception:  # noqa: BLE001 - recorded with the game, the match goes on
+        returns = points = None
+        error = traceback.format_exc()
+    return CardRecord(
+        task_index=task.index,
+        deal_index=task.deal_index,
+        rotation=task.rotation,
+        seats=list(task.seats),
+        seed=task.seed,
+        deal=list(task.deal),
+        returns=None if returns is None else [float(x) for x in returns],
+        points=None if points is None else [float(x) for x in points],
+        public_actions=[int(a) for a in public],
+        duration_s=time.perf_counter() - started,
+        error=error,
+    )
+
+
+def _play_and_send(task: CardTask, sender) -> None:
+    sender.send(play_card_game(task))
+    sender.close()
+
+
+def _play_in_own_process(task: CardTask, processes: GameProcesses) -> CardRecord | None:
+    context = get_context("spawn")
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(target=_play_and_send, args=(task, sender), daemon=True)
+    if not processes.start(process):
+        receiver.close()
+        sender.close()
+        return None
+    sender.close()
+    try:
+        record = receiver.recv()
+    except EOFError:
+        record = None
+    finally:
+        receiver.close()
+        process.join()
+        processes.finished(process)
+    if record is None and not processes.stopped:
+        return CardRecord(
+            task.index, task.deal_index, task.rotation, list(task.seats), task.seed,
+            list(task.deal), None, None, [], 0.0,
+            f"its process died with exit code {process.exitcode}",
+        )  # fmt: skip
+    return record
+
+
+def run_local(tasks: list[CardTask], workers: int) -> Iterator[CardRecord]:
+    """Plays ``tasks``, ``workers`` at a time each in a spawned process of its own (one worker:
+    in this process), yielding records as games finish. Closing the iterator early stops the
+    games still running (the RBC tournament's process registry)."""
+    if workers <= 1:
+        for task in tasks:
+            yield play_card_game(task)
+        return
+    processes = GameProcesses()
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
+        futures = [pool.submit(_play_in_own_process, t, processes) for t in tasks]
+        for future in as_completed(futures):
+            record = future.result()
+            if record is not None:
+                yield record
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+        processes.stop_all()
+        pool.shutdown(wait=True)
+
+
+def run_ray(tasks: list[CardTask], address: str | None = None) -> Iterator[CardRecord]:
+    """Plays ``tasks`` as Ray tasks (``pip install fogsearch[ray]``)."""
+    try:
+        import ray
+    except ImportError as exc:
+        raise RuntimeError("the Ray backend needs ray: pip install 'fogsearch[ray]'") from exc
+    if not ray.is_initialized():
+        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+    remote_play = ray.remote(play_card_game)
+    pending = [remote_play.remote(t) for t in tasks]
+    try:
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            yield ray.get(done[0])
+    finally:
+        for ref in pending:
+            ray.cancel(ref, force=True)

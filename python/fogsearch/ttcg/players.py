@@ -1,0 +1,139 @@
+"""Card players from specs: ``random``, ``if``, ``greed`` (Gongzhu), ``search[:key=value,...]``
+and ``openspiel-ismcts[:key=value,...]`` (OpenSpiel's ISMCTS bot, oh_hell only), each optionally
+``@label``-ed, in the grammar of :class:`fogsearch.tournament.PlayerSpec`.
+
+``search`` settings: ``sampler`` (us, ss, us+iec, ss+iec, gibbs, pairs; default us), ``deals``
+(sampled per move, 16), ``iterations`` (UCB-MCTS iterations per deal, 400), ``c`` (UCB's
+exploration constant; Gongzhu 30, the paper's, and Oh Hell 3), ``threads`` (default: every core),
+``beta`` (IEC's, 0.015), ``model_beta`` (the Greed model of play of Gongzhu's Gibbs sampler, 0.015),
+``key_cards`` (SS, 2), ``chains``, ``burn_in``, ``thin`` (Gibbs: 4, 20, 10). ``openspiel-ismcts``
+settings: ``simulations`` (1,000), ``c`` (UCT's, 2), ``rollouts`` (1). With a time per move, both
+searches stop when it is up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pyspiel
+
+from fogsearch._core import FogsearchError
+from fogsearch._core.ttcg import Player
+from fogsearch.tournament.players import PlayerSpec
+
+__all__ = ["KINDS", "CardPlayer", "SpecError", "build_player", "parse_spec"]
+
+KINDS = ("random", "if", "greed", "search", "openspiel-ismcts")
+
+_SEARCH_SETTINGS = {
+    "sampler": str,
+    "deals": int,
+    "iterations": int,
+    "c": float,
+    "threads": int,
+    "beta": float,
+    "model_beta": float,
+    "key_cards": int,
+    "chains": int,
+    "burn_in": int,
+    "thin": int,
+}
+_ISMCTS_SETTINGS = {"simulations": int, "c": float, "rollouts": int}
+
+
+class SpecError(FogsearchError):
+    """A player spec that names no player, or settings it does not take."""
+
+
+def parse_spec(text: str, game: str) -> PlayerSpec:
+    """Parses and checks ``text`` for ``game`` ("gongzhu" or "oh_hell"), raising
+    :class:`SpecError` with what is allowed."""
+    try:
+        spec = PlayerSpec.parse(text)
+    except ValueError as e:
+        raise SpecError(str(e)) from None
+    if spec.kind not in KINDS:
+        raise SpecError(f"unknown player kind {spec.kind!r}; kinds: {', '.join(KINDS)}")
+    if spec.kind in ("if", "greed") and game != "gongzhu":
+        raise SpecError(f"{spec.kind!r} plays Gongzhu only")
+    if spec.kind == "openspiel-ismcts" and game != "oh_hell":
+        raise SpecError("openspiel-ismcts plays oh_hell only (OpenSpiel has no Gongzhu resampler)")
+    allowed = {"search": _SEARCH_SETTINGS, "openspiel-ismcts": _ISMCTS_SETTINGS}.get(spec.kind, {})
+    for key, value in spec.settings.items():
+        if key not in allowed:
+            known = ", ".join(f"{k} ({t.__name__})" for k, t in allowed.items()) or "none"
+            raise SpecError(f"{spec.kind} takes no setting {key!r}; settings: {known}")
+        want = allowed[key]
+        if want is float and isinstance(value, int) and not isinstance(value, bool):
+            continue
+        if not isinstance(value, want) or isinstance(value, bool):
+            raise SpecError(f"{spec.kind} setting {key} must be {want.__name__}, got {value!r}")
+    return spec
+
+
+@dataclass
+class CardPlayer:
+    """A built player: ``native`` (a ``fogsearch._core.ttcg.Player``) acts on native states;
+    ``ismcts`` (OpenSpiel's bot) on pyspiel states."""
+
+    name: str
+    native: Any = None
+    ismcts: Any = None
+
+    @property
+    def needs_pyspiel(self) -> bool:
+        return self.ismcts is not None
+
+    def act(self, native_state: Any, pyspiel_state: Any, seed: int) -> int:
+        if self.native is not None:
+            return int(self.native.act(native_state, seed))
+        return int(self.ismcts.step(pyspiel_state))
+
+
+def build_player(
+    spec: PlayerSpec,
+    game: str,
+    params: dict | None = None,
+    move_seconds: float | None = None,
+    seed: int = 0,
+) -> CardPlayer:
+    """The player of ``spec`` (checked by :func:`parse_spec`), with ``move_seconds`` as its time
+    per move if it searches."""
+    s = spec.settings
+    if spec.kind == "random":
+        return CardPlayer(spec.name, native=Player.random())
+    if spec.kind == "if":
+        return CardPlayer(spec.name, native=Player.mr_if())
+    if spec.kind == "greed":
+        return CardPlayer(spec.name, native=Player.greed())
+    if spec.kind == "search":
+        native = Player.search(
+            game=game,
+            params=params or None,
+            sampler=s.get("sampler", "us"),
+            deals=s.get("deals"),
+            iterations=s.get("iterations"),
+            seconds=move_seconds,
+            exploration=None if "c" not in s else float(s["c"]),
+            threads=s.get("threads"),
+            model_beta=None if "model_beta" not in s else float(s["model_beta"]),
+            iec_beta=float(s.get("beta", 0.015)),
+            key_cards=s.get("key_cards"),
+            chains=s.get("chains"),
+            burn_in=s.get("burn_in"),
+            thin=s.get("thin"),
+        )
+        return CardPlayer(spec.name, native=native)
+    bot = pyspiel.ISMCTSBot(
+        seed,
+        pyspiel.RandomRolloutEvaluator(int(s.get("rollouts", 1)), seed),
+        float(s.get("c", 2.0)),
+        int(s.get("simulations", 1000)) if move_seconds is None else 10**9,
+        -1,
+        pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+        False,
+        False,
+        -1.0 if move_seconds is None else float(move_seconds),
+    )
+    return CardPlayer(spec.name, ismcts=bot)

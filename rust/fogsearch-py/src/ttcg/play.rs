@@ -1,0 +1,246 @@
+//! Players and whole deals: the rule-based players, the searching player, and deals played out in
+//! Rust. A state argument is a native `OhHellState` or `GongzhuState` past its chance nodes.
+
+use std::sync::Arc;
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use fogsearch_core::rng::Rng;
+use fogsearch_core::ttcg::{
+    play_out, search_move, Action, CardPlayer, Gongzhu, Hand, ModelPolicy, SearchConfig,
+    TableState, TrickGame, TtcgError, Turn,
+};
+
+use super::games::{PyGongzhuState, PyOhHellState};
+use super::{params_from_dict, run, threads_of, to_py_err};
+
+/// A state's game, its table, the dealt hands and the public actions so far.
+struct Seated {
+    game: Arc<dyn TrickGame>,
+    table: TableState,
+    dealt: Vec<Hand>,
+    public_actions: Vec<Action>,
+}
+
+fn seated(state: &Bound<'_, PyAny>) -> PyResult<Seated> {
+    let dealing = || PyValueError::new_err("the state is still being dealt (a chance node)");
+    if let Ok(s) = state.cast::<PyOhHellState>() {
+        let s = &crate::errors::read(s)?.inner;
+        let table = *s.table_state().ok_or_else(dealing)?;
+        return Ok(Seated {
+            game: Arc::new(s.params().clone()),
+            table,
+            dealt: s.dealt_hands().to_vec(),
+            public_actions: s.public_actions().to_vec(),
+        });
+    }
+    if let Ok(s) = state.cast::<PyGongzhuState>() {
+        let s = &crate::errors::read(s)?.inner;
+        let table = *s.table_state().ok_or_else(dealing)?;
+        return Ok(Seated {
+            game: Arc::new(Gongzhu),
+            table,
+            dealt: s.dealt_hands().to_vec(),
+            public_actions: s.public_actions().to_vec(),
+        });
+    }
+    Err(PyTypeError::new_err(
+        "state must be a fogsearch._core.ttcg OhHellState or GongzhuState",
+    ))
+}
+
+/// A player: `Player.random()`, `Player.mr_if()`, `Player.greed()` (Gongzhu), or
+/// `Player.search(game, sampler, ...)`.
+#[pyclass(module = "fogsearch._core.ttcg", name = "Player", frozen)]
+pub struct PyPlayer {
+    inner: CardPlayer,
+}
+
+#[pymethods]
+impl PyPlayer {
+    #[staticmethod]
+    fn random() -> Self {
+        PyPlayer {
+            inner: CardPlayer::Random,
+        }
+    }
+
+    #[staticmethod]
+    fn mr_if() -> Self {
+        PyPlayer {
+            inner: CardPlayer::If,
+        }
+    }
+
+    #[staticmethod]
+    fn greed() -> Self {
+        PyPlayer {
+            inner: CardPlayer::Greed,
+        }
+    }
+
+    /// The searching player for `game` ("gongzhu" or "oh_hell" with `params`): per move
+    /// `deals` deals from `sampler` ("us", "ss", "us+iec", "ss+iec", "gibbs", "pairs"), each
+    /// searched by UCB-MCTS for `iterations` iterations (or until `seconds` per move), values
+    /// averaged with the sampler's weights. Unset settings take the game's defaults.
+    #[staticmethod]
+    #[pyo3(signature = (game="gongzhu", params=None, sampler="us", deals=None, iterations=None, seconds=None, exploration=None, threads=None, model_beta=None, iec_beta=0.015, key_cards=None, chains=None, burn_in=None, thin=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        game: &str,
+        params: Option<&Bound<'_, PyDict>>,
+        sampler: &str,
+        deals: Option<usize>,
+        iterations: Option<u64>,
+        seconds: Option<f64>,
+        exploration: Option<f64>,
+        threads: Option<usize>,
+        model_beta: Option<f64>,
+        iec_beta: f64,
+        key_cards: Option<usize>,
+        chains: Option<usize>,
+        burn_in: Option<u64>,
+        thin: Option<u64>,
+    ) -> PyResult<Self> {
+        let game: Arc<dyn TrickGame> = match game {
+            "gongzhu" => Arc::new(Gongzhu),
+            "oh_hell" => Arc::new(match params {
+                Some(p) => params_from_dict(p)?,
+                None => Default::default(),
+            }),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "game must be \"gongzhu\" or \"oh_hell\", got {other:?}"
+                )))
+            }
+        };
+        let (kind, iec) = SearchConfig::sampler_kind(sampler).map_err(to_py_err)?;
+        let mut config = SearchConfig::for_game(&*game, kind);
+        if iec {
+            config.sampler.iec_beta = Some(iec_beta);
+        }
+        if let Some(b) = model_beta {
+            config.sampler.model = ModelPolicy::Greed { beta: b };
+        }
+        config.deals = deals.unwrap_or(config.deals);
+        config.iterations = iterations.unwrap_or(config.iterations);
+        config.seconds = seconds;
+        config.exploration = exploration.unwrap_or(config.exploration);
+        config.threads = threads_of(threads.or(Some(config.threads)))?;
+        config.sampler.key_cards = key_cards.unwrap_or(config.sampler.key_cards);
+        config.sampler.chains = chains.unwrap_or(config.sampler.chains);
+        config.sampler.burn_in = burn_in.unwrap_or(config.sampler.burn_in);
+        config.sampler.thin = thin.unwrap_or(config.sampler.thin);
+        config.check(&*game).map_err(to_py_err)?;
+        Ok(PyPlayer {
+            inner: CardPlayer::Search(Box::new(config)),
+        })
+    }
+
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.inner.name()
+    }
+
+    /// The action this player takes at `state` (the seat to act), its random choices drawn
+    /// from `seed`. GIL released; Ctrl-C interrupts a search.
+    fn act(&self, py: Python<'_>, state: &Bound<'_, PyAny>, seed: u64) -> PyResult<Action> {
+        let s = seated(state)?;
+        self.inner.check_game(&*s.game).map_err(to_py_err)?;
+        run(py, Some(1), |stop| {
+            if s.table.is_over() {
+                return Err(TtcgError::InvalidInput("the game is over".into()));
+            }
+            let turn = Turn {
+                game: &s.game,
+                state: &s.table,
+                dealt: s.dealt[s.table.to_act()],
+                public_actions: &s.public_actions,
+            };
+            self.inner.act(&turn, &mut Rng::new(seed), stop)
+        })
+    }
+
+    /// What the searching player computed for its move at `state`: a dict with the action, each
+    /// legal action's mean value over the deals, the number of deals, their effective number
+    /// under the weights, and the search iterations.
+    fn explain<'py>(
+        &self,
+        py: Python<'py>,
+        state: &Bound<'_, PyAny>,
+        seed: u64,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let CardPlayer::Search(config) = &self.inner else {
+            return Err(PyValueError::new_err(
+                "only the searching player explains its moves",
+            ));
+        };
+        let s = seated(state)?;
+        let result = run(py, Some(1), |stop| {
+            let turn = Turn {
+                game: &s.game,
+                state: &s.table,
+                dealt: s.dealt[s.table.to_act()],
+                public_actions: &s.public_actions,
+            };
+            search_move(&turn, config, seed, stop)
+        })?;
+        let d = PyDict::new(py);
+        d.set_item("action", result.action)?;
+        d.set_item("values", result.values)?;
+        d.set_item("deals", result.deals)?;
+        d.set_item("effective_deals", result.effective_deals)?;
+        d.set_item("iterations", result.iterations)?;
+        Ok(d)
+    }
+
+    fn __repr__(&self) -> String {
+        match &self.inner {
+            CardPlayer::Search(c) => format!(
+                "Player.search(sampler={:?}, deals={}, iterations={}, seconds={:?}, exploration={})",
+                c.sampler.name(),
+                c.deals,
+                c.iterations,
+                c.seconds,
+                c.exploration
+            ),
+            other => format!("Player.{}()", other.name()),
+        }
+    }
+}
+
+/// Plays the deal of `state` (past its chance nodes, before any bid or play) to the end in Rust,
+/// seat `s` played by `players[s]` with random stream `s` of `seed`: (public actions, each seat's
+/// points, each seat's returns). GIL released; Ctrl-C interrupts.
+#[pyfunction]
+fn play_deal(
+    py: Python<'_>,
+    state: &Bound<'_, PyAny>,
+    players: Vec<Bound<'_, PyPlayer>>,
+    seed: u64,
+) -> PyResult<(Vec<Action>, Vec<f64>, Vec<f64>)> {
+    let s = seated(state)?;
+    if !s.public_actions.is_empty() {
+        return Err(PyValueError::new_err(
+            "play_deal starts from a deal before any bid or play",
+        ));
+    }
+    let players: Vec<CardPlayer> = players.iter().map(|p| p.get().inner.clone()).collect();
+    let seats = s.game.num_players();
+    let out = run(py, Some(1), |stop| {
+        play_out(&s.game, s.table.table, &s.dealt, &players, seed, stop)
+    })?;
+    Ok((
+        out.public_actions,
+        out.points[..seats].to_vec(),
+        out.returns[..seats].to_vec(),
+    ))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyPlayer>()?;
+    m.add_function(wrap_pyfunction!(play_deal, m)?)?;
+    Ok(())
+}
