@@ -4,7 +4,8 @@ and ``openspiel-ismcts[:key=value,...]`` (OpenSpiel's ISMCTS bot, oh_hell only),
 
 ``search`` settings: ``sampler`` (us, ss, us+iec, ss+iec, gibbs, pairs; default us), ``deals``
 (sampled per move, 16), ``iterations`` (UCB-MCTS iterations per deal, 400), ``c`` (UCB's
-exploration constant; Gongzhu 30, the paper's, and Oh Hell 3), ``threads`` (default: every core),
+exploration constant; Gongzhu 200, Oh Hell 7; ``c=30`` is the paper's, tuned for its network's
+values rather than random playouts), ``threads`` (default: every core),
 ``beta`` (IEC's, 0.015), ``model_beta`` (the Greed model of play of Gongzhu's Gibbs sampler, 0.015),
 ``key_cards`` (SS, 2), ``chains``, ``burn_in``, ``thin`` (Gibbs: 4, 20, 10). ``openspiel-ismcts``
 settings: ``simulations`` (1,000), ``c`` (UCT's, 2), ``rollouts`` (1). With a time per move, both

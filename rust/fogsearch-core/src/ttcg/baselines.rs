@@ -9,7 +9,9 @@
 use super::constraints::{Card, Owner};
 use super::error::{zero_reach, TtcgError};
 use super::limits::{check_output, try_vec};
-use super::suit_lengths::{log_sum_exp, DealSpace, DealSpaceError, SuitLengths};
+use std::collections::HashMap;
+
+use super::suit_lengths::{log_sum_exp, DealSpace, DealSpaceError, SuitLengths, MAX_OWNERS};
 use super::target::LogTarget;
 use crate::rng::Rng;
 use crate::stop::Stop;
@@ -36,7 +38,7 @@ fn cumulative_from_log_weights(log_weights: &[f64]) -> Option<Vec<f64>> {
 }
 
 #[inline]
-fn draw_index(cumulative: &[f64], rng: &mut Rng) -> usize {
+pub(crate) fn draw_index(cumulative: &[f64], rng: &mut Rng) -> usize {
     let u = rng.next_f64() * cumulative[cumulative.len() - 1];
     cumulative
         .partition_point(|&c| c <= u)
@@ -44,39 +46,159 @@ fn draw_index(cumulative: &[f64], rng: &mut Rng) -> usize {
 }
 
 /// Exact uniform sampler over the assignments consistent with a deal space.
+///
+/// The number of deals is counted suit by suit: `f_s(r)`, the number of ways to deal suits
+/// `s..` when the owners still need `r` hidden cards, is the sum over the ways `k` to split suit
+/// `s` among the owners (voids closed, no owner over its need) of `multinomial(k) f_{s+1}(r - k)`.
+/// A draw walks the suits choosing each split in proportion to its term, then deals the suit's
+/// cards uniformly by it. Memoised over the owners' remaining counts, this costs thousands of
+/// states where listing every suit-length table costs tens of thousands of tables (a 39-card
+/// Gongzhu hand) — and the same split weights are what the tables' deal counts would give.
 pub struct UniformDeals<'s> {
     space: &'s DealSpace,
-    tables: Vec<SuitLengths>,
-    cumulative: Vec<f64>,
+    /// `f_s` for each suit, by packed remaining counts (log space).
+    memo: Vec<HashMap<u64, f64>>,
+    start: u64,
     /// Log of the number of consistent assignments.
     pub log_count: f64,
 }
 
+/// Six bits per owner (the undealt pile of a 52-card oh_hell deck holds up to 48 cards), eight
+/// owners. Packed counts subtract as vectors when no count goes below zero.
+fn pack(counts: &[usize]) -> u64 {
+    counts
+        .iter()
+        .enumerate()
+        .fold(0u64, |key, (o, &c)| key | (c as u64) << (6 * o))
+}
+
+fn count_of(key: u64, owner: usize) -> usize {
+    (key >> (6 * owner) & 0x3F) as usize
+}
+
 impl<'s> UniformDeals<'s> {
     pub fn new(space: &'s DealSpace) -> Result<Self, DealSpaceError> {
-        let tables = space.tables();
-        if tables.is_empty() {
+        let start = pack(&space.owner_totals);
+        let mut deals = UniformDeals {
+            space,
+            memo: vec![HashMap::new(); space.num_suits + 1],
+            start,
+            log_count: f64::NEG_INFINITY,
+        };
+        deals.log_count = deals.log_ways(0, start);
+        if deals.log_count == f64::NEG_INFINITY {
             return Err(DealSpaceError::NoConsistentDeal(
                 "no suit-length table fits the hidden-card counts and voids".into(),
             ));
         }
-        let log_counts: Vec<f64> = tables.iter().map(|&t| space.log_deal_count(t)).collect();
-        let cumulative = cumulative_from_log_weights(&log_counts).expect("tables have deals");
-        Ok(UniformDeals {
-            space,
-            tables,
-            cumulative,
-            log_count: log_sum_exp(log_counts),
-        })
+        Ok(deals)
     }
 
-    pub fn num_tables(&self) -> usize {
-        self.tables.len()
+    /// `log f_suit(remaining)`.
+    fn log_ways(&mut self, suit: usize, remaining: u64) -> f64 {
+        if suit == self.space.num_suits {
+            return if remaining == 0 { 0.0 } else { f64::NEG_INFINITY };
+        }
+        if let Some(&v) = self.memo[suit].get(&remaining) {
+            return v;
+        }
+        let mut terms = Vec::new();
+        let mut split = [0usize; MAX_OWNERS];
+        self.for_each_split(suit, remaining, &mut split, 0, self.space.suit_totals[suit], &mut |k| {
+            terms.push(*k);
+        });
+        let mut logs = Vec::with_capacity(terms.len());
+        for k in terms {
+            let rest = self.log_ways(suit + 1, remaining - pack(&k[..self.space.num_owners]));
+            logs.push(self.log_multinomial(suit, &k) + rest);
+        }
+        let v = log_sum_exp(logs.iter().copied());
+        self.memo[suit].insert(remaining, v);
+        v
     }
 
+    fn log_multinomial(&self, suit: usize, split: &[usize; MAX_OWNERS]) -> f64 {
+        let lf = self.space.log_factorials();
+        lf[self.space.suit_totals[suit]]
+            - split[..self.space.num_owners]
+                .iter()
+                .map(|&k| lf[k])
+                .sum::<f64>()
+    }
+
+    /// Calls `visit` with every split of suit `suit`'s `left` cards among owners `owner..`.
+    fn for_each_split(
+        &self,
+        suit: usize,
+        remaining: u64,
+        split: &mut [usize; MAX_OWNERS],
+        owner: usize,
+        left: usize,
+        visit: &mut impl FnMut(&[usize; MAX_OWNERS]),
+    ) {
+        if owner == self.space.num_owners {
+            if left == 0 {
+                visit(split);
+            }
+            return;
+        }
+        let most = if self.space.is_open(owner, suit) {
+            left.min(count_of(remaining, owner))
+        } else {
+            0
+        };
+        for take in 0..=most {
+            split[owner] = take;
+            self.for_each_split(suit, remaining, split, owner + 1, left - take, visit);
+        }
+        split[owner] = 0;
+    }
+
+    /// One uniform assignment into `out`.
     pub fn draw(&self, rng: &mut Rng, scratch: &mut Vec<Card>, out: &mut [Owner]) {
-        let table = self.tables[draw_index(&self.cumulative, rng)];
+        let mut table = SuitLengths::default();
+        let mut remaining = self.start;
+        let mut split = [0usize; MAX_OWNERS];
+        for suit in 0..self.space.num_suits {
+            let total = self.memo_value(suit, remaining);
+            let mut u = rng.next_f64();
+            let mut chosen = None;
+            let mut last = None;
+            self.for_each_split(suit, remaining, &mut split, 0, self.space.suit_totals[suit], &mut |k| {
+                if chosen.is_some() {
+                    return;
+                }
+                let rest = self.memo_value(suit + 1, remaining - pack(&k[..self.space.num_owners]));
+                let p = (self.log_multinomial(suit, k) + rest - total).exp();
+                if p > 0.0 {
+                    last = Some(*k);
+                }
+                if u < p {
+                    chosen = Some(*k);
+                } else {
+                    u -= p;
+                }
+            });
+            // Rounding can leave u a hair above the last split's share: that split it is.
+            let k = chosen.or(last).expect("a consistent split exists");
+            for (o, &take) in k[..self.space.num_owners].iter().enumerate() {
+                for _ in 0..take {
+                    table = table.incremented(o, suit);
+                }
+            }
+            remaining -= pack(&k[..self.space.num_owners]);
+        }
         self.space.deal_uniformly_within(table, rng, scratch, out);
+    }
+
+    fn memo_value(&self, suit: usize, remaining: u64) -> f64 {
+        if suit == self.space.num_suits {
+            return if remaining == 0 { 0.0 } else { f64::NEG_INFINITY };
+        }
+        self.memo[suit]
+            .get(&remaining)
+            .copied()
+            .unwrap_or(f64::NEG_INFINITY)
     }
 
     /// `n` uniform assignments, flattened row-major (`n x deck`).

@@ -339,6 +339,111 @@ impl GongzhuState {
     }
 }
 
+/// What [`check_random_games`] found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RandomPlayReport {
+    pub games: u64,
+    /// The first few broken invariants, described.
+    pub violations: Vec<String>,
+    pub violation_count: u64,
+    /// How often each scoring situation arose, so a caller can see every rule was exercised.
+    pub all_hearts: u64,
+    pub transformer_alone: u64,
+    pub transformer_doubling: u64,
+    pub pig_and_sheep_together: u64,
+}
+
+/// Plays `games` Gongzhu games with uniformly random legal plays (game `i` from stream `i` of
+/// `seed`) and checks, after every game: 13 tricks were played and 52 cards, each taken exactly
+/// once; each seat took 4 cards a trick it won; every play followed suit when the hand could;
+/// each seat's points are those of the cards it took; returns are team points minus the other
+/// team's, partners equal, summing to zero.
+pub fn check_random_games(
+    games: u64,
+    seed: u64,
+    stop: &crate::stop::Stop,
+) -> Result<RandomPlayReport, TtcgError> {
+    use crate::rng::Rng;
+    let mut report = RandomPlayReport::default();
+    let mut legal = [0 as Action; super::play::MAX_LEGAL];
+    for g in 0..games {
+        if g % 1024 == 0 && stop.requested() {
+            return Err(TtcgError::Interrupted);
+        }
+        let mut rng = Rng::stream(seed, g);
+        let mut cards: Vec<Card> = (0..52).collect();
+        rng.shuffle(&mut cards);
+        let mut hands = [0u64; PLAYERS];
+        for (i, &c) in cards.iter().enumerate() {
+            hands[i % PLAYERS] |= 1 << c;
+        }
+        let mut t = TableState::new(&Gongzhu, TABLE, &hands);
+        let mut problems = Vec::new();
+        while !t.is_over() {
+            let seat = t.to_act();
+            let n = t.legal_actions(&Gongzhu, &mut legal);
+            let card = legal[rng.below(n as u64) as usize] as Card;
+            if let Some(lead) = t.public.lead() {
+                let has_suit = t.hands[seat] & DECK.suit_mask(DECK.suit_of(lead)) != 0;
+                if has_suit && DECK.suit_of(card) != DECK.suit_of(lead) {
+                    problems.push(format!("seat {seat} did not follow suit with {card}"));
+                }
+            }
+            t.apply(card as Action);
+        }
+        let p = &t.public;
+        let taken: Hand = p.taken[..PLAYERS].iter().fold(0, |a, &b| {
+            if a & b != 0 {
+                problems.push("a card was taken twice".into());
+            }
+            a | b
+        });
+        if taken != DECK.all() || p.played != DECK.all() || p.tricks_done as usize != TRICKS {
+            problems.push("not every card was played and taken in 13 tricks".into());
+        }
+        let points = t.points(&Gongzhu);
+        let returns = t.returns(&Gongzhu);
+        for seat in 0..PLAYERS {
+            if p.taken[seat].count_ones() != 4 * p.tricks_won[seat] as u32 {
+                problems.push(format!("seat {seat} took cards of tricks it did not win"));
+            }
+            if points[seat] != points_of(p.taken[seat]) as f64 {
+                problems.push(format!("seat {seat}'s points are not those of its cards"));
+            }
+            let team = points[seat % 2] + points[seat % 2 + 2];
+            let other = points[1 - seat % 2] + points[3 - seat % 2];
+            if returns[seat] != team - other {
+                problems.push(format!("seat {seat}'s return is not its team's difference"));
+            }
+            let taken = p.taken[seat];
+            if taken & ALL_HEARTS == ALL_HEARTS {
+                report.all_hearts += 1;
+            }
+            if taken >> TRANSFORMER & 1 == 1 {
+                if taken & SCORING_CARDS == 1 << TRANSFORMER {
+                    report.transformer_alone += 1;
+                } else {
+                    report.transformer_doubling += 1;
+                }
+            }
+            if taken >> PIG & 1 == 1 && taken >> SHEEP & 1 == 1 {
+                report.pig_and_sheep_together += 1;
+            }
+        }
+        if returns[..PLAYERS].iter().sum::<f64>() != 0.0 {
+            problems.push("returns do not sum to zero".into());
+        }
+        report.games += 1;
+        report.violation_count += problems.len() as u64;
+        for problem in problems {
+            if report.violations.len() < 10 {
+                report.violations.push(format!("game {g}: {problem}"));
+            }
+        }
+    }
+    Ok(report)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -431,15 +431,60 @@ fn seat_view<'a>(info: &InfoStateView<'a>) -> SeatView<'a> {
     }
 }
 
-/// Greed's scores at `info`, by legal-action index.
+/// Greed's scores at `info`, by legal-action index. A sampler asks for the same information
+/// states over and over (every deal of a chain replays the same public history), so the scores
+/// are kept in a small table per thread keyed by the information state; a kept value is the
+/// computed one, so the table changes speed only.
 fn scores_at(info: &InfoStateView<'_>, out: &mut [f64; 13]) -> usize {
-    let mut scores = [(0 as Card, 0.0); 13];
-    let n = greed_scores(&seat_view(info), &mut scores);
-    debug_assert_eq!(n, info.legal_actions.len());
-    for (slot, &(_, s)) in out.iter_mut().zip(&scores[..n]) {
-        *slot = s;
+    score_cache::get_or_insert(info.key(), out, |out| {
+        let mut scores = [(0 as Card, 0.0); 13];
+        let n = greed_scores(&seat_view(info), &mut scores);
+        debug_assert_eq!(n, info.legal_actions.len());
+        for (slot, &(_, s)) in out.iter_mut().zip(&scores[..n]) {
+            *slot = s;
+        }
+        n
+    })
+}
+
+mod score_cache {
+    use std::cell::RefCell;
+
+    const SLOTS: usize = 1 << 12;
+
+    #[derive(Clone, Copy)]
+    struct Entry {
+        key: u64,
+        len: u8,
+        scores: [f64; 13],
     }
-    n
+
+    thread_local! {
+        static ENTRIES: RefCell<Vec<Entry>> = RefCell::new(vec![
+            Entry { key: 0, len: u8::MAX, scores: [0.0; 13] };
+            SLOTS
+        ]);
+    }
+
+    /// `key` identifies the information state (seat, dealt hand, public history), which fixes
+    /// the hand and so the legal cards and their scores.
+    pub(super) fn get_or_insert(
+        key: u64,
+        out: &mut [f64; 13],
+        compute: impl FnOnce(&mut [f64; 13]) -> usize,
+    ) -> usize {
+        ENTRIES.with(|entries| {
+            let mut entries = entries.borrow_mut();
+            let slot = &mut entries[(key as usize) & (SLOTS - 1)];
+            if slot.len == u8::MAX || slot.key != key {
+                let n = compute(&mut slot.scores);
+                slot.key = key;
+                slot.len = n as u8;
+            }
+            out.copy_from_slice(&slot.scores);
+            slot.len as usize
+        })
+    }
 }
 
 /// People modelled as softmax players over Mr. Greed's scores: π(a | I) ∝ exp(β q_a). β is in

@@ -53,7 +53,7 @@ pub use game::{Action, Scores, Table, TrickGame, MAX_PLAYERS};
 pub use gibbs::{
     exact_kernel_transitions, GibbsChain, Kernel, NeighbourhoodCache, RING_SWAP_SHARE,
 };
-pub use gongzhu::{Gongzhu, GongzhuState};
+pub use gongzhu::{check_random_games, Gongzhu, GongzhuState, RandomPlayReport};
 pub use gongzhu_players::{
     greed_scores, holding_value, mr_greed, mr_if, mr_random, GreedPolicy, IecWeight, SeatView,
     IEC_MIN_RANK,

@@ -65,7 +65,7 @@ impl SuitLengths {
     }
 
     #[inline]
-    fn incremented(self, owner: usize, suit: usize) -> Self {
+    pub(crate) fn incremented(self, owner: usize, suit: usize) -> Self {
         SuitLengths(self.0 + (1u128 << Self::shift(owner, suit)))
     }
 
@@ -193,6 +193,11 @@ impl DealSpace {
 
     pub fn num_cards(&self) -> usize {
         self.known_assignment.len()
+    }
+
+    /// `ln(n!)` for `n` up to the deck's size.
+    pub fn log_factorials(&self) -> &[f64] {
+        &self.log_factorial
     }
 
     /// The owner may hold hidden cards of the suit (it has not shown a void in it).

@@ -337,7 +337,33 @@ fn observe_gongzhu_py<'py>(
     observation_dict(py, &o)
 }
 
+/// Plays `games` Gongzhu games with random legal plays in Rust and checks the rules' invariants
+/// after each (see `fogsearch_core::ttcg::check_random_games`): a dict with the number of games,
+/// the number of broken invariants and the first few, and how often the rarer scoring rules
+/// (all hearts, the transformer alone or doubling, pig and sheep together) arose.
+#[pyfunction]
+#[pyo3(signature = (games, seed=0))]
+fn gongzhu_random_play_check<'py>(
+    py: Python<'py>,
+    games: u64,
+    seed: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let r = run(py, Some(1), |stop| {
+        fogsearch_core::ttcg::check_random_games(games, seed, stop)
+    })?;
+    let d = PyDict::new(py);
+    d.set_item("games", r.games)?;
+    d.set_item("violation_count", r.violation_count)?;
+    d.set_item("violations", r.violations)?;
+    d.set_item("all_hearts", r.all_hearts)?;
+    d.set_item("transformer_alone", r.transformer_alone)?;
+    d.set_item("transformer_doubling", r.transformer_doubling)?;
+    d.set_item("pig_and_sheep_together", r.pig_and_sheep_together)?;
+    Ok(d)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(gongzhu_random_play_check, m)?)?;
     m.add_class::<PyOhHellState>()?;
     m.add_class::<PyGongzhuState>()?;
     m.add_function(wrap_pyfunction!(trace_histories, m)?)?;

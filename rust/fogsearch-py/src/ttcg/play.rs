@@ -3,14 +3,16 @@
 
 use std::sync::Arc;
 
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use fogsearch_core::rng::Rng;
 use fogsearch_core::ttcg::{
-    play_out, search_move, Action, CardPlayer, Gongzhu, Hand, ModelPolicy, SearchConfig,
-    TableState, TrickGame, TtcgError, Turn,
+    check_output, observe_seat, play_out, search_move, Action, CardPlayer, Gongzhu, Hand,
+    ModelPolicy, SearchConfig, TableState, TrickGame, TtcgError, Turn,
 };
 
 use super::games::{PyGongzhuState, PyOhHellState};
@@ -239,7 +241,64 @@ fn play_deal(
     ))
 }
 
+/// What the sampler `sampler` ("us", "ss", "us+iec", "ss+iec", "gibbs", "pairs") draws at
+/// `state` for the seat to act, with the searching player's settings: (deals n x cards uint8 of
+/// owner codes, self-normalised log weights).
+#[pyfunction]
+#[pyo3(signature = (state, sampler="us", n=16, seed=0, iec_beta=0.015, model_beta=None, key_cards=2, chains=4, burn_in=20, thin=10))]
+#[allow(clippy::too_many_arguments)]
+fn sample_deals<'py>(
+    py: Python<'py>,
+    state: &Bound<'_, PyAny>,
+    sampler: &str,
+    n: usize,
+    seed: u64,
+    iec_beta: f64,
+    model_beta: Option<f64>,
+    key_cards: usize,
+    chains: usize,
+    burn_in: u64,
+    thin: u64,
+) -> PyResult<(Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<f64>>)> {
+    let s = seated(state)?;
+    let (kind, iec) = SearchConfig::sampler_kind(sampler).map_err(to_py_err)?;
+    let mut config = SearchConfig::for_game(&*s.game, kind).sampler;
+    config.iec_beta = iec.then_some(iec_beta);
+    if let Some(b) = model_beta {
+        config.model = ModelPolicy::Greed { beta: b };
+    }
+    config.key_cards = key_cards;
+    config.chains = chains;
+    config.burn_in = burn_in;
+    config.thin = thin;
+    let deck = s.game.deck().num_cards();
+    check_output(&format!("n = {n} deals"), n as u128, deck as u128 + 8).map_err(to_py_err)?;
+    let sample = run(py, None, |stop| {
+        if s.table.is_over() {
+            return Err(TtcgError::InvalidInput("the game is over".into()));
+        }
+        let seat = s.table.to_act();
+        let observation = observe_seat(
+            s.game.clone(),
+            s.table.table,
+            seat,
+            s.dealt[seat],
+            &s.public_actions,
+        )?;
+        fogsearch_core::ttcg::sample_deals(&observation, &config, n, seed, stop)
+    })?;
+    let rows = sample.deals.len();
+    let flat: Vec<u8> = sample.deals.into_iter().flatten().collect();
+    Ok((
+        Array2::from_shape_vec((rows, deck), flat)
+            .expect("whole deals")
+            .into_pyarray(py),
+        sample.log_weights.into_pyarray(py),
+    ))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(sample_deals, m)?)?;
     m.add_class::<PyPlayer>()?;
     m.add_function(wrap_pyfunction!(play_deal, m)?)?;
     Ok(())

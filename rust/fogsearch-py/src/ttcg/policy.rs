@@ -9,7 +9,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
 use fogsearch_core::ttcg::{
-    cards_of, Action, BiasPolicy, BuiltinPolicy, InfoStateView, Policy, SoftmaxPolicy,
+    cards_of, Action, BiasPolicy, BuiltinPolicy, GreedPolicy, IecWeight, InfoStateView, Policy,
+    SoftmaxPolicy,
 };
 
 use super::to_py_err;
@@ -107,13 +108,23 @@ impl Policy for CallablePolicy {
 #[derive(Clone)]
 pub(crate) enum AnyPolicy {
     Builtin(BuiltinPolicy),
+    Gongzhu(GongzhuModel),
     Callable(Arc<CallablePolicy>),
+}
+
+/// Gongzhu's models of play, scored by Mr. Greed.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum GongzhuModel {
+    Greed(GreedPolicy),
+    Iec(IecWeight),
 }
 
 impl Policy for AnyPolicy {
     fn action_probability(&self, info: &InfoStateView<'_>, index: usize) -> f64 {
         match self {
             AnyPolicy::Builtin(p) => p.action_probability(info, index),
+            AnyPolicy::Gongzhu(GongzhuModel::Greed(p)) => p.action_probability(info, index),
+            AnyPolicy::Gongzhu(GongzhuModel::Iec(p)) => p.action_probability(info, index),
             AnyPolicy::Callable(p) => p.action_probability(info, index),
         }
     }
@@ -128,6 +139,9 @@ impl AnyPolicy {
         };
         if let Ok(b) = p.cast::<PyBuiltinPolicy>() {
             return Ok(AnyPolicy::Builtin(b.get().inner));
+        }
+        if let Ok(g) = p.cast::<PyGongzhuModel>() {
+            return Ok(AnyPolicy::Gongzhu(g.get().inner));
         }
         if let Ok(inner) = p.getattr("_builtin") {
             if let Ok(b) = inner.cast::<PyBuiltinPolicy>() {
@@ -233,6 +247,55 @@ impl PyBuiltinPolicy {
     }
 }
 
+/// Gongzhu's models of play from Mr. Greed's scores: `GongzhuModel.greed(beta)` is the softmax
+/// policy π(a | I) ∝ exp(β q_a); `GongzhuModel.iec(beta)` is IEC's unnormalised correction
+/// factor γ = exp(−β (q_max − q_a)) on the important slices, so that the "reach" of a deal under
+/// it is IEC's score. Usable as the `policy` of a Gongzhu range (the exact distributions the
+/// samplers are checked against).
+#[pyclass(module = "fogsearch._core.ttcg", name = "GongzhuModel", frozen)]
+pub struct PyGongzhuModel {
+    inner: GongzhuModel,
+}
+
+fn check_beta(beta: f64) -> PyResult<f64> {
+    if beta.is_finite() && beta >= 0.0 {
+        Ok(beta)
+    } else {
+        Err(PyValueError::new_err(format!(
+            "beta must be finite and >= 0, got {beta}"
+        )))
+    }
+}
+
+#[pymethods]
+impl PyGongzhuModel {
+    #[staticmethod]
+    fn greed(beta: f64) -> PyResult<Self> {
+        Ok(PyGongzhuModel {
+            inner: GongzhuModel::Greed(GreedPolicy {
+                beta: check_beta(beta)?,
+            }),
+        })
+    }
+
+    #[staticmethod]
+    fn iec(beta: f64) -> PyResult<Self> {
+        Ok(PyGongzhuModel {
+            inner: GongzhuModel::Iec(IecWeight {
+                beta: check_beta(beta)?,
+            }),
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        match self.inner {
+            GongzhuModel::Greed(p) => format!("GongzhuModel.greed({})", p.beta),
+            GongzhuModel::Iec(p) => format!("GongzhuModel.iec({})", p.beta),
+        }
+    }
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyBuiltinPolicy>()
+    m.add_class::<PyBuiltinPolicy>()?;
+    m.add_class::<PyGongzhuModel>()
 }
