@@ -1,0 +1,101 @@
+"""``fogsearch cards match``: duplicate deals with seats rotated, the JSON summary, results in
+SQLite, parallel workers giving the same results, and one-line errors with exit status 2 for every
+mistake on the command line, before any game is played."""
+
+import json
+import sqlite3
+
+import pytest
+
+from fogsearch.cli import main as cli_main
+from fogsearch.ttcg.match import deal_actions, make_tasks, run_match
+from fogsearch.ttcg.players import parse_spec
+
+
+def test_json_summary_has_exactly_the_specified_keys_and_duplicate_returns(capsys):
+    code = cli_main(["cards", "match", "--game", "gongzhu", "--players", "if", "random",
+                     "--deals", "6", "--seed", "3", "--json"])  # fmt: skip
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"players", "mean_return", "ci95", "deals"}
+    assert out["players"] == ["if", "random"] and out["deals"] == 6
+    # Gongzhu is zero-sum between the teams: the two means mirror each other.
+    assert out["mean_return"][0] == pytest.approx(-out["mean_return"][1])
+    for mean, (low, high) in zip(out["mean_return"], out["ci95"], strict=True):
+        assert low < mean < high
+
+
+def test_every_deal_is_played_in_every_rotation_with_the_same_cards():
+    specs = [parse_spec(s, "oh_hell") for s in ("random", "search:deals=2,iterations=20", "random@r2")]
+    tasks = make_tasks("oh_hell", {"num_tricks_fixed": 2}, specs, deals=2, seed=5)
+    assert len(tasks) == 6
+    for d in range(2):
+        mine = [t for t in tasks if t.deal_index == d]
+        assert len({t.deal for t in mine}) == 1
+        # Each player sits in each seat once per deal.
+        for seat in range(3):
+            assert sorted(t.seats[seat] for t in mine) == [0, 1, 2]
+    gongzhu = make_tasks("gongzhu", {}, [parse_spec("if", "gongzhu"), parse_spec("greed", "gongzhu")], 1, 0)
+    assert [t.seats for t in gongzhu] == [(0, 1, 0, 1), (1, 0, 1, 0)]
+    assert deal_actions("gongzhu", {}, 7) == deal_actions("gongzhu", {}, 7)
+
+
+def test_results_are_stored_and_workers_do_not_change_them(tmp_path):
+    db = tmp_path / "cards.sqlite"
+    one = run_match("gongzhu", ["greed", "if"], deals=3, seed=2, db=db)
+    two = run_match("gongzhu", ["greed", "if"], deals=3, seed=2, workers=2)
+    assert one.mean_return == two.mean_return
+    conn = sqlite3.connect(db)
+    rows = conn.execute("SELECT deal_index, rotation, returns_json, error FROM card_games").fetchall()
+    assert len(rows) == 6 and all(error is None for *_, error in rows)
+    formats = conn.execute("SELECT format FROM tournaments").fetchall()
+    assert formats == [("cards:gongzhu",)]
+    names = {n for (n,) in conn.execute("SELECT name FROM players")}
+    assert names == {"greed", "if"}
+
+
+def test_openspiel_ismcts_plays_oh_hell_against_our_players(capsys):
+    code = cli_main(["cards", "match", "--game", "oh_hell", "--players",
+                     "search:sampler=gibbs,deals=2,iterations=20", "openspiel-ismcts:simulations=20",
+                     "random", "--deals", "1", "--param", "num_tricks_fixed=2", "--json"])  # fmt: skip
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert len(out["mean_return"]) == 3 and out["deals"] == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--players", "if", "radnom"], "unknown player kind 'radnom'; kinds: random, if"),
+        (["--players", "if", "search:depth=3"], "search takes no setting 'depth'"),
+        (["--players", "if", "search:deals=abc"], "deals must be int"),
+        (["--players", "if", "search:deals=0"], "deals must be 1 to"),
+        (["--players", "if", "search:threads=100000"], "threads"),
+        (["--players", "if", "search:sampler=magic"], "sampler must be"),
+        (["--players", "if"], "gongzhu takes 2 or 4 players"),
+        (["--players", "if", "if"], "player names must differ"),
+        (["--players", "if", "openspiel-ismcts"], "oh_hell only"),
+        (["--players", "if", "greed", "--deals", "0"], "--deals must be 1 to"),
+        (["--players", "if", "greed", "--move-seconds", "-5"], "--move-seconds must be above 0"),
+        (["--players", "if", "greed", "--workers", "0"], "--workers must be 1 to"),
+        (["--players", "if", "greed", "--param", "players=4"], "--param is for oh_hell"),
+        (["--players", "if", "greed", "--db", "/no/such/folder/x.sqlite"], "does not exist"),
+    ],
+)
+def test_command_line_mistakes_get_one_line_and_exit_status_2(capsys, args, needle):
+    base = ["cards", "match", "--game", "gongzhu", "--deals", "2"]
+    code = cli_main(base + args)
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1 and needle in err, err
+    assert "Traceback" not in err
+
+
+def test_oh_hell_parameters_and_player_counts_are_checked(capsys):
+    base = ["cards", "match", "--game", "oh_hell", "--deals", "1"]
+    assert cli_main(base + ["--players", "random", "random@b", "greed"]) == 2
+    assert "Gongzhu only" in capsys.readouterr().err
+    assert cli_main(base + ["--players", "random", "random@b", "--param", "players=2"]) == 2
+    assert "oh_hell parameters: players must be in 3..=7" in capsys.readouterr().err
+    assert cli_main(base + ["--players", "random", "random@b"]) == 2
+    assert "oh_hell takes 3 players" in capsys.readouterr().err
