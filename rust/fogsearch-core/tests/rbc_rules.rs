@@ -159,7 +159,7 @@ fn an_expansion_over_max_boards_fails_in_either_mode_and_keeps_the_set() {
     for parallel in [false, true] {
         let mut set = large_black_set();
         set.set_parallel(parallel);
-        set.set_max_boards(Some(5_000));
+        set.set_max_boards(Some(5_000)).unwrap();
         let before = set.boards().to_vec();
         let result = set.handle_opponent_move_result(false, None);
         assert!(matches!(result, Err(RbcError::TooLarge(_))), "{result:?}");

@@ -7,6 +7,7 @@
 mod attacks;
 mod bitboard;
 mod board;
+mod encoding;
 mod fen;
 mod movegen;
 mod types;
@@ -20,6 +21,7 @@ pub use attacks::{
 };
 pub use bitboard::Bitboard;
 pub use board::Board;
+pub use encoding::ENCODED_BOARD_BYTES;
 pub use fen::FenError;
 pub use movegen::MoveList;
 pub use types::{
