@@ -208,14 +208,6 @@ class BoardSet:
         sensing there (the quantity a set-shrinking bot minimises)."""
         return dict(self._inner.sense_stats())
 
-    def sense_check_stats(self) -> dict[int, tuple[float, float]]:
-        """For each of the 36 non-edge sense squares, ``(expected boards left, check doubt)``. The
-        check doubt is ``sum(min(c, n - c)) / N`` over the sense's results, where ``c`` of the
-        ``n`` boards showing a result have our king in check: the chance that, after the sense,
-        the majority of the boards left is wrong about whether we are in check. 0 where every
-        result settles whether the opponent can capture our king next."""
-        return {sq: (size, doubt) for sq, size, doubt in self._inner.sense_check_stats()}
-
     def boards_in_check(self) -> int:
         """How many boards have our king in check: the opponent captures it next unless we act."""
         return self._inner.boards_in_check()

@@ -163,7 +163,9 @@ def opening_moves(line: str, setting: str = "opening line") -> list[chess.Move]:
     return moves
 
 
-def flat_settings(config_class: type = FogsearchBotConfig) -> dict[str, tuple[tuple[str, ...], Any]]:
+def flat_settings(
+    config_class: type = FogsearchBotConfig,
+) -> dict[str, tuple[tuple[str, ...], Any]]:
     """Every setting of ``config_class`` by its own name, nested configs (``search``, ``clock``,
     ``progress``) flattened: ``name -> (path, type)``. Names are unique across the nesting, so a
     player spec can say ``fogsearch:depth=3,mode=exact,plan_turns=30``. The search's

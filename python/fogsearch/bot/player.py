@@ -181,7 +181,9 @@ class FogsearchBot(Player):
             self._opening = []
         quiet = max(self.quiet_bound, boards.max_halfmove_clock())
         if quiet >= c.progress.progress_halfmoves:
-            pushes = progress_requests(boards, result.move_values, self._progress_margin(boards, quiet))
+            pushes = progress_requests(
+                boards, result.move_values, self._progress_margin(boards, quiet)
+            )
             self._turn["progress"] = len(pushes)
             if pushes:
                 return best_mean(pushes, means_of)

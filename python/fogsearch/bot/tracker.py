@@ -106,7 +106,9 @@ class Tracker:
         wherever it is possible, and drop only boards where it is not."""
         boards = []
         for board in board_set.to_boards():
-            taken = move.taken if move.taken is not None and board.is_pseudo_legal(move.taken) else None
+            taken = (
+                move.taken if move.taken is not None and board.is_pseudo_legal(move.taken) else None
+            )
             if move.captured_opponent_piece and move.capture_square is not None:
                 board.remove_piece_at(move.capture_square)
             board.push(taken or chess.Move.null())

@@ -363,15 +363,6 @@ impl PyBoardSet {
         read(slf)?.run(slf.py(), BoardSet::sense_stats)
     }
 
-    /// `[(square, expected boards left, check doubt)]` for the 36 non-edge sense squares.
-    fn sense_check_stats(slf: &Bound<'_, Self>) -> PyResult<Vec<(u8, f64, f64)>> {
-        let stats = read(slf)?.run(slf.py(), BoardSet::sense_check_stats)?;
-        Ok(stats
-            .into_iter()
-            .map(|s| (s.square, s.expected_boards, s.check_doubt))
-            .collect())
-    }
-
     /// How many boards have our king in check.
     fn boards_in_check(slf: &Bound<'_, Self>) -> PyResult<usize> {
         read(slf)?.run(slf.py(), BoardSet::boards_in_check)

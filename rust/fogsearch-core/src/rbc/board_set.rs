@@ -29,18 +29,6 @@ const MAGIC: &[u8; 4] = b"FSBS";
 const FORMAT_VERSION: u8 = 1;
 const HEADER_BYTES: usize = 4 + 1 + 1 + 1 + 8 + 8;
 
-/// What sensing at one square would tell, averaged over the set's boards.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SenseStat {
-    pub square: Square,
-    /// The expected number of boards left: Σ n_r² / N over the partition by sense result.
-    pub expected_boards: f64,
-    /// Σ min(c_r, n_r − c_r) / N, where c_r of the n_r boards showing sense result r have our
-    /// king in check: the chance that, after the sense, the majority of the boards left is wrong
-    /// about whether we are in check. 0 when every result settles the question.
-    pub check_doubt: f64,
-}
-
 #[derive(Clone, Debug)]
 pub struct BoardSet {
     color: Color,
@@ -399,51 +387,25 @@ impl BoardSet {
     /// For each of the 36 non-edge sense squares, the expected number of boards left after sensing
     /// there: Σ n_r² / N over the partition of the set by what the sense would show.
     pub fn sense_stats(&self) -> Vec<(Square, f64)> {
-        self.partition_stats(false)
-            .into_iter()
-            .map(|s| (s.square, s.expected_boards))
-            .collect()
-    }
-
-    /// [`BoardSet::sense_stats`] with, per square, how much doubt the sense would leave about
-    /// whether our king is in check (see [`SenseStat::check_doubt`]).
-    pub fn sense_check_stats(&self) -> Vec<SenseStat> {
-        self.partition_stats(true)
-    }
-
-    /// The sense statistics, testing each board for check only when `check` asks for the doubt
-    /// (the bot's every-turn `sense_stats` then pays nothing for it).
-    fn partition_stats(&self, check: bool) -> Vec<SenseStat> {
         let parallel = self.would_use_threads();
-        let color = self.color;
-        let summarise = |b: &Board| (mailbox(b), check && b.king_attacked(color));
-        let summaries: Vec<([u8; 64], bool)> = if parallel {
-            self.boards.par_iter().map(summarise).collect()
+        let boards: Vec<[u8; 64]> = if parallel {
+            self.boards.par_iter().map(mailbox).collect()
         } else {
-            self.boards.iter().map(summarise).collect()
+            self.boards.iter().map(mailbox).collect()
         };
-        let total = summaries.len() as f64;
+        let total = boards.len() as f64;
         let stat = |center: Square| {
             let window = sense_squares(center);
-            // Per sense result: (boards, boards with our king in check).
-            let mut cells: HashMap<u64, (u64, u64)> = HashMap::new();
-            for (m, in_check) in &summaries {
+            // Boards per sense result.
+            let mut cells: HashMap<u64, u64> = HashMap::new();
+            for m in &boards {
                 let key = window
                     .iter()
                     .fold(0u64, |k, &sq| k << 4 | m[sq as usize] as u64);
-                let cell = cells.entry(key).or_insert((0, 0));
-                cell.0 += 1;
-                cell.1 += u64::from(*in_check);
+                *cells.entry(key).or_insert(0) += 1;
             }
-            SenseStat {
-                square: center,
-                expected_boards: cells.values().map(|&(n, _)| (n * n) as f64).sum::<f64>() / total,
-                check_doubt: cells
-                    .values()
-                    .map(|&(n, checked)| checked.min(n - checked) as f64)
-                    .sum::<f64>()
-                    / total,
-            }
+            let expected = cells.values().map(|&n| (n * n) as f64).sum::<f64>() / total;
+            (center, expected)
         };
         if parallel {
             SENSE_SQUARES.par_iter().map(|&sq| stat(sq)).collect()

@@ -6,7 +6,7 @@ mod rules;
 mod sense;
 mod unique;
 
-pub use board_set::{BoardSet, SenseStat};
+pub use board_set::BoardSet;
 pub use error::RbcError;
 pub use rules::{
     after_taken_move, capture_square, move_actions, normalize_request, opponent_moves,
