@@ -252,7 +252,7 @@ def perft(board: chess.Board | str, depth: int) -> int:
     return _native.perft(fen_of(board), depth)
 
 
-MAX_PERFT_DEPTH = 10
+MAX_PERFT_DEPTH: int = _native.MAX_PERFT_DEPTH
 """Perft 10 from a middle-game position counts about 10**15 nodes: weeks."""
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "MalformedObservationError",
     "BoardSetTooLargeError",
     "BoardSet",
+    "MAX_PERFT_DEPTH",
     "perft",
     "normalize_fen",
     "zobrist",
@@ -40,6 +41,8 @@ __all__ = [
     "resolve_request",
     "push_move",
 ]
+
+MAX_PERFT_DEPTH: int
 
 def perft(fen: str, depth: int) -> int:
     """Bulk-counted RBC pseudo-legal perft; the GIL is released and Ctrl-C stops it."""

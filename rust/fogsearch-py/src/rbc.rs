@@ -7,7 +7,7 @@ use pyo3::exceptions::{PyIndexError, PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use fogsearch_core::chess::{Board, Color, FenError, Move, Piece, PieceType};
+use fogsearch_core::chess::{Board, Color, FenError, Move, Piece, PieceType, MAX_PERFT_DEPTH};
 use fogsearch_core::pool;
 use fogsearch_core::rbc::{self, BoardSet, RbcError};
 use fogsearch_core::stop::Stop;
@@ -75,6 +75,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
             m.add(*name, class)?;
         }
         m.add_class::<PyBoardSet>()?;
+        m.add("MAX_PERFT_DEPTH", MAX_PERFT_DEPTH)?;
         m.add_function(wrap_pyfunction!(perft, m)?)?;
         m.add_function(wrap_pyfunction!(normalize_fen, m)?)?;
         m.add_function(wrap_pyfunction!(zobrist, m)?)?;
@@ -131,6 +132,11 @@ fn parse_piece(piece: Option<(u8, bool)>) -> PyResult<Option<Piece>> {
 /// Bulk-counted RBC pseudo-legal perft of `fen` to `depth`.
 #[pyfunction]
 fn perft(py: Python<'_>, fen: &str, depth: u32) -> PyResult<u64> {
+    if depth > MAX_PERFT_DEPTH {
+        return Err(PyValueError::new_err(format!(
+            "perft depth must be at most {MAX_PERFT_DEPTH} (deeper counts take weeks), got {depth}"
+        )));
+    }
     let board = parse_board(fen)?;
     // None only when stopped, and then the KeyboardInterrupt is what Python sees.
     detach_interruptible(py, move |stop| {

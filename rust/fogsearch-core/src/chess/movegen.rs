@@ -71,6 +71,10 @@ const PROMOTIONS: [PieceType; 4] = [
     PieceType::Knight,
 ];
 
+/// The deepest perft worth asking for: depth 10 from a middle-game position counts about 10^15
+/// nodes, weeks of work (and the recursion needs a frame per ply).
+pub const MAX_PERFT_DEPTH: u32 = 10;
+
 impl Board {
     /// Appends every RBC pseudo-legal move to `out` (which is cleared first).
     pub fn pseudo_legal_moves(&self, out: &mut MoveList) {
@@ -266,6 +270,7 @@ impl Board {
     }
 
     /// Bulk-counted RBC pseudo-legal perft.
+    /// Bulk-counted pseudo-legal perft. Depths above [`MAX_PERFT_DEPTH`] would run for weeks.
     pub fn perft(&self, depth: u32) -> u64 {
         self.perft_stoppable(depth, &crate::stop::NEVER)
             .unwrap_or(0)
