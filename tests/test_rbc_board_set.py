@@ -60,7 +60,7 @@ def test_fifty_games_tracked_exactly_for_both_colours():
                 truth_checks += 1
                 if reference is not None:
                     obs.apply(reference)
-                    assert _keys(board_set) == reference.keys(), (white, black, seed, obs.method)
+                    assert _keys(board_set) == reference.keys(), (white, black, seed, obs.observation)
                     compared += 1
     assert truth_checks > 1000 and compared > 0.55 * truth_checks
 
