@@ -1,0 +1,348 @@
+"""Type stubs for ``fogsearch._core.ttcg``: trick-taking card games (the core's generic layer with
+Oh Hell and Gongzhu), observations, deal samplers, players and matches' deals.
+
+``params`` is a dict of OpenSpiel's oh_hell parameter names (as ``game.get_parameters()``). Card ids
+are ``rank * num_suits + suit`` (suits C, D, S, H). Owner codes in deal assignments: players
+``0..P-1``, the undealt pile ``P``, the face-up trump card ``P+1``. Every long call releases the
+GIL, runs on the shared worker pools (``threads``: default every core, at most 256) and stops
+within a second on Ctrl-C (``KeyboardInterrupt``).
+"""
+
+from collections.abc import Callable, Sequence
+from typing import Any, final
+
+import numpy as np
+import numpy.typing as npt
+from typing_extensions import Self
+
+from fogsearch._core import FogsearchError
+
+__all__ = [
+    "InfeasibleConstraints",
+    "ZeroReachError",
+    "LimitExceededError",
+    "MAX_OUTPUT_BYTES",
+    "MAX_TRANSITIONS",
+    "BuiltinPolicy",
+    "GongzhuModel",
+    "OhHellState",
+    "GongzhuState",
+    "trace_histories",
+    "observe_ohhell",
+    "observe_gongzhu",
+    "gongzhu_random_play_check",
+    "construct_deal",
+    "enumerate_consistent",
+    "enumerate_deals",
+    "walk_histories",
+    "log_reach",
+    "Resampler",
+    "history_from_deal",
+    "ObservedRange",
+    "Player",
+    "sample_deals",
+    "play_deal",
+]
+
+_Params = dict[str, Any]
+_Policy = (
+    BuiltinPolicy
+    | GongzhuModel
+    | Callable[[int, dict[str, Any], list[int]], Sequence[float]]
+    | None
+)
+_State = OhHellState | GongzhuState
+
+MAX_OUTPUT_BYTES: int
+"""The most bytes one call may return (4 GiB)."""
+MAX_TRANSITIONS: int
+"""The most Gibbs transitions one call may run (2^36)."""
+
+class InfeasibleConstraints(FogsearchError):
+    """No deal is consistent with the constraints; the message names the binding constraint
+    (which players, how many hidden cards they need, which suits they are void in)."""
+
+class ZeroReachError(FogsearchError):
+    """The joint policy gives the observed actions probability zero under every deal considered;
+    the same error on every sampling path."""
+
+class LimitExceededError(FogsearchError):
+    """A size, count, thread number or run length above what one call may use; the message names
+    the parameter, the limit and what the request would need."""
+
+# ---- policies ----------------------------------------------------------------------------------
+
+@final
+class BuiltinPolicy:
+    """A joint policy computed in Rust (see ``fogsearch.ttcg.policy``)."""
+
+    @staticmethod
+    def uniform() -> BuiltinPolicy: ...
+    @staticmethod
+    def bias(seed: int, bias: float) -> BuiltinPolicy:
+        """Probability ``bias`` (in [0, 1]) on one action per information state."""
+    @staticmethod
+    def softmax(seed: int, beta: float) -> BuiltinPolicy:
+        """pi(a | I) proportional to exp(beta u(I, a)), u ~ U(0, 1); ``beta`` finite, >= 0."""
+    def to_bytes(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: bytes) -> BuiltinPolicy: ...
+    def __reduce__(self) -> tuple[Any, tuple[bytes]]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+@final
+class GongzhuModel:
+    """Gongzhu's models of play from Mr. Greed's scores q: ``greed(beta)`` the softmax policy
+    pi(a | I) proportional to exp(beta q_a); ``iec(beta)`` IEC's unnormalised correction factor
+    exp(-beta (q_max - q_a)) on the important slices (a deal's reach under it is IEC's score)."""
+
+    @staticmethod
+    def greed(beta: float) -> GongzhuModel: ...
+    @staticmethod
+    def iec(beta: float) -> GongzhuModel: ...
+
+# ---- games -------------------------------------------------------------------------------------
+
+@final
+class OhHellState:
+    """An oh_hell state with OpenSpiel's rules, action ids and player codes (-1 chance, -4
+    terminal). ``apply_action`` of an illegal action raises ``FogsearchError`` and leaves the
+    state unchanged. Pickles and copies through its bytes."""
+
+    def __new__(cls, params: _Params) -> Self: ...
+    def legal_actions(self) -> list[int]: ...
+    def apply_action(self, action: int) -> None: ...
+    def current_player(self) -> int: ...
+    def is_chance_node(self) -> bool: ...
+    def is_terminal(self) -> bool: ...
+    def returns(self) -> list[float]: ...
+    def history(self) -> list[int]: ...
+    def clone(self) -> OhHellState: ...
+    def to_bytes(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: bytes) -> OhHellState: ...
+    def __reduce__(self) -> tuple[Any, tuple[bytes]]: ...
+
+@final
+class GongzhuState:
+    """A Gongzhu game: 52 chance actions deal round-robin from seat 0, then seat 0 leads.
+    ``returns()``: each seat's team points minus the other team's; ``points()``: its own."""
+
+    def __new__(cls) -> Self: ...
+    @staticmethod
+    def from_actions(actions: Sequence[int]) -> GongzhuState: ...
+    @staticmethod
+    def deal_actions(hands: Sequence[Sequence[int]]) -> list[int]:
+        """The dealing actions of four 13-card hands that use every card once."""
+    def legal_actions(self) -> list[int]: ...
+    def apply_action(self, action: int) -> None: ...
+    def current_player(self) -> int: ...
+    def is_chance_node(self) -> bool: ...
+    def is_terminal(self) -> bool: ...
+    def returns(self) -> list[float]: ...
+    def points(self) -> list[float]: ...
+    def history(self) -> list[int]: ...
+    def dealt_hands(self) -> list[list[int]]: ...
+    def hands(self) -> list[list[int]]: ...
+    def taken(self) -> list[list[int]]: ...
+    def plays(self) -> list[tuple[int, int]]:
+        """Every play so far as (seat, card)."""
+    def current_trick(self) -> list[int]: ...
+    def clone(self) -> GongzhuState: ...
+    def to_bytes(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: bytes) -> GongzhuState: ...
+    def __reduce__(self) -> tuple[Any, tuple[bytes]]: ...
+
+def trace_histories(
+    params: _Params, histories: Sequence[Sequence[int]]
+) -> list[tuple[list[list[int]], list[int], list[float]]]:
+    """Per oh_hell history: legal actions at every state along it, the player to act at each
+    (OpenSpiel codes), the final returns."""
+
+def observe_ohhell(
+    params: _Params, actions: Sequence[int], observer: int | None = None
+) -> dict[str, Any]:
+    """What ``observer`` (None: the public) knows: the constraints' fields, the table and the
+    public events."""
+
+def observe_gongzhu(actions: Sequence[int], observer: int | None = None) -> dict[str, Any]:
+    """As ``observe_ohhell``, for a Gongzhu history."""
+
+def gongzhu_random_play_check(games: int, seed: int = 0) -> dict[str, Any]:
+    """``games`` random-play Gongzhu games in Rust, the rules' invariants checked after each."""
+
+# ---- deals -------------------------------------------------------------------------------------
+
+def construct_deal(
+    num_players: int,
+    num_suits: int,
+    num_ranks: int,
+    known_owner: Sequence[int],
+    hidden_counts: Sequence[int],
+    voids: Sequence[Sequence[bool]],
+) -> npt.NDArray[np.uint8]:
+    """A consistent deal by max flow; ``InfeasibleConstraints`` when none exists."""
+
+def enumerate_consistent(
+    num_players: int,
+    num_suits: int,
+    num_ranks: int,
+    known_owner: Sequence[int],
+    hidden_counts: Sequence[int],
+    voids: Sequence[Sequence[bool]],
+    limit: int = 1_000_000,
+) -> npt.NDArray[np.uint8]:
+    """Every consistent deal; ``NotImplementedError`` above ``limit``."""
+
+def enumerate_deals(
+    params: _Params,
+    actions: Sequence[int],
+    observer: int | None = None,
+    policy: _Policy = None,
+    limit: int = 1_000_000,
+    threads: int | None = None,
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64], float]:
+    """Deals of positive reach, their log reach, and deal orders per deal."""
+
+def walk_histories(
+    params: _Params,
+    actions: Sequence[int],
+    observer: int | None = None,
+    policy: _Policy = None,
+    limit: int = 1_000_000,
+    threads: int | None = None,
+) -> tuple[int, float]:
+    """(number of OpenSpiel histories, sum of their reach relative to the likeliest deal)."""
+
+def log_reach(
+    params: _Params,
+    actions: Sequence[int],
+    assignments: npt.NDArray[np.uint8],
+    policy: _Policy = None,
+) -> npt.NDArray[np.float64]: ...
+def history_from_deal(
+    params: _Params, actions: Sequence[int], player: int, assignment: Sequence[int], seed: int
+) -> list[int]:
+    """The history of ``actions`` re-dealt as ``assignment`` (checked against ``player``'s
+    information state), deal order uniform by ``seed``."""
+
+@final
+class Resampler:
+    """Histories of one player's information state drawn exactly from its joint range (the
+    enumeration is done once, here)."""
+
+    def __new__(
+        cls,
+        params: _Params,
+        actions: Sequence[int],
+        player: int,
+        policy: _Policy = None,
+        limit: int = 200_000,
+        threads: int | None = None,
+    ) -> Self: ...
+    @property
+    def num_deals(self) -> int: ...
+    def histories(self, n: int, seed: int) -> list[list[int]]: ...
+    def serialized(self, n: int, seed: int) -> list[str]:
+        """The histories in OpenSpiel's serialization (for ``game.deserialize_state``)."""
+    def one_serialized(self, seed: int) -> str: ...
+
+@final
+class ObservedRange:
+    """The joint range of an observed oh_hell (``params``) or Gongzhu (``game="gongzhu"``) state."""
+
+    def __new__(
+        cls,
+        params: _Params,
+        actions: Sequence[int],
+        observer: int | None = None,
+        policy: _Policy = None,
+        game: str = "oh_hell",
+    ) -> Self: ...
+    @property
+    def num_cards(self) -> int: ...
+    @property
+    def hidden_counts(self) -> list[int]: ...
+    def starts(self, n: int, seed: int = 0) -> npt.NDArray[np.uint8]: ...
+    def gibbs(
+        self,
+        num_chains: int,
+        draws: int,
+        burn_in: int = 0,
+        thin: int = 1,
+        seed: int = 0,
+        starts: npt.NDArray[np.uint8] | None = None,
+        kernel: str = "ringswap",
+        threads: int | None = None,
+    ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint64], npt.NDArray[np.uint64]]: ...
+    def uniform(self, n: int, seed: int = 0) -> npt.NDArray[np.uint8]: ...
+    def importance(
+        self, n: int, seed: int = 0
+    ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]: ...
+    def exact(
+        self, limit: int = 1_000_000, threads: int | None = None
+    ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]: ...
+    def transition_matrix(
+        self, limit: int = 5_000, kernel: str = "ringswap", threads: int | None = None
+    ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64], npt.NDArray[np.float64]]: ...
+    def true_samples(
+        self, n: int, seed: int = 0, limit: int = 1_000_000, threads: int | None = None
+    ) -> npt.NDArray[np.uint8]: ...
+    def log_target(self, assignments: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]: ...
+    def count_violations(self, assignments: npt.NDArray[np.uint8]) -> int: ...
+
+def sample_deals(
+    state: _State,
+    sampler: str = "us",
+    n: int = 16,
+    seed: int = 0,
+    iec_beta: float = 0.015,
+    model_beta: float | None = None,
+    key_cards: int = 2,
+    chains: int = 4,
+    burn_in: int = 20,
+    thin: int = 10,
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]:
+    """Deals the sampler draws for the seat to act (us, ss, us+iec, ss+iec, gibbs, pairs) and
+    their self-normalised log weights."""
+
+# ---- players -----------------------------------------------------------------------------------
+
+@final
+class Player:
+    """``random()``, ``mr_if()`` and ``greed()`` (Gongzhu), or ``search(...)``."""
+
+    @staticmethod
+    def random() -> Player: ...
+    @staticmethod
+    def mr_if() -> Player: ...
+    @staticmethod
+    def greed() -> Player: ...
+    @staticmethod
+    def search(
+        game: str = "gongzhu",
+        params: _Params | None = None,
+        sampler: str = "us",
+        deals: int | None = None,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        exploration: float | None = None,
+        threads: int | None = None,
+        model_beta: float | None = None,
+        iec_beta: float = 0.015,
+        key_cards: int | None = None,
+        chains: int | None = None,
+        burn_in: int | None = None,
+        thin: int | None = None,
+    ) -> Player: ...
+    @property
+    def kind(self) -> str: ...
+    def act(self, state: _State, seed: int) -> int: ...
+    def explain(self, state: _State, seed: int) -> dict[str, Any]:
+        """The searching player's move with each legal action's value over the deals."""
+
+def play_deal(
+    state: _State, players: Sequence[Player], seed: int
+) -> tuple[list[int], list[float], list[float]]:
+    """A deal played to the end in Rust: (public actions, points, returns)."""
