@@ -159,7 +159,7 @@ def main():
             times.append(integrated_time(eigenvalues, a))
             moving.append(float(p @ (1 - np.diag(matrix))))
             costs.append(seconds_per_transition(r, kernel))
-            errors, _, _ = run_state(
+            errors, *_ = run_state(
                 params, actions, policy, seed=i, max_n=max(SAMPLE_SIZES), kernels=[kernel]
             )
             measured.append(errors)

@@ -13,8 +13,17 @@ each estimator averages V over n sampled deals:
   kernel (``JointRange.gibbs(kernel="pairs")``) instead of the paper's RingSwap kernel;
 - ``importance``: self-normalised importance sampling with the exact uniform proposal.
 
-The joint policy is the supplement's random "policy bias" policy (bias 0.9 on one random action per
-information state; Figure 6), since the paper's Q-learned policies are not available.
+The joint policy is the supplement's random "policy bias" policy (``--policy bias``: bias 0.9 on
+one random action per information state; Figure 6), or (``--policy qlearning``, Figure 4) one learnt
+by independent Q-learning: per size, every seat learns a table of action values over its own
+information states by self-play (``--episodes`` hands, every-visit Monte Carlo, learning rate 0.05)
+and plays them epsilon-greedily (epsilon 0.1), as ``TabularPolicy.q_learning`` does. The paper's
+own hyperparameters are not in its text.
+
+Each size's header also gives the range's entropy over histories and the variance of the history
+values V(h) under it (the supplement's Table 2). With ``--equal-transitions`` the Gibbs rows are
+also printed against the number of transitions instead of samples (Figure 5): with burn-in b a
+chain records every max(b, 1) transitions, so T transitions give (T - b) / max(b, 1) samples.
 
 Run: ``.venv/bin/python bench/ttcg_value_estimation.py --states 100`` (writes
 ``bench/plots/ttcg_value_estimation.png`` and prints the error table).
@@ -29,6 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from fogsearch import _core
+from fogsearch._core.ttcg import TabularPolicy
 from fogsearch.ttcg import BiasPolicy, JointRange
 
 SIZES = {
@@ -38,6 +48,7 @@ SIZES = {
 }
 SAMPLE_SIZES = [10, 20, 50, 100, 200, 400, 1000]
 BURN_INS = [0, 5, 20, 100]
+TRANSITIONS = [100, 200, 500, 1000, 2000, 5000, 10000, 20000]
 
 
 def random_public_state(params, tricks_played, rng):
@@ -149,9 +160,10 @@ def exact_state(params, actions, policy):
 KERNEL_ROWS = {"ringswap": "gibbs", "pairs": "pairs"}
 
 
-def run_state(params, actions, policy, seed, max_n, kernels=("ringswap",)):
+def run_state(params, actions, policy, seed, max_n, kernels=("ringswap",), transitions=False):
     r, deals, p, values, exact_value = exact_state(params, actions, policy)
     entropy = range_entropy_bits(params, p)
+    variance = float(p @ (values - exact_value) ** 2)
     index = {bytes(d): i for i, d in enumerate(deals)}
 
     def value_of(draws):
@@ -174,7 +186,26 @@ def run_state(params, actions, policy, seed, max_n, kernels=("ringswap",)):
     iv = value_of(draws)
     w = np.exp(log_w - log_w.max())
     errors["importance"] = [abs((w[:n] @ iv[:n]) / w[:n].sum() - exact_value) for n in SAMPLE_SIZES]
-    return errors, len(deals), entropy
+    by_transitions = {}
+    if transitions:
+        t_max = max(TRANSITIONS)
+        for kernel in kernels:
+            for b in BURN_INS:
+                step = max(b, 1)
+                g = r.gibbs(
+                    1,
+                    (t_max - b) // step,
+                    burn_in=b,
+                    thin=step,
+                    seed=seed + 2,
+                    starts=start,
+                    kernel=kernel,
+                )
+                gv = value_of(g.flat())
+                by_transitions[f"{KERNEL_ROWS[kernel]} {b}"] = [
+                    abs(gv[: max(1, (t - b) // step)].mean() - exact_value) for t in TRANSITIONS
+                ]
+    return errors, len(deals), entropy, variance, by_transitions
 
 
 def add_state_arguments(ap: argparse.ArgumentParser) -> None:
@@ -183,6 +214,13 @@ def add_state_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--states", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--bias", type=float, default=0.9)
+    ap.add_argument(
+        "--policy",
+        choices=["bias", "qlearning"],
+        default="bias",
+        help="the joint policy: the supplement's random bias policies, or Q-learnt ones",
+    )
+    ap.add_argument("--episodes", type=int, default=200_000, help="Q-learning hands per size")
     ap.add_argument("--sizes", default=",".join(SIZES))
     ap.add_argument(
         "--kernels",
@@ -200,31 +238,51 @@ def main():
         default="uniform",
         help="how the public states are played out: uniformly at random, or by the joint policy",
     )
+    ap.add_argument(
+        "--equal-transitions",
+        action="store_true",
+        help="also print and plot the Gibbs errors against transitions (Figure 5)",
+    )
     default_plot = Path(__file__).parent / "plots" / "ttcg_value_estimation.png"
     ap.add_argument("--plot", default=str(default_plot))
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
     results = {}
+    transition_results: dict = {}
     for size in args.sizes.split(","):
         params, played = SIZES[size]
         t0 = time.perf_counter()
-        per_state, entropies = [], []
+        per_state, entropies, variances, per_state_t = [], [], [], []
+        learnt = None
+        if args.policy == "qlearning":
+            t_learn = time.perf_counter()
+            learnt = TabularPolicy.q_learning(params, episodes=args.episodes, seed=args.seed)
+            print(
+                f"\nQ-learning for {size}: {args.episodes} hands, {len(learnt)} information "
+                f"states, {time.perf_counter() - t_learn:.1f} s"
+            )
         for i in range(args.states):
-            policy = BiasPolicy(seed=args.seed * 1000 + i, bias=args.bias)
+            if learnt is not None:
+                policy = learnt
+            else:
+                policy = BiasPolicy(seed=args.seed * 1000 + i, bias=args.bias)
             if args.play == "policy":
                 actions = policy_public_state(params, played, rng, policy)
             else:
                 actions = random_public_state(params, played, rng)
-            errs, n_deals, entropy = run_state(
+            errs, n_deals, entropy, variance, by_t = run_state(
                 params,
                 actions,
                 policy,
                 seed=i,
                 max_n=max(SAMPLE_SIZES),
                 kernels=args.kernels.split(","),
+                transitions=args.equal_transitions,
             )
             per_state.append(errs)
             entropies.append(entropy)
+            variances.append(variance)
+            per_state_t.append(by_t)
         keys = list(per_state[0])
         mean = {k: np.mean([e[k] for e in per_state], axis=0) for k in keys}
         sem = {
@@ -232,17 +290,32 @@ def main():
             for k in keys
         }
         results[size] = (mean, sem)
+        what = "Q-learnt policy" if learnt is not None else f"policy bias {args.bias}"
         print(
             f"\n## {size} histories ({n_deals} assignments), {args.states} states played "
-            f"{'by the policy' if args.play == 'policy' else 'uniformly'}, policy bias {args.bias}, "
+            f"{'by the policy' if args.play == 'policy' else 'uniformly'}, {what}, "
             f"{time.perf_counter() - t0:.1f} s; range entropy {np.mean(entropies):.2f}"
-            f"±{np.std(entropies, ddof=1) / np.sqrt(len(entropies)):.2f} bits"
+            f"±{np.std(entropies, ddof=1) / np.sqrt(len(entropies)):.2f} bits, "
+            f"value variance {np.mean(variances):.2f}"
+            f"±{np.std(variances, ddof=1) / np.sqrt(len(variances)):.2f}"
         )
         print("| estimator | " + " | ".join(f"n={n}" for n in SAMPLE_SIZES) + " |")
         print("|---|" + "---|" * len(SAMPLE_SIZES))
         for k in keys:
             cells = " | ".join(f"{m:.3f}±{s:.3f}" for m, s in zip(mean[k], sem[k], strict=True))
             print(f"| {k} | {cells} |")
+        if args.equal_transitions:
+            print("\nThe Gibbs rows against transitions (Figure 5):\n")
+            print("| estimator | " + " | ".join(f"T={t}" for t in TRANSITIONS) + " |")
+            print("|---|" + "---|" * len(TRANSITIONS))
+            t_mean = {}
+            for k in per_state_t[0]:
+                rows = np.array([e[k] for e in per_state_t])
+                m, se = rows.mean(axis=0), rows.std(axis=0, ddof=1) / np.sqrt(len(rows))
+                t_mean[k] = (m, se)
+                cells = " | ".join(f"{a:.3f}±{b:.3f}" for a, b in zip(m, se, strict=True))
+                print(f"| {k} | {cells} |")
+            transition_results[size] = t_mean
     import matplotlib
 
     matplotlib.use("Agg")
@@ -264,6 +337,24 @@ def main():
     Path(args.plot).parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(args.plot, dpi=110)
     print(f"\nplot: {args.plot}")
+    if transition_results:
+        fig, axes = plt.subplots(
+            1, len(transition_results), figsize=(5 * len(transition_results), 4), squeeze=False
+        )
+        for ax, (size, rows) in zip(axes[0], transition_results.items(), strict=True):
+            for k, (m, se) in rows.items():
+                style = "--" if k.startswith("pairs") else "-"
+                ax.errorbar(TRANSITIONS, m, yerr=se, label=k, capsize=2, linestyle=style)
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_title(f"{size} histories")
+            ax.set_xlabel("transitions")
+            ax.set_ylabel("|V estimate - V(S)|")
+        axes[0][0].legend()
+        fig.tight_layout()
+        path = Path(args.plot).with_name(Path(args.plot).stem + "_transitions.png")
+        fig.savefig(path, dpi=110)
+        print(f"plot: {path}")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,6 @@ from __future__ import annotations
 import time
 import traceback
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from multiprocessing import get_context
 
@@ -20,7 +19,6 @@ import numpy as np
 
 from fogsearch._core import ttcg as native
 from fogsearch.tournament.players import PlayerSpec
-from fogsearch.tournament.runner import GameProcesses
 from fogsearch.ttcg.players import build_player
 
 GAMES = ("gongzhu", "oh_hell")
@@ -178,57 +176,23 @@ def play_card_game(task: CardTask) -> CardRecord:
     )
 
 
-def _play_and_send(task: CardTask, sender) -> None:
-    sender.send(play_card_game(task))
-    sender.close()
-
-
-def _play_in_own_process(task: CardTask, processes: GameProcesses) -> CardRecord | None:
-    context = get_context("spawn")
-    receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=_play_and_send, args=(task, sender), daemon=True)
-    if not processes.start(process):
-        receiver.close()
-        sender.close()
-        return None
-    sender.close()
-    try:
-        record = receiver.recv()
-    except EOFError:
-        record = None
-    finally:
-        receiver.close()
-        process.join()
-        processes.finished(process)
-    if record is None and not processes.stopped:
-        return CardRecord(
-            task.index, task.deal_index, task.rotation, list(task.seats), task.seed,
-            list(task.deal), None, None, [], 0.0,
-            f"its process died with exit code {process.exitcode}",
-        )  # fmt: skip
-    return record
-
-
 def run_local(tasks: list[CardTask], workers: int) -> Iterator[CardRecord]:
-    """Plays ``tasks``, ``workers`` at a time each in a spawned process of its own (one worker:
-    in this process), yielding records as games finish. Closing the iterator early stops the
-    games still running (the RBC tournament's process registry)."""
+    """Plays ``tasks`` on ``workers`` spawned worker processes (one: in this process), yielding
+    records as games finish. A card game takes milliseconds to seconds, so workers are kept for
+    many games (in chunks) rather than started per game as the RBC tournament's are; closing the
+    iterator early terminates them."""
     if workers <= 1:
         for task in tasks:
             yield play_card_game(task)
         return
-    processes = GameProcesses()
-    pool = ThreadPoolExecutor(max_workers=workers)
+    pool = get_context("spawn").Pool(workers)
     try:
-        futures = [pool.submit(_play_in_own_process, t, processes) for t in tasks]
-        for future in as_completed(futures):
-            record = future.result()
-            if record is not None:
-                yield record
+        chunk = max(1, min(16, len(tasks) // (4 * workers)))
+        yield from pool.imap_unordered(play_card_game, tasks, chunksize=chunk)
+        pool.close()
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
-        processes.stop_all()
-        pool.shutdown(wait=True)
+        pool.terminate()
+        pool.join()
 
 
 def run_ray(tasks: list[CardTask], address: str | None = None) -> Iterator[CardRecord]:

@@ -30,6 +30,7 @@ mod pair_block;
 mod play;
 mod players;
 mod policy;
+mod qlearning;
 mod ring_swap;
 mod sampling;
 mod search;
@@ -73,6 +74,7 @@ pub use openspiel::{
 pub use play::{Phase, PublicPlay, TableState, MAX_LEGAL};
 pub use players::{play_out, random_hands, CardPlayer, PlayedDeal, Turn};
 pub use policy::{BiasPolicy, BuiltinPolicy, InfoStateView, Policy, SoftmaxPolicy, UniformPolicy};
+pub use qlearning::{train as train_q_policy, QLearning, TabularPolicy, MAX_EPISODES};
 pub use sampling::ObservedRange;
 pub use search::{search_move, SearchConfig, SearchResult, MAX_DEALS, MAX_ITERATIONS, MAX_SECONDS};
 pub use suit_lengths::{DealSpace, DealSpaceError, SuitLengths};

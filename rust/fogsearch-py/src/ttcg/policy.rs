@@ -9,8 +9,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
 use fogsearch_core::ttcg::{
-    cards_of, Action, BiasPolicy, BuiltinPolicy, GreedPolicy, IecWeight, InfoStateView, Policy,
-    SoftmaxPolicy,
+    cards_of, train_q_policy, Action, BiasPolicy, BuiltinPolicy, GreedPolicy, IecWeight,
+    InfoStateView, Policy, QLearning, SoftmaxPolicy, TabularPolicy, Table,
 };
 
 use super::to_py_err;
@@ -109,6 +109,7 @@ impl Policy for CallablePolicy {
 pub(crate) enum AnyPolicy {
     Builtin(BuiltinPolicy),
     Gongzhu(GongzhuModel),
+    Tabular(Arc<TabularPolicy>),
     Callable(Arc<CallablePolicy>),
 }
 
@@ -125,6 +126,7 @@ impl Policy for AnyPolicy {
             AnyPolicy::Builtin(p) => p.action_probability(info, index),
             AnyPolicy::Gongzhu(GongzhuModel::Greed(p)) => p.action_probability(info, index),
             AnyPolicy::Gongzhu(GongzhuModel::Iec(p)) => p.action_probability(info, index),
+            AnyPolicy::Tabular(p) => p.action_probability(info, index),
             AnyPolicy::Callable(p) => p.action_probability(info, index),
         }
     }
@@ -142,6 +144,9 @@ impl AnyPolicy {
         }
         if let Ok(g) = p.cast::<PyGongzhuModel>() {
             return Ok(AnyPolicy::Gongzhu(g.get().inner));
+        }
+        if let Ok(t) = p.cast::<PyTabularPolicy>() {
+            return Ok(AnyPolicy::Tabular(t.get().inner.clone()));
         }
         if let Ok(inner) = p.getattr("_builtin") {
             if let Ok(b) = inner.cast::<PyBuiltinPolicy>() {
@@ -295,7 +300,60 @@ impl PyGongzhuModel {
     }
 }
 
+/// A joint policy as a table of action probabilities per information state, learnt by
+/// `TabularPolicy.q_learning(params, ...)`: independent Q-learning by self-play on oh_hell with
+/// `params` (their `num_tricks_fixed` must be set), ε-greedy in the learnt values.
+#[pyclass(module = "fogsearch._core.ttcg", name = "TabularPolicy", frozen)]
+pub struct PyTabularPolicy {
+    inner: Arc<TabularPolicy>,
+}
+
+#[pymethods]
+impl PyTabularPolicy {
+    #[staticmethod]
+    #[pyo3(signature = (params, episodes=100_000, epsilon=0.1, alpha=0.05, seed=0))]
+    fn q_learning(
+        py: Python<'_>,
+        params: &Bound<'_, PyDict>,
+        episodes: u64,
+        epsilon: f64,
+        alpha: f64,
+        seed: u64,
+    ) -> PyResult<Self> {
+        let p = super::params_from_dict(params)?;
+        if p.num_tricks_fixed < 1 {
+            return Err(PyValueError::new_err(
+                "Q-learning trains on one number of tricks: set num_tricks_fixed",
+            ));
+        }
+        let game: Arc<dyn fogsearch_core::ttcg::TrickGame> = Arc::new(p.clone());
+        let table = Table {
+            num_tricks: p.num_tricks_fixed as usize,
+            dealer: 0,
+            trump_card: Some(0),
+        };
+        let settings = QLearning {
+            episodes,
+            epsilon,
+            alpha,
+            seed,
+        };
+        let policy = super::run(py, Some(1), |stop| {
+            train_q_policy(&game, table, true, settings, stop)
+        })?;
+        Ok(PyTabularPolicy {
+            inner: Arc::new(policy),
+        })
+    }
+
+    /// Information states in the table.
+    fn __len__(&self) -> usize {
+        self.inner.table.len()
+    }
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyTabularPolicy>()?;
     m.add_class::<PyBuiltinPolicy>()?;
     m.add_class::<PyGongzhuModel>()
 }
