@@ -35,28 +35,42 @@ def _policy_key(policy: Any) -> bytes | None:
     return None
 
 
-def _resampler(params: dict, actions: list[int], player: int, policy: Any, limit: int) -> Any:
-    key_policy = _policy_key(policy)
-    if key_policy is None:  # a callable may answer differently next time: never cached
-        return _native.Resampler(params, actions, player, policy, limit)
-    key = (tuple(sorted(params.items())), tuple(actions), player, key_policy, limit)
-    found = _resamplers.get(key)
-    if found is not None:
-        _resamplers.move_to_end(key)
-        return found
-    made = _native.Resampler(params, actions, player, policy, limit)
-    _resamplers[key] = made
-    if len(_resamplers) > _CACHE_SIZE:
-        _resamplers.popitem(last=False)
-    return made
-
-
 def _oh_hell_game(pyspiel_state: Any) -> Any:
     game = pyspiel_state.get_game()
     name = game.get_type().short_name
     if name != "oh_hell":
         raise ValueError(f"resampling supports oh_hell only, got {name}")
     return game
+
+
+def _resampler(pyspiel_state: Any, game: Any, player: int, policy: Any, limit: int) -> Any:
+    """The cached resampler of ``player``'s information state at ``pyspiel_state``, keyed by the
+    game (its string names its parameters) and the history (its serialization), both cheap to
+    read; built (the range enumerated) on a miss."""
+    key_policy = _policy_key(policy)
+    key = None
+    if key_policy is not None:  # a callable may answer differently next time: never cached
+        key = (str(game), pyspiel_state.serialize(), player, key_policy, limit)
+        found = _resamplers.get(key)
+        if found is not None:
+            _resamplers.move_to_end(key)
+            return found
+    _oh_hell_game(pyspiel_state)
+    params = dict(game.get_parameters())
+    actions = [int(a) for a in pyspiel_state.history()]
+    made = _native.Resampler(params, actions, player, policy, limit)
+    if key is not None:
+        _resamplers[key] = made
+        if len(_resamplers) > _CACHE_SIZE:
+            _resamplers.popitem(last=False)
+    return made
+
+
+def _small(name: str, value: Any) -> int:
+    # The common case, an int in range, without the general check's cost.
+    if type(value) is int and 0 <= value < 1 << 63:
+        return value
+    return _count(name, value)
 
 
 def resample_from_infostate(
@@ -77,30 +91,31 @@ def resample_from_infostate(
     the deal (trump card turned up).
 
     ``method``: ``"exact"`` draws from the exact enumeration (NotImplementedError when more than
-    ``limit`` deals are consistent); ``"gibbs"`` takes the end of one TTCG Gibbs chain of
-    ``burn_in`` transitions from a randomised max-flow start of positive reach (approximate, any
-    size); ``"auto"`` is exact up to ``limit`` deals, Gibbs beyond. The enumeration of the last 64
-    information states resampled with a built-in policy is kept, so repeated resampling of one
-    state (ISMCTS) costs a draw and a C++ replay.
+    ``limit`` deals are consistent, which is counted before anything is listed); ``"gibbs"`` takes
+    the end of one TTCG Gibbs chain of ``burn_in`` transitions from a randomised max-flow start of
+    positive reach (approximate, any size); ``"auto"`` is exact up to ``limit`` deals, Gibbs
+    beyond. The enumerations of the last 64 information states resampled with a built-in policy
+    are kept, so repeated resampling of one state (ISMCTS) costs a draw and a C++ replay.
 
     A policy that gives the observed actions probability zero raises ``ZeroReachError`` whatever
     the method.
     """
     if method not in ("auto", "exact", "gibbs"):
         raise ValueError(f"method must be 'auto', 'exact' or 'gibbs', got {method!r}")
-    game = _oh_hell_game(pyspiel_state)
-    params = dict(game.get_parameters())
-    actions = [int(a) for a in pyspiel_state.history()]
-    player, seed = _count("player", player), _count("seed", seed)
-    limit, burn_in = _count("limit", limit), _count("burn_in", burn_in)
+    game = pyspiel_state.get_game()
+    player, seed = _small("player", player), _small("seed", seed)
+    limit, burn_in = _small("limit", limit), _small("burn_in", burn_in)
     if method != "gibbs":
         try:
-            resampler = _resampler(params, actions, player, policy, limit)
+            resampler = _resampler(pyspiel_state, game, player, policy, limit)
         except NotImplementedError:
             if method == "exact":
                 raise
         else:
             return game.deserialize_state(resampler.one_serialized(seed))
+    _oh_hell_game(pyspiel_state)
+    params = dict(game.get_parameters())
+    actions = [int(a) for a in pyspiel_state.history()]
     joint = _native.ObservedRange(params, actions, player, policy)
     draws, _, _ = joint.gibbs(1, 1, burn_in, 1, seed)
     deal = [int(o) for o in draws[0, -1]]
@@ -128,7 +143,7 @@ def resample_many_from_infostate(
             f"n = {n} pyspiel states would need about {n * PYSPIEL_STATE_BYTES / 2**30:.1f} GiB "
             f"({PYSPIEL_STATE_BYTES} bytes each); one call may build at most {MAX_STATES}"
         )
-    params = dict(game.get_parameters())
-    actions = [int(a) for a in pyspiel_state.history()]
-    resampler = _resampler(params, actions, _count("player", player), policy, _count("limit", limit))
+    resampler = _resampler(
+        pyspiel_state, game, _count("player", player), policy, _count("limit", limit)
+    )
     return [game.deserialize_state(s) for s in resampler.serialized(n, _count("seed", seed))]

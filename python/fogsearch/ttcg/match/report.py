@@ -26,6 +26,9 @@ class MatchSummary:
     failed_games: int
     seat_mean_return: list[float]
     """Mean return of each seat over every game (how much the seat itself is worth)."""
+    per_deal: list[list[float]]
+    """Each deal's result of each player (its mean return over the seats it held), for paired
+    comparisons between players."""
 
     def as_json(self) -> dict:
         """The ``--json`` object: players, mean_return, ci95 (low, high) and deals."""
@@ -37,7 +40,8 @@ class MatchSummary:
         }
 
 
-def _interval(values: list[float]) -> tuple[float, float, float]:
+def interval(values: list[float]) -> tuple[float, float, float]:
+    """Mean and normal 95% interval."""
     n = len(values)
     mean = sum(values) / n
     if n < 2:
@@ -59,13 +63,17 @@ def summarize(records: list[CardRecord], players: list[str]) -> MatchSummary:
             per_deal[r.deal_index][player].append(r.returns[seat])
             seats[seat].append(r.returns[seat])
     means, intervals = [], []
+    table = [
+        [sum(v[p]) / len(v[p]) if v[p] else float("nan") for p in range(len(players))]
+        for _, v in sorted(per_deal.items())
+    ]
     for p in range(len(players)):
-        values = [sum(v[p]) / len(v[p]) for v in per_deal.values() if v[p]]
+        values = [row[p] for row in table if not math.isnan(row[p])]
         if not values:
             means.append(float("nan"))
             intervals.append([float("nan"), float("nan")])
             continue
-        mean, low, high = _interval(values)
+        mean, low, high = interval(values)
         means.append(mean)
         intervals.append([low, high])
     return MatchSummary(
@@ -76,6 +84,7 @@ def summarize(records: list[CardRecord], players: list[str]) -> MatchSummary:
         games=len(records),
         failed_games=failed,
         seat_mean_return=[sum(seats[s]) / len(seats[s]) for s in sorted(seats)],
+        per_deal=table,
     )
 
 

@@ -5,7 +5,9 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
+use super::baselines::UniformDeals;
 use super::constraints::{Card, DealConstraints, Owner};
+use super::suit_lengths::DealSpace;
 use super::error::{zero_reach, TtcgError};
 use super::flow::validate_constraints;
 use super::history::log_reach;
@@ -33,6 +35,18 @@ pub fn enumerate_assignments(
         limit as u128,
         constraints.num_cards() as u128 + 32,
     )?;
+    // Counting is cheap (suit by suit): a range above the limit is refused before listing it.
+    if let Ok(space) = DealSpace::new(constraints) {
+        if let Ok(uniform) = UniformDeals::new(&space) {
+            if uniform.log_count > (limit as f64 + 0.5).ln() {
+                return Err(TtcgError::Unsupported(format!(
+                    "about {:.3e} deals are consistent with the observation; exact enumeration is \
+                     limited to {limit}",
+                    uniform.log_count.exp()
+                )));
+            }
+        }
+    }
     let hidden = constraints.hidden_cards();
     let mut assignment: Vec<Owner> = constraints
         .known_owner
