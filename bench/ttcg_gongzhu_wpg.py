@@ -52,7 +52,9 @@ def main() -> None:
     for sampler in filter(None, args.samplers.split(",")):
         spec = f"search:sampler={sampler},deals={args.samples},iterations={args.iterations}"
         t = time.perf_counter()
-        s = run_match("gongzhu", [spec, "greed"], args.search_deals, args.seed, workers=args.workers)
+        s = run_match(
+            "gongzhu", [spec, "greed"], args.search_deals, args.seed, workers=args.workers
+        )
         print(row(f"search, {sampler}", s, time.perf_counter() - t), flush=True)
     if not args.skip_rule_based:
         print("\nHead to head (row player's mean return against the column player):\n")

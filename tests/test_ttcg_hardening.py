@@ -119,7 +119,9 @@ def _calls(joint, state):
         "resample.seed": lambda x: resample_from_infostate(state, 0, x),
         "resample.player": lambda x: resample_from_infostate(state, x, 1),
         "resample.limit": lambda x: resample_from_infostate(state, 0, 1, limit=x),
-        "resample.burn_in": lambda x: resample_from_infostate(state, 0, 1, method="gibbs", burn_in=x),
+        "resample.burn_in": lambda x: resample_from_infostate(
+            state, 0, 1, method="gibbs", burn_in=x
+        ),
         "resample_many.n": lambda x: resample_many_from_infostate(state, 0, x, 1),
         "bias": lambda x: BiasPolicy(1, x),
         "beta": lambda x: SoftmaxPolicy(1, x),

@@ -26,7 +26,9 @@ def test_json_summary_has_exactly_the_specified_keys_and_duplicate_returns(capsy
 
 
 def test_every_deal_is_played_in_every_rotation_with_the_same_cards():
-    specs = [parse_spec(s, "oh_hell") for s in ("random", "search:deals=2,iterations=20", "random@r2")]
+    specs = [
+        parse_spec(s, "oh_hell") for s in ("random", "search:deals=2,iterations=20", "random@r2")
+    ]
     tasks = make_tasks("oh_hell", {"num_tricks_fixed": 2}, specs, deals=2, seed=5)
     assert len(tasks) == 6
     for d in range(2):
@@ -35,7 +37,9 @@ def test_every_deal_is_played_in_every_rotation_with_the_same_cards():
         # Each player sits in each seat once per deal.
         for seat in range(3):
             assert sorted(t.seats[seat] for t in mine) == [0, 1, 2]
-    gongzhu = make_tasks("gongzhu", {}, [parse_spec("if", "gongzhu"), parse_spec("greed", "gongzhu")], 1, 0)
+    gongzhu = make_tasks(
+        "gongzhu", {}, [parse_spec("if", "gongzhu"), parse_spec("greed", "gongzhu")], 1, 0
+    )
     assert [t.seats for t in gongzhu] == [(0, 1, 0, 1), (1, 0, 1, 0)]
     assert deal_actions("gongzhu", {}, 7) == deal_actions("gongzhu", {}, 7)
 
@@ -46,7 +50,9 @@ def test_results_are_stored_and_workers_do_not_change_them(tmp_path):
     two = run_match("gongzhu", ["greed", "if"], deals=3, seed=2, workers=2)
     assert one.mean_return == two.mean_return
     conn = sqlite3.connect(db)
-    rows = conn.execute("SELECT deal_index, rotation, returns_json, error FROM card_games").fetchall()
+    rows = conn.execute(
+        "SELECT deal_index, rotation, returns_json, error FROM card_games"
+    ).fetchall()
     assert len(rows) == 6 and all(error is None for *_, error in rows)
     formats = conn.execute("SELECT format FROM tournaments").fetchall()
     assert formats == [("cards:gongzhu",)]

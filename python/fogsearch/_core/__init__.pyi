@@ -2,10 +2,10 @@
 area's functions and classes are in its submodule's stub (``rbc.pyi``, ``search.pyi``, ...). The
 user-facing API lives in the Python modules."""
 
-from typing import Literal
-
 import numpy as np
 import numpy.typing as npt
+
+from fogsearch._core import ttcg as ttcg
 
 __version__: str
 
@@ -201,6 +201,6 @@ class SearchError(FogsearchError):
 
 # ---- ttcg --------------------------------------------------------------------------------------
 
-from fogsearch._core import ttcg as ttcg  # the card games' submodule: stubs in ttcg.pyi
+# The card games are the submodule fogsearch._core.ttcg (stubs in ttcg.pyi, imported above).
 
 # ---- end ttcg ----------------------------------------------------------------------------------

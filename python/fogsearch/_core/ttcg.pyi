@@ -25,6 +25,7 @@ __all__ = [
     "MAX_TRANSITIONS",
     "BuiltinPolicy",
     "GongzhuModel",
+    "TabularPolicy",
     "OhHellState",
     "GongzhuState",
     "trace_histories",
@@ -43,15 +44,6 @@ __all__ = [
     "sample_deals",
     "play_deal",
 ]
-
-_Params = dict[str, Any]
-_Policy = (
-    BuiltinPolicy
-    | GongzhuModel
-    | Callable[[int, dict[str, Any], list[int]], Sequence[float]]
-    | None
-)
-_State = OhHellState | GongzhuState
 
 MAX_OUTPUT_BYTES: int
 """The most bytes one call may return (4 GiB)."""
@@ -100,6 +92,23 @@ class GongzhuModel:
     def greed(beta: float) -> GongzhuModel: ...
     @staticmethod
     def iec(beta: float) -> GongzhuModel: ...
+
+@final
+class TabularPolicy:
+    """Action probabilities per information state, learnt by ``q_learning``: independent
+    Q-learning by self-play on oh_hell with ``params`` (``num_tricks_fixed`` set), every-visit
+    Monte Carlo targets at rate ``alpha``, played epsilon-greedily. Unvisited information states
+    are played uniformly."""
+
+    @staticmethod
+    def q_learning(
+        params: _Params,
+        episodes: int = 100_000,
+        epsilon: float = 0.1,
+        alpha: float = 0.05,
+        seed: int = 0,
+    ) -> TabularPolicy: ...
+    def __len__(self) -> int: ...
 
 # ---- games -------------------------------------------------------------------------------------
 
@@ -346,3 +355,14 @@ def play_deal(
     state: _State, players: Sequence[Player], seed: int
 ) -> tuple[list[int], list[float], list[float]]:
     """A deal played to the end in Rust: (public actions, points, returns)."""
+
+# Argument types (forward references are fine in a stub).
+_Params = dict[str, Any]
+_Policy = (
+    BuiltinPolicy
+    | GongzhuModel
+    | TabularPolicy
+    | Callable[[int, dict[str, Any], list[int]], Sequence[float]]
+    | None
+)
+_State = OhHellState | GongzhuState

@@ -99,8 +99,9 @@ def _versions() -> dict:
 
     info = {"fogsearch": fogsearch.__version__}
     try:
-        import pyspiel  # noqa: F401
         from importlib.metadata import version
+
+        import pyspiel  # noqa: F401
 
         info["open_spiel"] = version("open_spiel")
     except Exception:  # noqa: BLE001 - OpenSpiel is optional for Gongzhu matches

@@ -62,7 +62,9 @@ def _params(game: str, items: list[str]) -> dict:
         try:
             params[key] = json.loads(value)
         except json.JSONDecodeError:
-            raise UsageError(f"--param {key} must be a number or true/false, got {value!r}")
+            raise UsageError(
+                f"--param {key} must be a number or true/false, got {value!r}"
+            ) from None
     if game == "oh_hell":
         from fogsearch._core.ttcg import OhHellState
 
@@ -101,7 +103,9 @@ def check(args: argparse.Namespace) -> dict:
     if len(set(names)) != len(names):
         raise UsageError(f"player names must differ (label copies with @name): {names}")
     if args.db is not None and not Path(args.db).resolve().parent.is_dir():
-        raise UsageError(f"--db {args.db}: the folder {Path(args.db).resolve().parent} does not exist")
+        raise UsageError(
+            f"--db {args.db}: the folder {Path(args.db).resolve().parent} does not exist"
+        )
     return params
 
 

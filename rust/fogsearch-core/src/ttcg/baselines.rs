@@ -97,16 +97,27 @@ impl<'s> UniformDeals<'s> {
     /// `log f_suit(remaining)`.
     fn log_ways(&mut self, suit: usize, remaining: u64) -> f64 {
         if suit == self.space.num_suits {
-            return if remaining == 0 { 0.0 } else { f64::NEG_INFINITY };
+            return if remaining == 0 {
+                0.0
+            } else {
+                f64::NEG_INFINITY
+            };
         }
         if let Some(&v) = self.memo[suit].get(&remaining) {
             return v;
         }
         let mut terms = Vec::new();
         let mut split = [0usize; MAX_OWNERS];
-        self.for_each_split(suit, remaining, &mut split, 0, self.space.suit_totals[suit], &mut |k| {
-            terms.push(*k);
-        });
+        self.for_each_split(
+            suit,
+            remaining,
+            &mut split,
+            0,
+            self.space.suit_totals[suit],
+            &mut |k| {
+                terms.push(*k);
+            },
+        );
         let mut logs = Vec::with_capacity(terms.len());
         for k in terms {
             let rest = self.log_ways(suit + 1, remaining - pack(&k[..self.space.num_owners]));
@@ -164,21 +175,29 @@ impl<'s> UniformDeals<'s> {
             let mut u = rng.next_f64();
             let mut chosen = None;
             let mut last = None;
-            self.for_each_split(suit, remaining, &mut split, 0, self.space.suit_totals[suit], &mut |k| {
-                if chosen.is_some() {
-                    return;
-                }
-                let rest = self.memo_value(suit + 1, remaining - pack(&k[..self.space.num_owners]));
-                let p = (self.log_multinomial(suit, k) + rest - total).exp();
-                if p > 0.0 {
-                    last = Some(*k);
-                }
-                if u < p {
-                    chosen = Some(*k);
-                } else {
-                    u -= p;
-                }
-            });
+            self.for_each_split(
+                suit,
+                remaining,
+                &mut split,
+                0,
+                self.space.suit_totals[suit],
+                &mut |k| {
+                    if chosen.is_some() {
+                        return;
+                    }
+                    let rest =
+                        self.memo_value(suit + 1, remaining - pack(&k[..self.space.num_owners]));
+                    let p = (self.log_multinomial(suit, k) + rest - total).exp();
+                    if p > 0.0 {
+                        last = Some(*k);
+                    }
+                    if u < p {
+                        chosen = Some(*k);
+                    } else {
+                        u -= p;
+                    }
+                },
+            );
             // Rounding can leave u a hair above the last split's share: that split it is.
             let k = chosen.or(last).expect("a consistent split exists");
             for (o, &take) in k[..self.space.num_owners].iter().enumerate() {
@@ -193,7 +212,11 @@ impl<'s> UniformDeals<'s> {
 
     fn memo_value(&self, suit: usize, remaining: u64) -> f64 {
         if suit == self.space.num_suits {
-            return if remaining == 0 { 0.0 } else { f64::NEG_INFINITY };
+            return if remaining == 0 {
+                0.0
+            } else {
+                f64::NEG_INFINITY
+            };
         }
         self.memo[suit]
             .get(&remaining)

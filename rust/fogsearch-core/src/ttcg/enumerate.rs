@@ -7,13 +7,13 @@ use rayon::prelude::*;
 
 use super::baselines::UniformDeals;
 use super::constraints::{Card, DealConstraints, Owner};
-use super::suit_lengths::DealSpace;
 use super::error::{zero_reach, TtcgError};
 use super::flow::validate_constraints;
 use super::history::log_reach;
 use super::limits::check_output;
 use super::observation::HistoryTemplate;
 use super::policy::Policy;
+use super::suit_lengths::DealSpace;
 use crate::stop::Stop;
 
 /// How many deals the enumeration lists, or weighs, between looks at the stop flag: one atomic
@@ -96,7 +96,7 @@ impl Search<'_> {
                 self.over_limit = true;
                 return;
             }
-            if self.out.len() % POLL_EVERY == 0 && self.stop.requested() {
+            if self.out.len().is_multiple_of(POLL_EVERY) && self.stop.requested() {
                 self.stopped = true;
                 return;
             }

@@ -42,7 +42,7 @@ pub const SHEEP: Card = (JACK * 4 + DIAMONDS) as Card;
 pub const TRANSFORMER: Card = (TEN * 4 + CLUBS) as Card;
 
 /// Every heart.
-pub const ALL_HEARTS: Hand = 0x8888_8888_8888_8;
+pub const ALL_HEARTS: Hand = 0x0008_8888_8888_8888;
 /// The sixteen cards that score: the hearts, the pig, the sheep and the transformer.
 pub const SCORING_CARDS: Hand = ALL_HEARTS | 1 << PIG | 1 << SHEEP | 1 << TRANSFORMER;
 

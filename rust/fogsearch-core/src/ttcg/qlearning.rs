@@ -64,8 +64,8 @@ pub fn train(
             settings.episodes
         )));
     }
-    if !(0.0..=1.0).contains(&settings.epsilon) || !(settings.alpha > 0.0 && settings.alpha <= 1.0)
-    {
+    let alpha_ok = settings.alpha > 0.0 && settings.alpha <= 1.0;
+    if !((0.0..=1.0).contains(&settings.epsilon) && alpha_ok) {
         return Err(TtcgError::InvalidInput(format!(
             "epsilon must be in [0, 1] and alpha in (0, 1], got {} and {}",
             settings.epsilon, settings.alpha

@@ -18,6 +18,9 @@ use fogsearch_core::ttcg::{
 use super::games::{PyGongzhuState, PyOhHellState};
 use super::{params_from_dict, run, threads_of, to_py_err};
 
+/// Deals (n x cards owner codes) and their log weights.
+type SampledDeals<'py> = (Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<f64>>);
+
 /// A state's game, its table, the dealt hands and the public actions so far.
 struct Seated {
     game: Arc<dyn TrickGame>,
@@ -259,7 +262,7 @@ fn sample_deals<'py>(
     chains: usize,
     burn_in: u64,
     thin: u64,
-) -> PyResult<(Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<f64>>)> {
+) -> PyResult<SampledDeals<'py>> {
     let s = seated(state)?;
     let (kind, iec) = SearchConfig::sampler_kind(sampler).map_err(to_py_err)?;
     let mut config = SearchConfig::for_game(&*s.game, kind).sampler;

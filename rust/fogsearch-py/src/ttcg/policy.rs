@@ -10,7 +10,7 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 
 use fogsearch_core::ttcg::{
     cards_of, train_q_policy, Action, BiasPolicy, BuiltinPolicy, GreedPolicy, IecWeight,
-    InfoStateView, Policy, QLearning, SoftmaxPolicy, TabularPolicy, Table,
+    InfoStateView, Policy, QLearning, SoftmaxPolicy, Table, TabularPolicy,
 };
 
 use super::to_py_err;
