@@ -13,7 +13,7 @@ pub enum TtcgError {
     /// A request beyond what this implementation does (e.g. enumeration above its size limit).
     Unsupported(String),
     /// A size, count or run length above what one call may use; the message names the
-    /// parameter, the limit and what the request would need (see [`super::limits`]).
+    /// parameter, the limit and what the request would need (the bounds are in `limits`).
     TooLarge(String),
     /// The joint policy gives the observed actions probability zero under every deal considered:
     /// there is nothing to sample.

@@ -1,7 +1,7 @@
 //! The generic trick-taking layer: what a game declares once (deck, seats and teams, bidding or
 //! none, scoring), and what chance fixes for one deal ([`Table`]). Legal plays (follow suit) and
 //! the trick winner (highest trump, else highest of the led suit) are the same for every game on
-//! the layer and live in [`super::cards::Deck`]; the play itself is [`super::play::TableState`].
+//! the layer and live in [`super::cards::Deck`]; the play itself is `TableState` (module `play`).
 //!
 //! Everything above the layer — observations, reach probabilities, the max-flow construction,
 //! both Gibbs kernels, enumeration, the baselines, the rule-based players and the searching
@@ -9,8 +9,7 @@
 
 use std::fmt;
 
-use super::cards::{Card, Deck};
-use super::play::PublicPlay;
+use super::cards::{Card, Deck, Hand};
 
 /// An action id: a card id for a play, `num_cards + b` for the bid `b` (OpenSpiel's oh_hell
 /// numbering, which every game on the layer shares).
@@ -40,6 +39,82 @@ impl Table {
     /// The seat left of the dealer: it bids first and leads the first trick.
     pub fn first_seat(&self, players: usize) -> usize {
         (self.dealer + 1) % players
+    }
+}
+
+/// Who acts: bidders, players of cards, or nobody once play is over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    Bid,
+    Play,
+    Over,
+}
+
+/// A seat that has not bid.
+pub(crate) const NO_BID: u8 = u8::MAX;
+
+/// What every seat at the table has seen of play: bids, the trick in progress, the cards played
+/// and who took which. The hidden part of the deal (who holds what) is not here, so a policy or a
+/// rule-based player given a `&PublicPlay` and its own hand cannot peek.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PublicPlay {
+    pub phase: Phase,
+    pub players: u8,
+    pub to_act: u8,
+    pub(crate) bids: [u8; MAX_PLAYERS],
+    pub num_bids: u8,
+    pub(crate) trick: [Card; MAX_PLAYERS],
+    pub trick_len: u8,
+    /// The seat that led the trick in progress (or leads the next one).
+    pub leader: u8,
+    /// Every card played so far, the trick in progress included.
+    pub played: Hand,
+    /// The cards each seat has taken in the tricks it won.
+    pub taken: [Hand; MAX_PLAYERS],
+    pub tricks_won: [u8; MAX_PLAYERS],
+    pub tricks_done: u8,
+    /// Bit `s` set: the seat has shown, by not following suit `s`, that it holds none.
+    pub voids: [u8; MAX_PLAYERS],
+}
+
+impl PublicPlay {
+    /// Whether `seat` has shown it holds no card of `suit`.
+    #[inline]
+    pub fn is_void(&self, seat: usize, suit: usize) -> bool {
+        self.voids[seat] >> suit & 1 == 1
+    }
+
+    /// The cards of the trick in progress, the lead first.
+    #[inline]
+    pub fn trick(&self) -> &[Card] {
+        &self.trick[..self.trick_len as usize]
+    }
+
+    #[inline]
+    pub fn lead(&self) -> Option<Card> {
+        (self.trick_len > 0).then(|| self.trick[0])
+    }
+
+    /// The seat that played the `i`-th card of the trick in progress.
+    #[inline]
+    pub fn seat_of_trick_card(&self, i: usize) -> usize {
+        (self.leader as usize + i) % self.players as usize
+    }
+
+    pub fn bid(&self, seat: usize) -> Option<usize> {
+        (self.bids[seat] != NO_BID).then(|| self.bids[seat] as usize)
+    }
+
+    /// The sum of the bids made so far.
+    pub fn bid_sum(&self) -> usize {
+        (0..self.players as usize).filter_map(|s| self.bid(s)).sum()
+    }
+
+    /// The seat currently winning the trick in progress (None before its lead).
+    pub fn winning_seat(&self, deck: &Deck, table: &Table) -> Option<usize> {
+        (self.trick_len > 0).then(|| {
+            self.seat_of_trick_card(deck.trick_winner(self.trick(), table.trump_suit(deck)))
+        })
     }
 }
 

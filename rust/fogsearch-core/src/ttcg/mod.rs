@@ -36,6 +36,7 @@ mod sampling;
 mod search;
 mod suit_lengths;
 mod target;
+mod turn;
 
 #[cfg(test)]
 mod brute_force_tests;

@@ -17,7 +17,7 @@
 //! Step 1 and 2 do not depend on the split (each owner's count of hidden cards is fixed by the
 //! observation), and the move probability is symmetric in `w_i w_j`, so the update is reversible
 //! with respect to the reach. It cannot cross every constraint on its own (voids can make a
-//! three-way exchange necessary), so [`super::gibbs::Kernel::Pairs`] mixes it with RingSwap steps.
+//! three-way exchange necessary), so the chain's `Pairs` kernel mixes it with RingSwap steps.
 
 use super::constraints::{Card, Owner};
 use super::suit_lengths::DealSpace;

@@ -11,37 +11,12 @@ use std::sync::Arc;
 use super::cards::Card;
 use super::error::TtcgError;
 use super::game::{Action, Scores, Table, TrickGame, MAX_PLAYERS};
-use super::gongzhu_players::{mr_greed, mr_if, mr_random, SeatView};
+use super::gongzhu_players::{mr_greed, mr_if, mr_random};
 use super::play::{TableState, MAX_LEGAL};
 use super::search::{search_move, SearchConfig};
+pub use super::turn::Turn;
 use crate::rng::Rng;
 use crate::stop::Stop;
-
-/// What a seat knows when it acts.
-#[derive(Clone, Copy, Debug)]
-pub struct Turn<'a> {
-    pub game: &'a Arc<dyn TrickGame>,
-    pub state: &'a TableState,
-    /// The seat's dealt hand.
-    pub dealt: u64,
-    /// Every bid and play so far, in order.
-    pub public_actions: &'a [Action],
-}
-
-impl Turn<'_> {
-    pub fn seat(&self) -> usize {
-        self.state.to_act()
-    }
-
-    pub fn seat_view(&self) -> SeatView<'_> {
-        SeatView {
-            seat: self.seat(),
-            hand: self.state.hands[self.seat()],
-            table: &self.state.table,
-            public: &self.state.public,
-        }
-    }
-}
 
 /// A player: a rule-based one or the searching player.
 #[derive(Clone, Debug)]
