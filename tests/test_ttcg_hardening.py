@@ -231,6 +231,10 @@ def test_native_classes_pickle_copy_and_compare():
     assert pickle.loads(pickle.dumps(g)).history() == g.history()
     p = SoftmaxPolicy(3, 2.5)
     assert pickle.loads(pickle.dumps(p)) == p
+    r = JointRange(MEDIUM, s.history(), 0, p)
+    for clone in (pickle.loads(pickle.dumps(r)), copy.deepcopy(r), copy.copy(r)):
+        assert clone.policy == p and clone.actions == r.actions
+        assert np.array_equal(clone.gibbs(2, 3, seed=4).samples, r.gibbs(2, 3, seed=4).samples)
     with pytest.raises(FogsearchError, match="do not encode"):
         native.OhHellState.from_bytes(b"junk")
     with pytest.raises(FogsearchError, match="version"):

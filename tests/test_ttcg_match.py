@@ -105,3 +105,14 @@ def test_oh_hell_parameters_and_player_counts_are_checked(capsys):
     assert "oh_hell parameters: players must be in 3..=7" in capsys.readouterr().err
     assert cli_main(base + ["--players", "random", "random@b"]) == 2
     assert "oh_hell takes 3 players" in capsys.readouterr().err
+
+
+def test_the_ray_backend_plays_the_same_games_as_local_processes():
+    ray = pytest.importorskip("ray")
+    try:
+        local = run_match("gongzhu", ["greed", "random"], deals=2, seed=4)
+        remote = run_match("gongzhu", ["greed", "random"], deals=2, seed=4, backend="ray")
+    finally:
+        ray.shutdown()
+    assert remote.mean_return == local.mean_return
+    assert remote.per_deal == local.per_deal

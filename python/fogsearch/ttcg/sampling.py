@@ -62,6 +62,10 @@ def _count(name: str, value: Any, minimum: int = 0) -> int:
     return value
 
 
+def _rebuild(params, actions, observer, policy, game) -> JointRange:
+    return JointRange(params, actions, observer, policy, game=game)
+
+
 def _params_dict(params: Mapping[str, Any]) -> dict[str, Any]:
     return {str(k): v for k, v in params.items()}
 
@@ -96,7 +100,13 @@ class JointRange:
         self.actions = [int(a) for a in actions]
         self.observer = observer
         self.game = game
+        self.policy = policy
         self._range = _native.ObservedRange(self.params, self.actions, observer, policy, game)
+
+    def __reduce__(self):
+        # Rebuilt from what defines it (the native range is derived, and immutable): copies and
+        # pickles are independent, equal ranges when the policy pickles.
+        return (_rebuild, (self.params, self.actions, self.observer, self.policy, self.game))
 
     @classmethod
     def from_pyspiel(
