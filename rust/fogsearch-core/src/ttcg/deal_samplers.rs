@@ -16,6 +16,7 @@ use super::baselines::UniformDeals;
 use super::chains::ChainSchedule;
 use super::constraints::{DealConstraints, Owner};
 use super::error::{invalid, TtcgError};
+use super::game::TrickGame;
 use super::gibbs::Kernel;
 use super::gongzhu_players::{GreedPolicy, IecWeight};
 use super::history::log_reach;
@@ -24,6 +25,9 @@ use super::policy::{BuiltinPolicy, InfoStateView, Policy};
 use super::sampling::ObservedRange;
 use super::suit_lengths::DealSpace;
 use crate::stop::Stop;
+
+/// The β at which the ScrofaZero paper reads its correction factors (Figure 3), in inverse points.
+pub const PAPER_BETA: f64 = 0.015;
 
 /// How deals are drawn.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -82,6 +86,31 @@ impl SamplerConfig {
             burn_in: 20,
             thin: 10,
         }
+    }
+
+    /// The sampler called `name` ("us", "ss", "us+iec", "ss+iec", "gibbs", "pairs") with its
+    /// defaults for `game`: IEC's β = 0.015 (the paper's); Gibbs's model of play the softmax over
+    /// Mr. Greed's scores (β = 0.015) for Gongzhu, uniform players otherwise.
+    pub fn named(game: &dyn TrickGame, name: &str) -> Result<Self, TtcgError> {
+        let (kind, iec) = match name {
+            "us" => (SamplerKind::Uniform, false),
+            "ss" => (SamplerKind::Stratified, false),
+            "us+iec" => (SamplerKind::Uniform, true),
+            "ss+iec" => (SamplerKind::Stratified, true),
+            "gibbs" => (SamplerKind::Gibbs(Kernel::RingSwap), false),
+            "pairs" => (SamplerKind::Gibbs(Kernel::Pairs), false),
+            other => {
+                return invalid(format!(
+                    "sampler must be us, ss, us+iec, ss+iec, gibbs or pairs, got {other:?}"
+                ))
+            }
+        };
+        let mut config = SamplerConfig::new(kind);
+        config.iec_beta = iec.then_some(PAPER_BETA);
+        if game.name() == "gongzhu" {
+            config.model = ModelPolicy::Greed { beta: PAPER_BETA };
+        }
+        Ok(config)
     }
 
     /// A short name: "us", "ss", "us+iec", "ss+iec", "gibbs", "pairs".

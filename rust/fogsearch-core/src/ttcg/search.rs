@@ -11,14 +11,12 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::deal_samplers::{sample_deals, ModelPolicy, SamplerConfig, SamplerKind};
+use super::deal_samplers::{sample_deals, SamplerConfig};
 use super::error::{invalid, TtcgError};
 use super::game::{Action, TrickGame, MAX_PLAYERS};
-use super::gibbs::Kernel;
 use super::mcts;
 use super::observation::observe_seat;
 use super::play::TableState;
-use super::policy::BuiltinPolicy;
 use super::turn::Turn;
 use crate::pool;
 use crate::rng::Rng;
@@ -48,46 +46,20 @@ pub struct SearchConfig {
 }
 
 impl SearchConfig {
-    /// The defaults for `game` with sampler `kind`: 16 deals of 400 iterations; UCB's c = 200 for
-    /// Gongzhu and 7 for Oh Hell (the paper's c = 30, §8.6, is for its network's values; with
-    /// random playouts 200 misplays none of 100 three-card endgames where 30 misplays 9, and beat
-    /// Mr. Greed by 52 +- 29 points where 30 did by 16 +- 30: bench/NOTEBOOK.md; Oh Hell's
-    /// returns span about a thirtieth of Gongzhu's); the Greed model of play for Gongzhu's Gibbs
-    /// sampler (β = 0.015), uniform players for Oh Hell's.
-    pub fn for_game(game: &dyn TrickGame, kind: SamplerKind) -> Self {
-        let gongzhu = game.name() == "gongzhu";
-        let mut sampler = SamplerConfig::new(kind);
-        sampler.model = if gongzhu {
-            ModelPolicy::Greed { beta: 0.015 }
-        } else {
-            ModelPolicy::Builtin(BuiltinPolicy::Uniform)
-        };
+    /// The defaults for `game` with `sampler` (see [`SamplerConfig::named`]): 16 deals of 400
+    /// iterations; UCB's c = 200 for Gongzhu and 7 for Oh Hell (the paper's c = 30, §8.6, is for
+    /// its network's values; with random playouts 200 misplays none of 100 three-card endgames
+    /// where 30 misplays 9, and beat Mr. Greed by 52 +- 29 points where 30 did by 16 +- 30:
+    /// bench/NOTEBOOK.md; Oh Hell's returns span about a thirtieth of Gongzhu's).
+    pub fn for_game(game: &dyn TrickGame, sampler: SamplerConfig) -> Self {
         SearchConfig {
             sampler,
             deals: 16,
             iterations: 400,
             seconds: None,
-            exploration: if gongzhu { 200.0 } else { 7.0 },
+            exploration: if game.name() == "gongzhu" { 200.0 } else { 7.0 },
             threads: pool::available_cores().min(pool::MAX_THREADS),
         }
-    }
-
-    /// Parses a sampler name: "us", "ss", "us+iec", "ss+iec", "gibbs", "pairs" (IEC's β is
-    /// 0.015, the paper's).
-    pub fn sampler_kind(name: &str) -> Result<(SamplerKind, bool), TtcgError> {
-        Ok(match name {
-            "us" => (SamplerKind::Uniform, false),
-            "ss" => (SamplerKind::Stratified, false),
-            "us+iec" => (SamplerKind::Uniform, true),
-            "ss+iec" => (SamplerKind::Stratified, true),
-            "gibbs" => (SamplerKind::Gibbs(Kernel::RingSwap), false),
-            "pairs" => (SamplerKind::Gibbs(Kernel::Pairs), false),
-            other => {
-                return invalid(format!(
-                    "sampler must be us, ss, us+iec, ss+iec, gibbs or pairs, got {other:?}"
-                ))
-            }
-        })
     }
 
     /// Checks every setting against its bound and against `game`.

@@ -12,7 +12,7 @@ use pyo3::types::PyDict;
 use fogsearch_core::rng::Rng;
 use fogsearch_core::ttcg::{
     check_output, observe_seat, play_out, search_move, Action, CardPlayer, Gongzhu, Hand,
-    ModelPolicy, SearchConfig, TableState, TrickGame, TtcgError, Turn,
+    ModelPolicy, SamplerConfig, SearchConfig, TableState, TrickGame, TtcgError, Turn,
 };
 
 use super::games::{PyGongzhuState, PyOhHellState};
@@ -54,6 +54,15 @@ fn seated(state: &Bound<'_, PyAny>) -> PyResult<Seated> {
     Err(PyTypeError::new_err(
         "state must be a fogsearch._core.ttcg OhHellState or GongzhuState",
     ))
+}
+
+/// The sampler `name` for `game`, IEC (if the name asks for it) at `iec_beta`.
+fn sampler_named(game: &dyn TrickGame, name: &str, iec_beta: f64) -> PyResult<SamplerConfig> {
+    let mut config = SamplerConfig::named(game, name).map_err(to_py_err)?;
+    if config.iec_beta.is_some() {
+        config.iec_beta = Some(iec_beta);
+    }
+    Ok(config)
 }
 
 /// A player: `Player.random()`, `Player.mr_if()`, `Player.greed()` (Gongzhu), or
@@ -121,11 +130,7 @@ impl PyPlayer {
                 )))
             }
         };
-        let (kind, iec) = SearchConfig::sampler_kind(sampler).map_err(to_py_err)?;
-        let mut config = SearchConfig::for_game(&*game, kind);
-        if iec {
-            config.sampler.iec_beta = Some(iec_beta);
-        }
+        let mut config = SearchConfig::for_game(&*game, sampler_named(&*game, sampler, iec_beta)?);
         if let Some(b) = model_beta {
             config.sampler.model = ModelPolicy::Greed { beta: b };
         }
@@ -264,9 +269,7 @@ fn sample_deals<'py>(
     thin: u64,
 ) -> PyResult<SampledDeals<'py>> {
     let s = seated(state)?;
-    let (kind, iec) = SearchConfig::sampler_kind(sampler).map_err(to_py_err)?;
-    let mut config = SearchConfig::for_game(&*s.game, kind).sampler;
-    config.iec_beta = iec.then_some(iec_beta);
+    let mut config = sampler_named(&*s.game, sampler, iec_beta)?;
     if let Some(b) = model_beta {
         config.model = ModelPolicy::Greed { beta: b };
     }

@@ -75,17 +75,18 @@ fn kernel_named(name: &str) -> PyResult<Kernel> {
     Kernel::from_name(name).map_err(PyValueError::new_err)
 }
 
-pub(crate) fn observation_of(
+/// The observation of `actions` in `game`: oh_hell with `params`, or Gongzhu (which has none).
+fn observation_of(
     game: &str,
-    params: Option<&Bound<'_, PyDict>>,
+    params: &Bound<'_, PyDict>,
     actions: Vec<i64>,
     observer: Option<i64>,
 ) -> PyResult<Observation> {
     match game {
-        "oh_hell" => {
-            let empty = PyDict::new(params.map_or_else(|| unreachable!(), |p| p.py()));
-            observe_py(params.unwrap_or(&empty), actions, observer)
-        }
+        "oh_hell" => observe_py(params, actions, observer),
+        "gongzhu" if !params.is_empty() => Err(PyValueError::new_err(
+            "Gongzhu has no parameters: pass an empty dict",
+        )),
         "gongzhu" => {
             observe_gongzhu(&actions_from(actions)?, observer_from(observer)?).map_err(to_py_err)
         }
@@ -107,7 +108,7 @@ impl PyObservedRange {
         policy: Option<&Bound<'_, PyAny>>,
         game: &str,
     ) -> PyResult<Self> {
-        let observation = observation_of(game, Some(params), actions, observer)?;
+        let observation = observation_of(game, params, actions, observer)?;
         let policy = AnyPolicy::extract(py, policy)?;
         let inner = ObservedRange::new(observation, policy).map_err(to_py_err)?;
         Ok(PyObservedRange { inner })
