@@ -97,6 +97,20 @@ def test_command_line_mistakes_get_one_line_and_exit_status_2(capsys, args, need
     assert "Traceback" not in err
 
 
+def test_a_database_that_is_not_sqlite_or_a_renamed_player_stops_the_match_first(tmp_path, capsys):
+    junk = tmp_path / "notes.txt"
+    junk.write_text("not a database " * 100)
+    base = ["cards", "match", "--game", "gongzhu", "--deals", "1"]
+    assert cli_main(base + ["--players", "if", "greed", "--db", str(junk)]) == 2
+    assert capsys.readouterr().err.startswith(f"fogsearch cards match: --db {junk}:")
+    db = tmp_path / "r.sqlite"
+    assert cli_main(base + ["--players", "if", "greed", "--db", str(db), "--json"]) == 0
+    capsys.readouterr()
+    # The same name with other settings would mix two players' results under one name.
+    assert cli_main(base + ["--players", "search:deals=2@if", "greed", "--db", str(db)]) == 2
+    assert "already stored" in capsys.readouterr().err
+
+
 def test_oh_hell_parameters_and_player_counts_are_checked(capsys):
     base = ["cards", "match", "--game", "oh_hell", "--deals", "1"]
     assert cli_main(base + ["--players", "random", "random@b", "greed"]) == 2

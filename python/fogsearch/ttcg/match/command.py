@@ -6,12 +6,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
 from fogsearch._core import FogsearchError
 from fogsearch.tournament.command import sigterm_as_interrupt
 from fogsearch.ttcg.match.runner import GAMES
+from fogsearch.ttcg.match.store import CardResultStore
 from fogsearch.ttcg.players import KINDS, build_player, parse_spec
 
 MAX_DEALS = 1_000_000
@@ -102,10 +104,23 @@ def check(args: argparse.Namespace) -> dict:
         names.append(spec.name)
     if len(set(names)) != len(names):
         raise UsageError(f"player names must differ (label copies with @name): {names}")
-    if args.db is not None and not Path(args.db).resolve().parent.is_dir():
-        raise UsageError(
-            f"--db {args.db}: the folder {Path(args.db).resolve().parent} does not exist"
-        )
+    if args.backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise UsageError("--backend ray needs ray: pip install 'fogsearch[ray]'") from None
+    if args.db is not None:
+        folder = Path(args.db).resolve().parent
+        if not folder.is_dir():
+            raise UsageError(f"--db {args.db}: the folder {folder} does not exist")
+        # Opened (and each player registered) now, so that a database that is not ours, or a
+        # name stored with other settings, stops the match before its first game.
+        try:
+            with CardResultStore(args.db) as store:
+                for text in args.players:
+                    store.player_id(parse_spec(text, args.game))
+        except (sqlite3.Error, ValueError) as e:
+            raise UsageError(f"--db {args.db}: {e}") from None
     return params
 
 
