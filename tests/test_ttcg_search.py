@@ -37,6 +37,23 @@ def test_a_move_under_a_node_budget_does_not_depend_on_the_thread_count(sampler)
     assert 1 <= explained["effective_deals"] <= explained["deals"]
 
 
+def test_the_shared_tree_search_is_seeded_and_plays_legal_moves_in_oh_hell():
+    params = {"players": 3, "num_suits": 4, "num_cards_per_suit": 13, "num_tricks_fixed": 4}
+    state = native.OhHellState(params)
+    rng = random.Random(5)
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.legal_actions()))
+    player = native.Player.search(game="oh_hell", params=params, sampler="gibbs", deals=8,
+                                  iterations=40, threads=1, shared_tree=True)  # fmt: skip
+    first = player.explain(state, seed=3)
+    assert player.explain(state, seed=3) == first
+    assert first["iterations"] == 8 * 40
+    while not state.is_terminal():
+        a = player.act(state, seed=len(state.history()))
+        assert a in state.legal_actions()
+        state.apply_action(a)
+
+
 def test_the_searching_player_plays_legal_moves_in_oh_hell_bids_included():
     params = {"players": 3, "num_suits": 4, "num_cards_per_suit": 13, "num_tricks_fixed": 3}
     state = native.OhHellState(params)

@@ -7,7 +7,9 @@ and ``openspiel-ismcts[:key=value,...]`` (OpenSpiel's ISMCTS bot, oh_hell only),
 exploration constant; Gongzhu 200, Oh Hell 7; ``c=30`` is the paper's, tuned for its network's
 values rather than random playouts), ``threads`` (default: every core),
 ``beta`` (IEC's, 0.015), ``model_beta`` (the Greed model of play of Gongzhu's Gibbs sampler, 0.015),
-``key_cards`` (SS, 2), ``chains``, ``burn_in``, ``thin`` (Gibbs: 4, 20, 10). ``openspiel-ismcts``
+``key_cards`` (SS, 2), ``chains``, ``burn_in``, ``thin`` (Gibbs: 4, 20, 10), ``tree`` (``deals``: a
+perfect-information tree per sampled deal, searched in parallel; ``shared``: one information-set
+tree over all of them, single-observer ISMCTS, on one thread). ``openspiel-ismcts``
 settings: ``simulations`` (1,000), ``c`` (UCT's, 2), ``rollouts`` (1). With a time per move, both
 searches stop when it is up.
 """
@@ -39,6 +41,7 @@ _SEARCH_SETTINGS = {
     "chains": int,
     "burn_in": int,
     "thin": int,
+    "tree": str,
 }
 _ISMCTS_SETTINGS = {"simulations": int, "c": float, "rollouts": int}
 
@@ -92,6 +95,12 @@ class CardPlayer:
         return int(self.ismcts.step(pyspiel_state))
 
 
+def _tree(name: str) -> bool:
+    if name not in ("deals", "shared"):
+        raise SpecError(f"search setting tree must be deals or shared, got {name!r}")
+    return name == "shared"
+
+
 def build_player(
     spec: PlayerSpec,
     game: str,
@@ -124,6 +133,7 @@ def build_player(
             chains=s.get("chains"),
             burn_in=s.get("burn_in"),
             thin=s.get("thin"),
+            shared_tree=_tree(s.get("tree", "deals")),
         )
         return CardPlayer(spec.name, native=native)
     bot = pyspiel.ISMCTSBot(

@@ -46,17 +46,31 @@ pub struct RootStats {
     pub iterations: u64,
 }
 
-/// Searches `root` for at most `iterations` iterations, stopping early at `deadline` or when
-/// `stop` is raised (the statistics so far are returned either way).
+/// How long a search runs and how widely it explores.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// Iterations at most.
+    pub iterations: u64,
+    /// UCB's c, in the returns' units.
+    pub exploration: f64,
+    /// Stop at this instant, if it comes first.
+    pub deadline: Option<Instant>,
+}
+
+/// Searches `root` within `budget`, stopping early when `stop` is raised (the statistics so far
+/// are returned either way).
 pub fn search(
     game: &dyn TrickGame,
     root: &TableState,
-    iterations: u64,
-    exploration: f64,
-    deadline: Option<Instant>,
+    budget: Budget,
     rng: &mut Rng,
     stop: &Stop,
 ) -> RootStats {
+    let Budget {
+        iterations,
+        exploration,
+        deadline,
+    } = budget;
     let mut nodes = vec![Node::new(game, *root)];
     let mut path: Vec<usize> = Vec::with_capacity(64);
     let mut done = 0;
@@ -133,6 +147,131 @@ pub fn search(
     stats
 }
 
+/// Information-set MCTS over sampled deals (single-observer ISMCTS, Cowling et al. 2012): one
+/// tree of action sequences from the root, each iteration playing in one deal drawn in proportion
+/// to `weights`. A child is chosen among those legal in that deal, by UCB with its availability
+/// count (how often it could have been chosen) in place of the parent's visits. Where searching
+/// each deal apart lets every seat see every hand (and so plan plays no seat could), one tree
+/// shares what all the deals say about each decision, as OpenSpiel's ISMCTS does.
+pub fn search_shared(
+    game: &dyn TrickGame,
+    roots: &[TableState],
+    weights: &[f64],
+    budget: Budget,
+    rng: &mut Rng,
+    stop: &Stop,
+) -> RootStats {
+    let Budget {
+        iterations,
+        exploration,
+        deadline,
+    } = budget;
+    struct SharedNode {
+        children: Vec<(Action, u32)>,
+        visits: u32,
+        available: u32,
+        sum: [f64; MAX_PLAYERS],
+    }
+    let new_node = || SharedNode {
+        children: Vec::new(),
+        visits: 0,
+        available: 0,
+        sum: [0.0; MAX_PLAYERS],
+    };
+    let mut cumulative = Vec::with_capacity(weights.len());
+    let mut running = 0.0;
+    for &w in weights {
+        running += w;
+        cumulative.push(running);
+    }
+    let mut nodes = vec![new_node()];
+    let mut path: Vec<usize> = Vec::with_capacity(64);
+    let mut legal = [0; MAX_LEGAL];
+    let mut done = 0;
+    while done < iterations {
+        if done % POLL_EVERY == 0
+            && done > 0
+            && (stop.requested() || deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            break;
+        }
+        let u = rng.next_f64() * running;
+        let deal = cumulative.partition_point(|&c| c <= u).min(roots.len() - 1);
+        let mut state = roots[deal];
+        path.clear();
+        let mut at = 0usize;
+        path.push(at);
+        while !state.is_over() {
+            let n = state.legal_actions(game, &mut legal);
+            let legal = &legal[..n];
+            let untried: Vec<Action> = legal
+                .iter()
+                .copied()
+                .filter(|a| !nodes[at].children.iter().any(|(b, _)| b == a))
+                .collect();
+            if !untried.is_empty() {
+                let action = untried[rng.below(untried.len() as u64) as usize];
+                let id = nodes.len() as u32;
+                nodes.push(new_node());
+                nodes[at].children.push((action, id));
+                state.apply(action);
+                at = id as usize;
+                path.push(at);
+                break;
+            }
+            let mover = state.to_act();
+            let mut best = (f64::NEG_INFINITY, 0usize, 0 as Action);
+            for k in 0..nodes[at].children.len() {
+                let (action, child) = nodes[at].children[k];
+                if !legal.contains(&action) {
+                    continue;
+                }
+                let c = &mut nodes[child as usize];
+                c.available += 1;
+                let visits = c.visits.max(1) as f64;
+                let score = c.sum[mover] / visits
+                    + exploration * ((c.available.max(1) as f64).ln() / visits).sqrt();
+                if score > best.0 {
+                    best = (score, child as usize, action);
+                }
+            }
+            state.apply(best.2);
+            at = best.1;
+            path.push(at);
+        }
+        let returns = playout(game, state, rng);
+        for &id in &path {
+            let node = &mut nodes[id];
+            node.visits += 1;
+            for (s, r) in node.sum.iter_mut().zip(&returns) {
+                *s += r;
+            }
+        }
+        done += 1;
+    }
+    let root = &roots[0];
+    let seat = root.to_act();
+    let mut stats = RootStats {
+        actions: root.legal_action_vec(game),
+        iterations: done,
+        ..RootStats::default()
+    };
+    for &a in &stats.actions {
+        match nodes[0].children.iter().find(|(b, _)| *b == a) {
+            Some(&(_, id)) => {
+                let c = &nodes[id as usize];
+                stats.visits.push(c.visits);
+                stats.values.push(c.sum[seat] / c.visits.max(1) as f64);
+            }
+            None => {
+                stats.visits.push(0);
+                stats.values.push(0.0);
+            }
+        }
+    }
+    stats
+}
+
 /// Uniformly random play to the end; the returns.
 fn playout(game: &dyn TrickGame, mut state: TableState, rng: &mut Rng) -> Scores {
     let mut legal = [0; MAX_LEGAL];
@@ -165,15 +304,15 @@ mod tests {
                 let n = state.legal_actions(&Gongzhu, &mut legal);
                 state.apply(legal[rng.below(n as u64) as usize]);
             }
-            let stats = search(
-                &Gongzhu,
-                &state,
-                20_000,
-                200.0,
-                None,
-                &mut Rng::new(1),
-                &NEVER,
-            );
+            let budget = Budget {
+                iterations: 20_000,
+                exploration: 200.0,
+                deadline: None,
+            };
+            let stats = search(&Gongzhu, &state, budget, &mut Rng::new(1), &NEVER);
+            // The information-set search over this one deal is the same search.
+            let shared =
+                search_shared(&Gongzhu, &[state], &[1.0], budget, &mut Rng::new(1), &NEVER);
             let seat = state.to_act();
             let exact: Vec<f64> = stats
                 .actions
@@ -189,6 +328,10 @@ mod tests {
                 .unwrap();
             let best = exact.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
             assert_eq!(exact[chosen], best, "{:?} {:?}", stats.values, exact);
+            let most_visited = (0..shared.actions.len())
+                .max_by_key(|&i| shared.visits[i])
+                .unwrap();
+            assert_eq!(exact[most_visited], best, "{:?} {:?}", shared.visits, exact);
         }
     }
 

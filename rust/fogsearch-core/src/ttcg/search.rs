@@ -43,6 +43,10 @@ pub struct SearchConfig {
     pub exploration: f64,
     /// Workers of the shared pool the deals are searched on.
     pub threads: usize,
+    /// One information-set tree over all the deals (single-observer ISMCTS, on one thread)
+    /// instead of one perfect-information tree per deal; the node budget is then
+    /// `iterations x deals` in all.
+    pub shared_tree: bool,
 }
 
 impl SearchConfig {
@@ -59,6 +63,7 @@ impl SearchConfig {
             seconds: None,
             exploration: if game.name() == "gongzhu" { 200.0 } else { 7.0 },
             threads: pool::available_cores().min(pool::MAX_THREADS),
+            shared_tree: false,
         }
     }
 
@@ -147,6 +152,45 @@ pub fn search_move(
             root
         })
         .collect();
+    if config.shared_tree {
+        let mut rng = Rng::stream(seed, 0);
+        let budget = mcts::Budget {
+            iterations: config.iterations.saturating_mul(roots.len() as u64),
+            exploration: config.exploration,
+            deadline,
+        };
+        let stats = mcts::search_shared(&**game, &roots, &weights, budget, &mut rng, stop);
+        if stop.requested() {
+            return Err(TtcgError::Interrupted);
+        }
+        let values: Vec<(Action, f64)> = stats
+            .actions
+            .iter()
+            .zip(&stats.values)
+            .zip(&stats.visits)
+            .map(|((&a, &v), &n)| (a, if n > 0 { v } else { f64::NEG_INFINITY }))
+            .collect();
+        // The most visited action, as ISMCTS plays: its value is the best estimated.
+        let action = stats
+            .actions
+            .iter()
+            .zip(&stats.visits)
+            .fold((stats.actions[0], 0), |best, (&a, &n)| {
+                if n > best.1 {
+                    (a, n)
+                } else {
+                    best
+                }
+            })
+            .0;
+        return Ok(SearchResult {
+            action,
+            values,
+            deals: sample.deals.len(),
+            effective_deals: sample.effective_size(),
+            iterations: stats.iterations,
+        });
+    }
     // A time budget is shared out so that every deal gets a slice as the pool works through them.
     let per_deal = deadline.map(|d| {
         let left = d.saturating_duration_since(Instant::now());
@@ -160,15 +204,12 @@ pub fn search_move(
             .map(|(i, root)| {
                 let mut rng = Rng::stream(seed, i as u64);
                 let until = per_deal.map(|slice| (Instant::now() + slice).min(deadline.unwrap()));
-                mcts::search(
-                    &**game,
-                    root,
-                    config.iterations,
-                    config.exploration,
-                    until,
-                    &mut rng,
-                    stop,
-                )
+                let budget = mcts::Budget {
+                    iterations: config.iterations,
+                    exploration: config.exploration,
+                    deadline: until,
+                };
+                mcts::search(&**game, root, budget, &mut rng, stop)
             })
             .collect()
     })
