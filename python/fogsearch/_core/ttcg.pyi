@@ -344,6 +344,7 @@ class Player:
         chains: int | None = None,
         burn_in: int | None = None,
         thin: int | None = None,
+        shared_tree: bool = False,
     ) -> Player: ...
     @property
     def kind(self) -> str: ...
