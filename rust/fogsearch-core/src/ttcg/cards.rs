@@ -21,14 +21,29 @@ pub const MAX_RANKS: usize = 13;
 pub struct Deck {
     pub num_suits: usize,
     pub num_ranks: usize,
+    /// Each suit's cards, computed once: following suit is asked for at every play of every
+    /// reach evaluation.
+    suit_masks: [Hand; 4],
 }
 
 impl Deck {
     /// The 52-card deck.
-    pub const STANDARD: Deck = Deck {
-        num_suits: 4,
-        num_ranks: 13,
-    };
+    pub const STANDARD: Deck = Deck::new(4, 13);
+
+    /// A deck of `num_suits` (at most 4) suits of `num_ranks` ranks.
+    pub const fn new(num_suits: usize, num_ranks: usize) -> Deck {
+        let mut suit_masks = [0u64; 4];
+        let mut c = 0;
+        while c < num_suits * num_ranks && num_suits <= 4 {
+            suit_masks[c % num_suits] |= 1u64 << c;
+            c += 1;
+        }
+        Deck {
+            num_suits,
+            num_ranks,
+            suit_masks,
+        }
+    }
 
     pub fn num_cards(&self) -> usize {
         self.num_suits * self.num_ranks
@@ -59,14 +74,9 @@ impl Deck {
     }
 
     /// The cards of `suit`.
+    #[inline]
     pub fn suit_mask(&self, suit: usize) -> Hand {
-        let mut mask = 0u64;
-        let mut c = suit;
-        while c < self.num_cards() {
-            mask |= 1u64 << c;
-            c += self.num_suits;
-        }
-        mask
+        self.suit_masks[suit]
     }
 
     /// The cards of `hand` a player may play when the trick was led with `lead` (None: the player
@@ -88,23 +98,28 @@ impl Deck {
 
     /// Which of a trick's cards wins: the highest card of the trump suit if any was played, else
     /// the highest card of the led suit. `cards[0]` is the lead; returns the index into `cards`.
+    /// Within a suit a higher card has a higher id, so ids are compared directly.
+    #[inline]
     pub fn trick_winner(&self, cards: &[Card], trump_suit: Option<usize>) -> usize {
-        let led = self.suit_of(cards[0]);
+        let led = self.suit_mask(self.suit_of(cards[0]));
+        let trump = trump_suit.map_or(0, |t| self.suit_mask(t));
         let strength = |c: Card| {
-            let s = self.suit_of(c);
-            let r = self.rank_of(c);
-            if Some(s) == trump_suit {
-                2 * MAX_RANKS + r
-            } else if s == led {
-                MAX_RANKS + r
+            let bit = 1u64 << c;
+            if trump & bit != 0 {
+                512 + c as u32
+            } else if led & bit != 0 {
+                256 + c as u32
             } else {
                 0
             }
         };
         let mut best = 0;
-        for i in 1..cards.len() {
-            if strength(cards[i]) > strength(cards[best]) {
+        let mut top = strength(cards[0]);
+        for (i, &c) in cards.iter().enumerate().skip(1) {
+            let s = strength(c);
+            if s > top {
                 best = i;
+                top = s;
             }
         }
         best
@@ -143,10 +158,7 @@ mod tests {
         assert_eq!(d.suit_mask(3).count_ones(), 13);
         assert_eq!(d.all().count_ones(), 52);
         // A short deck is named as the top ranks: 3 suits of 4 ranks are J, Q, K, A.
-        let short = Deck {
-            num_suits: 3,
-            num_ranks: 4,
-        };
+        let short = Deck::new(3, 4);
         assert_eq!(short.name(0), "JC");
         assert_eq!(short.name(11), "AS");
     }

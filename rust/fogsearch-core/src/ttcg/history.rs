@@ -3,7 +3,7 @@
 use super::constraints::Owner;
 use super::game::{Action, MAX_PLAYERS};
 use super::observation::HistoryTemplate;
-use super::play::{TableState, MAX_LEGAL};
+use super::play::MAX_LEGAL;
 use super::policy::{InfoStateView, Policy};
 
 /// log of the product of all players' action probabilities along `template` when the cards are
@@ -18,7 +18,7 @@ pub fn log_reach(template: &HistoryTemplate, assignment: &[Owner], policy: &dyn 
             dealt[owner as usize] |= 1u64 << card;
         }
     }
-    let mut state = TableState::new(game, template.table, &dealt);
+    let mut state = template.start_with(&dealt);
     let public_actions = template.public_actions();
     let mut legal = [0 as Action; MAX_LEGAL];
     // Probabilities are multiplied and only logged when the product gets small (or a factor is

@@ -37,6 +37,9 @@ pub struct HistoryTemplate {
     /// reach evaluations (millions per second) read them instead of rebuilding them.
     actions: Vec<Action>,
     public_keys: Vec<u64>,
+    /// The table before the first bid or play with no hands dealt, built once: a reach
+    /// evaluation copies it and deals the hands instead of asking the game for its deck again.
+    start: TableState,
 }
 
 impl HistoryTemplate {
@@ -51,13 +54,23 @@ impl HistoryTemplate {
                 before
             })
             .collect();
+        let start = TableState::new(&*game, table, &[0; super::game::MAX_PLAYERS]);
         HistoryTemplate {
             game,
             table,
             events,
             actions,
             public_keys,
+            start,
         }
+    }
+
+    /// Play about to start with `hands` dealt.
+    #[inline]
+    pub fn start_with(&self, hands: &[u64; super::game::MAX_PLAYERS]) -> TableState {
+        let mut state = self.start;
+        state.hands = *hands;
+        state
     }
 
     pub fn num_tricks(&self) -> usize {

@@ -125,10 +125,7 @@ impl TrickGame for OhHellParams {
     }
 
     fn deck(&self) -> Deck {
-        Deck {
-            num_suits: self.num_suits,
-            num_ranks: self.num_cards_per_suit,
-        }
+        Deck::new(self.num_suits, self.num_cards_per_suit)
     }
 
     fn num_players(&self) -> usize {
