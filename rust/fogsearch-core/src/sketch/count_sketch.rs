@@ -14,7 +14,7 @@
 //! associative, commutative); once a counter has been clamped, the order of updates can matter.
 
 use super::encoding::{corrupt, Decoder, Encoder};
-use super::error::{check_same, try_filled, Limit, SketchError};
+use super::error::{check_same, try_zeroed, Limit, SketchError};
 use super::hashing::{seed_salt, seeded_mix64};
 use crate::rng::Rng;
 
@@ -107,7 +107,7 @@ impl CountSketch {
     /// The shape is checked by [`check_count_sketch_shape`] before anything is allocated.
     pub fn new(width: usize, depth: usize, seed: u64) -> Result<Self, SketchError> {
         check_count_sketch_shape(width as u64, depth as u64)?;
-        let counters = try_filled("CountSketch counters", width * depth, 0i64)?;
+        let counters = try_zeroed("CountSketch counters", width * depth)?;
         let mut rng = Rng::stream(seed, 0xC0_5E7C);
         let rows = (0..depth)
             .map(|_| RowHash {

@@ -157,8 +157,46 @@ impl Limit {
     }
 }
 
+/// Element types whose all-zero bit pattern is the value 0.
+///
+/// # Safety
+/// Implement only for types where every zero byte pattern is a valid value.
+pub(crate) unsafe trait ZeroIsValid: Copy {}
+// SAFETY: integers: all-zero bytes are the integer 0.
+unsafe impl ZeroIsValid for i64 {}
+// SAFETY: as above.
+unsafe impl ZeroIsValid for u8 {}
+// SAFETY: as above.
+unsafe impl ZeroIsValid for u64 {}
+
+/// A vector of `len` zeros, or [`SketchError::OutOfMemory`] where the allocator refuses:
+/// `vec![0; len]` would abort the process instead, taking a Python session with it. Like
+/// `vec![0; len]` it asks for zeroed memory, which the system hands out lazily, so a large sketch
+/// costs memory only where it is written.
+pub(crate) fn try_zeroed<T: ZeroIsValid>(
+    what: &'static str,
+    len: usize,
+) -> Result<Vec<T>, SketchError> {
+    let out_of_memory = || SketchError::OutOfMemory {
+        what,
+        bytes: (len as u64).saturating_mul(std::mem::size_of::<T>() as u64),
+    };
+    if len == 0 || std::mem::size_of::<T>() == 0 {
+        return Ok(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<T>(len).map_err(|_| out_of_memory())?;
+    // SAFETY: `layout` has a non-zero size (checked above).
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut T;
+    if ptr.is_null() {
+        return Err(out_of_memory());
+    }
+    // SAFETY: `ptr` was allocated by the global allocator with the layout of `len` values of `T`,
+    // and all `len` of them are initialised: zero bytes are a valid `T` (`ZeroIsValid`).
+    Ok(unsafe { Vec::from_raw_parts(ptr, len, len) })
+}
+
 /// A vector of `len` copies of `value`, or [`SketchError::OutOfMemory`] where the allocator
-/// refuses: `vec![value; len]` would abort the process instead, taking a Python session with it.
+/// refuses (see [`try_zeroed`]; this one writes every element).
 pub(crate) fn try_filled<T: Clone>(
     what: &'static str,
     len: usize,
@@ -222,6 +260,25 @@ mod tests {
             "depth must be at least 1, got 0"
         );
         assert_eq!(human_bytes(512), "512 bytes");
+    }
+
+    #[test]
+    fn allocation_failure_is_an_error_not_an_abort() {
+        assert_eq!(try_zeroed::<i64>("counters", 5).unwrap(), vec![0; 5]);
+        assert_eq!(
+            try_filled("minima", 3, u64::MAX).unwrap(),
+            vec![u64::MAX; 3]
+        );
+        // More than the address space: refused by the layout or the allocator, not aborted.
+        let huge = usize::MAX / 16;
+        assert!(matches!(
+            try_zeroed::<i64>("counters", huge),
+            Err(SketchError::OutOfMemory { .. })
+        ));
+        assert!(matches!(
+            try_filled("minima", huge, 0u64),
+            Err(SketchError::OutOfMemory { .. })
+        ));
         assert_eq!(human_bytes(3 << 20), "3.0 MiB");
     }
 }

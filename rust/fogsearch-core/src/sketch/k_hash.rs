@@ -8,7 +8,7 @@
 use rayon::prelude::*;
 
 use super::encoding::{corrupt, Decoder, Encoder};
-use super::error::{check_same, try_filled, Limit, SketchError};
+use super::error::{check_same, try_filled, try_zeroed, Limit, SketchError};
 use super::hashing::{seed_salt, seeded_mix64};
 use super::size_estimates::SizeEstimates;
 use crate::rng::Rng;
@@ -45,8 +45,8 @@ pub struct KHashMinHash {
 impl KHashMinHash {
     pub fn new(k: usize, seed: u64) -> Result<Self, SketchError> {
         check_k_hash(k as u64)?;
-        let mut xors = try_filled("k-hash MinHash", k, 0)?;
-        let mut multipliers = try_filled("k-hash MinHash", k, 0)?;
+        let mut xors = try_zeroed("k-hash MinHash", k)?;
+        let mut multipliers = try_zeroed("k-hash MinHash", k)?;
         let minima = try_filled("k-hash MinHash", k, u64::MAX)?;
         let mut rng = Rng::stream(seed, 0x4B_4A54);
         for (xor, multiplier) in xors.iter_mut().zip(&mut multipliers) {

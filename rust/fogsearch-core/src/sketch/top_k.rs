@@ -32,7 +32,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use super::count_sketch::{check_count_sketch_shape, Cells, CountSketch, MAX_DEPTH};
 use super::encoding::{corrupt, Decoder, Encoder};
-use super::error::{try_filled, Limit, SketchError};
+use super::error::{try_zeroed, Limit, SketchError};
 use super::hashing::mix64;
 
 /// At most this many tracked keys.
@@ -236,7 +236,7 @@ impl TopK {
     pub fn new(k: usize, width: usize, depth: usize, seed: u64) -> Result<Self, SketchError> {
         check_top_k(k as u64, width as u64, depth as u64)?;
         let sketch = CountSketch::new(width, depth, seed)?;
-        let occupancy = try_filled("TopK counter index", width * depth, 0u8)?;
+        let occupancy = try_zeroed("TopK counter index", width * depth)?;
         Ok(TopK {
             k,
             sketch,
