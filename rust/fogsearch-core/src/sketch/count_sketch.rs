@@ -49,21 +49,23 @@ pub fn check_count_sketch_shape(width: u64, depth: u64) -> Result<(), SketchErro
     COUNTERS_LIMIT.check("width * depth", width.saturating_mul(depth))
 }
 
-/// Adds `delta` to a counter, clamping to `[-COUNTER_LIMIT, COUNTER_LIMIT]`.
+/// Adds a signed weight (`sign * weight`, `weight != i64::MIN` so that it is exact) to a
+/// counter, clamping. The clamp is a branch taken only at the limits, out of line: a
+/// conditional move there would lengthen the load-add-store chain of a counter that a heavy key
+/// hits again and again (and a branch on the sign, random per row, cost about 4x).
 #[inline]
-fn saturating_add(counter: i64, delta: i64) -> i64 {
-    counter.saturating_add(delta).max(-COUNTER_LIMIT)
+fn add_clamped(counter: i64, signed_weight: i64) -> i64 {
+    match counter.checked_add(signed_weight) {
+        Some(sum) if sum != i64::MIN => sum,
+        _ => clamp_sum(counter, signed_weight),
+    }
 }
 
-/// Adds `weight` with a row sign to a counter; `weight` may be `i64::MIN`, which `sign * weight`
-/// could not negate.
-#[inline]
-fn add_signed(counter: i64, sign: i64, weight: i64) -> i64 {
-    if sign > 0 {
-        counter.saturating_add(weight).max(-COUNTER_LIMIT)
-    } else {
-        counter.saturating_sub(weight).max(-COUNTER_LIMIT)
-    }
+#[cold]
+#[inline(never)]
+fn clamp_sum(counter: i64, signed_weight: i64) -> i64 {
+    (counter as i128 + signed_weight as i128).clamp(-(COUNTER_LIMIT as i128), COUNTER_LIMIT as i128)
+        as i64
 }
 
 /// Where a key lands in one row: its counter index and its sign.
@@ -140,13 +142,26 @@ impl CountSketch {
     /// Adds `weight` occurrences of `key` (negative weights remove); counters saturate.
     #[inline]
     pub fn update(&mut self, key: u64, weight: i64) {
+        if weight == i64::MIN {
+            return self.update_most_negative(key);
+        }
         let mixed = seeded_mix64(key, self.salt);
         let width = self.width as u64;
         for (row, hash) in self.rows.iter().enumerate() {
             let (bucket, sign) = hash.locate(mixed, width);
             let counter = &mut self.counters[row * self.width + bucket];
-            *counter = add_signed(*counter, sign, weight);
+            *counter = add_clamped(*counter, sign * weight);
         }
+    }
+
+    /// `update(key, i64::MIN)`: `-i64::MIN` does not exist, so the weight goes in as two halves
+    /// of one sign, which clamp exactly as the whole. Out of line: the hot loop keeps one
+    /// predictable test.
+    #[cold]
+    #[inline(never)]
+    fn update_most_negative(&mut self, key: u64) {
+        self.update(key, i64::MIN / 2);
+        self.update(key, i64::MIN / 2);
     }
 
     /// Adds a batch: `weights[i]` occurrences of `keys[i]`, or one of each when `weights` is `None`.
@@ -176,8 +191,7 @@ impl CountSketch {
     /// while no counter it shares has saturated.
     #[inline]
     pub fn estimate(&self, key: u64) -> i64 {
-        let mixed = seeded_mix64(key, self.salt);
-        self.median_of_rows(mixed)
+        self.median_of_rows(seeded_mix64(key, self.salt), &mut [0; MAX_DEPTH as usize])
     }
 
     /// Estimates for a batch of keys.
@@ -202,17 +216,21 @@ impl CountSketch {
         weight: i64,
         cells: &mut Cells,
     ) -> i64 {
+        if weight == i64::MIN {
+            self.update_most_negative(key);
+            return self.median_of_rows(seeded_mix64(key, self.salt), cells);
+        }
         let mixed = seeded_mix64(key, self.salt);
         let width = self.width as u64;
         let mut per_row = [0i64; MAX_DEPTH as usize];
         for (row, hash) in self.rows.iter().enumerate() {
             let (bucket, sign) = hash.locate(mixed, width);
             let cell = row * self.width + bucket;
-            let counter = &mut self.counters[cell];
-            *counter = add_signed(*counter, sign, weight);
+            let counter = add_clamped(self.counters[cell], sign * weight);
+            self.counters[cell] = counter;
             cells[row] = cell;
             // Exact: a counter is never i64::MIN.
-            per_row[row] = sign * *counter;
+            per_row[row] = sign * counter;
         }
         median(&mut per_row[..self.depth])
     }
@@ -226,12 +244,15 @@ impl CountSketch {
         }
     }
 
-    fn median_of_rows(&self, mixed: u64) -> i64 {
+    /// The estimate of an already mixed key, writing its counters' indices to `cells`.
+    fn median_of_rows(&self, mixed: u64, cells: &mut Cells) -> i64 {
         let width = self.width as u64;
         let mut per_row = [0i64; MAX_DEPTH as usize];
         for (row, hash) in self.rows.iter().enumerate() {
             let (bucket, sign) = hash.locate(mixed, width);
-            per_row[row] = sign * self.counters[row * self.width + bucket];
+            cells[row] = row * self.width + bucket;
+            // Exact: a counter is never i64::MIN.
+            per_row[row] = sign * self.counters[cells[row]];
         }
         median(&mut per_row[..self.depth])
     }
@@ -241,7 +262,8 @@ impl CountSketch {
     pub fn merge(&mut self, other: &CountSketch) -> Result<(), SketchError> {
         self.check_compatible(other)?;
         for (mine, theirs) in self.counters.iter_mut().zip(&other.counters) {
-            *mine = saturating_add(*mine, *theirs);
+            // Exact: `theirs` is never i64::MIN.
+            *mine = add_clamped(*mine, *theirs);
         }
         Ok(())
     }
