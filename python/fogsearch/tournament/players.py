@@ -72,9 +72,10 @@ class PlayerSpec:
     def build(self) -> reconchess.Player:
         """Instantiates the player (in the process that will play the game)."""
         if self.kind == "fogsearch":
-            from fogsearch.bot import FogsearchBot, FogsearchBotConfig
+            from fogsearch.bot import FogsearchBot
+            from fogsearch.bot.config import from_settings
 
-            return FogsearchBot(FogsearchBotConfig(**self.settings))
+            return FogsearchBot(from_settings(self.settings))
         if self.kind == "trout":
             ensure_stockfish_env()
         source = BASELINES.get(self.kind, self.kind)
