@@ -3,7 +3,6 @@
 import json
 from pathlib import Path
 
-import pytest
 from reconchess import GameHistory
 
 from fogsearch.cli import main as cli_main
@@ -59,9 +58,7 @@ def test_bench_lists_the_scripts_of_each_area(capsys):
 
 
 def test_arguments_after_double_dash_are_for_bench_only(capsys):
-    with pytest.raises(SystemExit) as exc:
-        cli_main(["track", "game.json", "--", "--states", "1"])
-    assert exc.value.code == 2
+    assert cli_main(["track", "game.json", "--", "--states", "1"]) == 2
     assert "only for `fogsearch bench`" in capsys.readouterr().err
     # With --list nothing runs, whatever the scripts would have been given.
     assert cli_main(["bench", "search", "--list", "--", "--depths", "1"]) == 0
@@ -70,7 +67,18 @@ def test_arguments_after_double_dash_are_for_bench_only(capsys):
 
 
 def test_track_refuses_a_bound_of_no_boards(capsys):
-    with pytest.raises(SystemExit) as exc:
-        cli_main(["track", "game.json", "--max-boards", "0"])
-    assert exc.value.code == 2
-    assert "must be a positive number of boards" in capsys.readouterr().err
+    assert cli_main(["track", "game.json", "--max-boards", "0"]) == 2
+    assert "a positive number of boards" in capsys.readouterr().err
+
+
+def test_a_command_line_error_is_one_line_and_exit_2(capsys):
+    assert cli_main(["nonsense"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("fogsearch: error: argument command: invalid choice: 'nonsense'")
+    assert err.count("\n") == 1
+    assert cli_main(["--debug", "bench", "nonsense"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback (most recent call last)" in err and "UsageError" in err
+    assert err.rstrip().splitlines()[-1] == (
+        "fogsearch: error: unknown bench areas ['nonsense']; choose from rbc, sketch, search, ttcg"
+    )
