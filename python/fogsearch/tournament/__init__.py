@@ -25,6 +25,17 @@ from fogsearch.tournament.store import ResultStore
 
 log = logging.getLogger(__name__)
 
+
+class TournamentStopped(KeyboardInterrupt):
+    """A tournament stopped by Ctrl-C or SIGTERM, after it was marked ``stopped`` in its
+    database; the games finished by then are stored."""
+
+    def __init__(self, tournament_id: int, reason: str):
+        super().__init__(reason)
+        self.tournament_id = tournament_id
+        self.reason = reason
+
+
 __all__ = [
     "GameRecord",
     "GameTask",
@@ -33,6 +44,7 @@ __all__ = [
     "PlayerSpec",
     "ResultStore",
     "Standing",
+    "TournamentStopped",
     "colour_split",
     "gauntlet",
     "make_tasks",
@@ -77,7 +89,9 @@ def run_tournament(
 ) -> int:
     """Plays a tournament, storing every game as it finishes; returns the tournament id.
 
-    ``fmt="gauntlet"`` pits ``players[0]`` against each of the others.
+    ``fmt="gauntlet"`` pits ``players[0]`` against each of the others. A tournament stopped by
+    Ctrl-C (or SIGTERM turned into one) is marked ``stopped`` in the database and raises
+    :class:`TournamentStopped`.
     """
     if fmt == "round_robin":
         pairings = round_robin(players, games_per_pairing)
@@ -100,8 +114,8 @@ def run_tournament(
         "backend": backend,
     }
     with ResultStore(db) as store:
-        ids = {p.name: store.player_id(p) for p in players}
-        tournament_id = store.start_tournament(fmt, config, versions(players))
+        ids = store.register_players(players)
+        tournament_id = store.start_tournament(fmt, config, versions(players), len(tasks))
         if backend == "ray":
             records = BACKENDS["ray"](tasks, ray_address)
         else:
@@ -119,10 +133,18 @@ def run_tournament(
                     continue
                 store.add_game(tournament_id, record, white, black)
                 stored += 1
+        except KeyboardInterrupt as exc:
+            reason = str(exc) or "SIGINT (Ctrl-C)"
+            store.end_tournament(tournament_id, "stopped", reason)
+            raise TournamentStopped(tournament_id, reason) from exc
+        except Exception as exc:
+            store.end_tournament(tournament_id, "failed", f"{type(exc).__name__}: {exc}")
+            raise
         finally:
             # Stopped early (Ctrl-C, SIGTERM via the CLI): stop the running games now, not when
             # the interpreter gets round to collecting the generator.
             records.close()
+        store.end_tournament(tournament_id, "finished")
     if stored < len(tasks):
         log.warning(
             "%d of %d games have no result (lost, see above, or stopped)",

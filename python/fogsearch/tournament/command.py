@@ -13,6 +13,7 @@ from pathlib import Path
 from fogsearch.tournament import (
     PlayerSpec,
     ResultStore,
+    TournamentStopped,
     colour_split,
     plot_standings,
     run_tournament,
@@ -51,24 +52,44 @@ def add_parser(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     players = [PlayerSpec.parse(text) for text in args.players]
+    fmt = "gauntlet" if args.gauntlet else "round_robin"
+    stopped = None
     try:
         with sigterm_as_interrupt():
-            tid = _play(args, players)
-    except KeyboardInterrupt:
+            tid = _play(args, players, fmt)
+    except TournamentStopped as exc:
+        stopped, tid = exc, exc.tournament_id
+    print_summary(args.db, tid, args.plot)
+    if stopped is not None:
         print(
-            f"stopped: the running games were terminated; finished games are stored in {args.db}",
+            f"stopped by {stopped.reason}: the running games were terminated; the finished ones "
+            f"are stored in {args.db} (tournament {tid}, marked stopped)",
             file=sys.stderr,
         )
         return 130  # the shell's code for a job ended by an interrupt
-    with ResultStore(args.db) as store:
+    return 0
+
+
+def print_summary(db: str, tid: int, plot: str | None) -> None:
+    """The tournament's standings, notes and lost games; the plot, if asked for."""
+    with ResultStore(db) as store:
         info = store.tournament(tid)
         games = store.games(tid)
         lost = store.lost_games(tid)
         notes = stalled_notes(games, store.history_json)
     ranked, pairs = standings(games)
-    print(f"tournament {tid} in {args.db}: {len(games)} games; versions {info['versions']}")
-    print(summary_table(ranked, pairs))
-    print("", *colour_split(games), sep="\n")
+    planned = info["games_planned"]
+    print(f"tournament {tid} in {db}: {len(games)} of {planned} games; versions {info['versions']}")
+    if info["status"] == "stopped":
+        print(
+            f"STOPPED by {info['stop_reason']} after {len(games) + len(lost)} of {planned} games: "
+            "the standings are of the games finished before the stop"
+        )
+    if not games:
+        print("no game finished: no standings")
+    else:
+        print(summary_table(ranked, pairs))
+        print("", *colour_split(games), sep="\n")
     if notes:
         print("", *notes, sep="\n")
     if lost:
@@ -77,16 +98,16 @@ def run(args: argparse.Namespace) -> int:
             print(
                 f"  game {g['task_index']} {g['white']} vs {g['black']} (seed {g['seed']}): {g['why']}"
             )
-    if args.plot:
-        print(f"plot: {plot_standings(ranked, pairs, Path(args.plot))}")
-    return 0
+    if plot and games:
+        print(f"plot: {plot_standings(ranked, pairs, Path(plot))}")
 
 
 @contextmanager
 def sigterm_as_interrupt():
     """Within the block SIGTERM raises KeyboardInterrupt, as Ctrl-C does, so that a tournament
-    stopped by ``kill`` or a job scheduler unwinds and terminates its game processes instead of
-    leaving them running (Python's default SIGTERM exits without unwinding)."""
+    stopped by ``kill`` or a job scheduler unwinds, is marked stopped, and terminates its game
+    processes instead of leaving them running (Python's default SIGTERM exits without
+    unwinding)."""
     if threading.current_thread() is not threading.main_thread():
         yield  # signal handlers can only be set from the main thread
         return
@@ -98,15 +119,15 @@ def sigterm_as_interrupt():
 
 
 def _raise_interrupt(signum, frame):
-    raise KeyboardInterrupt(f"signal {signum}")
+    raise KeyboardInterrupt(signal.Signals(signum).name)
 
 
-def _play(args: argparse.Namespace, players: list[PlayerSpec]) -> int:
+def _play(args: argparse.Namespace, players: list[PlayerSpec], fmt: str) -> int:
     return run_tournament(
         args.db,
         players,
         games_per_pairing=args.games,
-        fmt="gauntlet" if args.gauntlet else "round_robin",
+        fmt=fmt,
         seconds_per_player=args.seconds,
         seconds_increment=args.increment,
         seed=args.seed,
