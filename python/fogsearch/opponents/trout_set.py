@@ -1,0 +1,291 @@
+"""``trout-set``: TroutBot's play (Stockfish's move, TroutBot's senses) on a board that could be
+the true one.
+
+reconchess's TroutBot keeps one board: it writes sense results onto it but never moves the
+opponent's pieces, so its board drifts from any possible position; once a sense of the square our
+king left removes our king from it, Stockfish dies on that board and TroutBot passes every turn
+(in 162 of 400 games against fogsearch). This player keeps fogsearch's exact board set instead
+(:class:`fogsearch.rbc.BoardSet`) and asks Stockfish about a board drawn from it, so every board
+the engine sees is one the observations allow, and the engine has no reason to die.
+
+It senses as TroutBot does: where its piece was just captured; else where the move it is about to
+make would capture (on the drawn board); else on a random square without its own piece. It moves
+as TroutBot does: it captures the enemy king when the drawn board lets it, else it plays
+Stockfish's move (``move_seconds`` a move, and at most ``move_nodes`` nodes when set; a node
+limit makes the moves independent of the machine's load, so a seeded game replays exactly).
+
+Load it with reconchess's own tools: ``rc-bot-match fogsearch.opponents.trout_set
+reconchess.bots.random_bot``; in a tournament it is the player kind ``trout-set``
+(``trout-set:move_seconds=2`` for a stronger engine budget).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+from dataclasses import dataclass
+
+import chess
+import chess.engine
+import numpy as np
+from reconchess import Color, GameHistory, Player, Square, WinReason
+
+from fogsearch import FogsearchError
+from fogsearch.opponents.stockfish import require_stockfish
+from fogsearch.rbc import BoardSet, BoardSetTooLargeError
+
+log = logging.getLogger(__name__)
+
+MAX_MOVE_SECONDS = 600.0
+
+
+@dataclass
+class TroutSetConfig:
+    """Settings of :class:`TroutSetBot`."""
+
+    move_seconds: float = 0.5
+    """Stockfish's time for each move it is asked for (TroutBot's is 0.5 s). Asked twice on most
+    turns (once to choose the sense, once for the move), as TroutBot asks; never more than a
+    thirtieth of the clock left, so it does not lose on time."""
+    move_nodes: int = 0
+    """Also stop Stockfish after this many nodes (0: no node limit). With a node limit that
+    binds before ``move_seconds``, Stockfish's move no longer depends on how fast the machine
+    runs, and a seeded game replays move for move."""
+    seed: int | None = None
+    """Seeds the board draws and the random senses; ``None``: drawn at game start from Python's
+    ``random``, which the tournament seeds per game, so games differ but each replays."""
+    trout_sense_max_boards: int = 1_000
+    """TroutBot's senses are kept while the set holds at most this many boards; above, the sense
+    is the one that leaves the fewest boards expected. TroutBot's senses (mostly random) hardly
+    shrink a set: against RandomBot one grew past 700,000 boards within 23 turns, where the exact
+    set no longer fits, and a sampled one soon lost the true board."""
+    max_tracked_boards: int = 4_000_000
+    """Memory bound of the exact set (up to about 0.75 GiB). An opponent move that would grow the set
+    past it is applied to a seeded sample instead (counted in ``approximations``): TroutBot's
+    random senses shrink the set far less than a set-shrinking sense does."""
+
+    def __post_init__(self) -> None:
+        s = self.move_seconds
+        if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s):
+            raise ValueError(f"move_seconds must be a number of seconds, got {s!r}")
+        if not 0.001 <= s <= MAX_MOVE_SECONDS:
+            raise ValueError(
+                f"move_seconds must be in 0.001..{MAX_MOVE_SECONDS:g} (Stockfish's time per "
+                f"move), got {s!r}"
+            )
+        n = self.move_nodes
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 10**10:
+            raise ValueError(f"move_nodes must be an int in 0..10**10 (0: no limit), got {n!r}")
+        if self.seed is not None and (
+            isinstance(self.seed, bool)
+            or not isinstance(self.seed, int)
+            or not 0 <= self.seed < 2**64
+        ):
+            raise ValueError(f"seed must be none or an int in [0, 2**64), got {self.seed!r}")
+        r = self.trout_sense_max_boards
+        if isinstance(r, bool) or not isinstance(r, int) or r < 0:
+            raise ValueError(f"trout_sense_max_boards must be an int >= 0, got {r!r}")
+        m = self.max_tracked_boards
+        if isinstance(m, bool) or not isinstance(m, int) or m < 1_000:
+            raise ValueError(f"max_tracked_boards must be an int >= 1000, got {m!r}")
+
+
+class TroutSetBot(Player):
+    """TroutBot's senses and Stockfish's moves, on boards drawn from an exact board set."""
+
+    def __init__(self, config: TroutSetConfig | None = None):
+        self.config = config or TroutSetConfig()
+        self.engine: chess.engine.SimpleEngine | None = None
+        self.color: Color = chess.WHITE
+        self.board_set: BoardSet | None = None
+        self.rng = random.Random(self.config.seed)
+        self.observations: list[tuple[str, tuple]] = []
+        self.captured_at: Square | None = None
+        self.engine_deaths = 0
+        """Times Stockfish died or refused a board (then restarted): 0 unless something is wrong."""
+        self.approximations = 0
+        """Opponent moves applied to a sample of the set because the exact set would not fit."""
+        self.recoveries = 0
+        """Observations no board fitted (possible only after an approximation): the set was then
+        rebuilt from the observations."""
+
+    # -- reconchess callbacks ------------------------------------------------------------------
+    def handle_game_start(self, color: Color, board: chess.Board, opponent_name: str):
+        self.color = color
+        seed = self.config.seed if self.config.seed is not None else random.getrandbits(64)
+        self.rng = random.Random(seed)
+        self.observations = []
+        self.captured_at = None
+        self.board_set = self._new_set()
+        if self.engine is None:
+            self.engine = self._open_engine()
+
+    def handle_opponent_move_result(self, captured_my_piece: bool, capture_square: Square | None):
+        self.captured_at = capture_square if captured_my_piece else None
+        self._observe("handle_opponent_move_result", captured_my_piece, capture_square)
+
+    def choose_sense(self, sense_actions, move_actions, seconds_left: float) -> Square | None:
+        if len(self.board_set) > self.config.trout_sense_max_boards:
+            expected = self.board_set.sense_stats()
+            shrinking = [sq for sq in sense_actions if sq in expected]
+            if shrinking:
+                return min(shrinking, key=lambda sq: (expected[sq], sq))
+        if self.captured_at is not None and self.captured_at in sense_actions:
+            return self.captured_at
+        board = self.draw_board()
+        move = self._move_on(board, move_actions, seconds_left)
+        if move is not None and board.piece_at(move.to_square) is not None:
+            return move.to_square  # see whether the capture is there to make
+        own = board.occupied_co[self.color]
+        candidates = [sq for sq in sense_actions if not own & chess.BB_SQUARES[sq]]
+        return self.rng.choice(candidates or list(sense_actions)) if sense_actions else None
+
+    def handle_sense_result(self, sense_result):
+        self._observe("handle_sense_result", sense_result)
+
+    def choose_move(self, move_actions, seconds_left: float) -> chess.Move | None:
+        return self._move_on(self.draw_board(), move_actions, seconds_left)
+
+    def handle_move_result(
+        self, requested_move, taken_move, captured_opponent_piece, capture_square
+    ):
+        self._observe(
+            "handle_move_result",
+            requested_move,
+            taken_move,
+            captured_opponent_piece,
+            capture_square,
+        )
+
+    def handle_game_end(
+        self, winner_color: Color | None, win_reason: WinReason | None, game_history: GameHistory
+    ):
+        self.close()
+
+    def close(self) -> None:
+        """Quits Stockfish (the game is over); safe to call again."""
+        engine, self.engine = self.engine, None
+        if engine is not None:
+            try:
+                engine.quit()
+            except (chess.engine.EngineError, chess.engine.EngineTerminatedError, OSError):
+                pass  # already gone
+
+    # -- moves ---------------------------------------------------------------------------------
+    def draw_board(self) -> chess.Board:
+        """A board of the set, drawn uniformly with this game's seed, ours to move. The draw is
+        by rank of position key, so it does not depend on the order the set keeps its boards."""
+        keys = self.board_set.zobrist_keys()
+        index = int(np.argsort(keys, kind="stable")[self.rng.randrange(len(keys))])
+        board = chess.Board(self.board_set.fens()[index])
+        board.turn = self.color
+        return board
+
+    def _move_on(self, board: chess.Board, move_actions, seconds_left: float) -> chess.Move | None:
+        """TroutBot's move on ``board``: capture the enemy king if it stands attacked, else
+        Stockfish's move; a seeded random request where Stockfish has none (every move leaves
+        our king attacked, which RBC does not forbid) or failed."""
+        king = board.king(not self.color)
+        if king is not None:
+            attackers = board.attackers(self.color, king)
+            if attackers:
+                return chess.Move(min(attackers), king)
+        seconds = min(self.config.move_seconds, max(0.001, seconds_left / 30))
+        limit = chess.engine.Limit(time=seconds, nodes=self.config.move_nodes or None)
+        try:
+            move = self._engine().play(board, limit).move
+        except (chess.engine.EngineError, chess.engine.EngineTerminatedError):
+            # Never expected (the board is a possible one): count it, restart, and play on.
+            log.exception("Stockfish failed on %s; restarting it", board.fen())
+            self.engine_deaths += 1
+            self.close()
+            move = None
+        if move is not None and move in move_actions:
+            return move
+        return self.rng.choice(list(move_actions)) if move_actions else None
+
+    def _engine(self) -> chess.engine.SimpleEngine:
+        if self.engine is None:
+            self.engine = self._open_engine()
+        return self.engine
+
+    @staticmethod
+    def _open_engine() -> chess.engine.SimpleEngine:
+        # Its own process group, as TroutBot's: a Ctrl-C meant for the tournament reaches the
+        # game, which quits the engine, instead of killing the engine under a running game.
+        return chess.engine.SimpleEngine.popen_uci(require_stockfish("trout-set"), setpgrp=True)
+
+    # -- tracking ------------------------------------------------------------------------------
+    def _new_set(self, fens: list[str] | None = None) -> BoardSet:
+        return BoardSet(self.color, fens=fens, max_boards=self.config.max_tracked_boards)
+
+    def _observe(self, method: str, *args) -> None:
+        self.observations.append((method, args))
+        try:
+            self.board_set = self._apply(self.board_set, method, args)
+        except FogsearchError as exc:
+            log.warning("observation %s%r fits no board of the set: %s", method, args, exc)
+            self.recoveries += 1
+            self.board_set = self._rebuild()
+
+    def _apply(self, board_set: BoardSet, method: str, args: tuple) -> BoardSet:
+        """``board_set`` after one observation, exactly; or, when an opponent move would grow it
+        past ``max_tracked_boards``, that move applied to a seeded sample small enough to fit."""
+        try:
+            getattr(board_set, method)(*args)
+            return board_set
+        except BoardSetTooLargeError:
+            fens = sorted(board_set.fens())
+        keep = max(1, min(len(fens) - 1, self.config.max_tracked_boards // 32))
+        while True:
+            sample = self._new_set(self.rng.sample(fens, keep))
+            try:
+                getattr(sample, method)(*args)
+                break
+            except BoardSetTooLargeError:
+                if keep == 1:
+                    raise
+                keep //= 2
+        self.approximations += 1
+        log.warning(
+            "%s would grow %d boards past %d; applied to a sample of %d",
+            method,
+            len(fens),
+            self.config.max_tracked_boards,
+            keep,
+        )
+        return sample
+
+    def _rebuild(self) -> BoardSet:
+        """The set replayed from every observation, skipping those no board fits (our own moves
+        are certain: they are applied wherever possible); never empty."""
+        rebuilt = self._new_set()
+        for method, args in self.observations:
+            try:
+                rebuilt = self._apply(rebuilt, method, args)
+            except FogsearchError:
+                if method == "handle_move_result":
+                    rebuilt = self._own_move_anyway(rebuilt, args[1], args[2], args[3])
+        return rebuilt
+
+    def _own_move_anyway(
+        self, board_set: BoardSet, taken: chess.Move | None, captured: bool, square: Square | None
+    ) -> BoardSet:
+        fens = []
+        for board in board_set.to_boards():
+            possible = taken is not None and board.is_pseudo_legal(taken)
+            if captured and square is not None:
+                board.remove_piece_at(square)  # what we took is gone wherever we took it from
+            board.push(taken if possible else chess.Move.null())
+            fens.append(board.fen())
+        if not fens:
+            board = chess.Board()
+            board.turn = not self.color
+            fens.append(board.fen())
+        return self._new_set(fens)
+
+
+def get_player():
+    """Tells reconchess's ``load_player`` which class in this module is the bot."""
+    return TroutSetBot
