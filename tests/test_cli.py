@@ -3,6 +3,7 @@
 import json
 from pathlib import Path
 
+import pytest
 from reconchess import GameHistory
 
 from fogsearch.cli import main as cli_main
@@ -82,3 +83,51 @@ def test_a_command_line_error_is_one_line_and_exit_2(capsys):
     assert err.rstrip().splitlines()[-1] == (
         "fogsearch: error: unknown bench areas ['nonsense']; choose from rbc, sketch, search, ttcg"
     )
+
+
+README = str(Path(__file__).parents[1] / "README.md")
+KINDS = "player kinds are random, attacker, trout, trout-set, fogsearch, or a reconchess bot"
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["tournament", "fogsearch", "radnom"], ["unknown player kind 'radnom'", "random?", KINDS]),
+        (["tournament", "fogsearch:depth=abc", "random"], ["depth=abc: abc is not an int"]),
+        (["tournament", "fogsearch:depth=0", "random"], ["depth must be an integer >= 1"]),
+        (["play", "--opponent", "atacker"], ["unknown player kind 'atacker'", KINDS]),
+        (["play", "--bot", "fogsearch:bogus=1"], ["no setting 'bogus'", "depth (int)"]),
+        (["play", "--bot", "nowhere/bot.py"], ["player nowhere/bot.py: no such bot file"]),
+        (["play", "--opponent", "random:speed=3"], ["random takes no settings"]),
+        (["track", "missing.json"], ["game history missing.json does not exist"]),
+        (["track", README], ["is not a reconchess GameHistory JSON file"]),
+        (["tournament", "random", "attacker", "--games", "0"], ["--games: 0 is out of bounds"]),
+        (["tournament", "random", "attacker", "--games", "x"], ["'x' is not a whole number"]),
+        (["tournament", "random", "attacker", "--workers", "0"], ["--workers: 0 is out of"]),
+        (["tournament", "random", "attacker", "--seconds", "nan"], ["--seconds: nan is out of"]),
+        (["tournament", "random"], ["at least 2 players, got 1 (random)"]),
+        (["tournament", "random", "random"], ["names must be unique: random appears more"]),
+        (["tournament", "random", "attacker", "--plot", "x.jpg"], ["name a .png, .pdf, .svg"]),
+        (["tournament", "random", "attacker", "--db", "no/such/dir/r.sqlite"], ["no/such/dir"]),
+        (["tournament", "random", "attacker", "--db", README], ["not an SQLite database"]),
+        (["play", "--seconds", "-5"], ["--seconds: -5 is out of bounds: use 1..86,400 seconds"]),
+        (["play", "--save", "no/such/dir/g.json"], ["--save no/such/dir/g.json: its folder"]),
+        (["demo", "--max-turns", "-1"], ["--max-turns: -1 is out of bounds", "6,300 turns"]),
+        (["demo", "--random-sense-rate", "2"], ["2 is not a probability"]),
+        (["demo", "--white", "radnom"], ["unknown player kind 'radnom'"]),
+        (["bench", "nonsense"], ["unknown bench areas ['nonsense']"]),
+    ],
+)
+def test_a_user_error_is_one_line_and_exit_2_before_any_game(tmp_path, capsys, argv, says):
+    if argv[0] == "tournament" and "--db" not in argv:
+        argv = [*argv, "--db", str(tmp_path / "results.sqlite")]
+    readme_before = Path(README).read_bytes()
+    assert cli_main(argv) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith("fogsearch: error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+    for fragment in says:
+        assert fragment in err
+    assert out == ""  # no game began: nothing was announced or logged
+    assert not (tmp_path / "results.sqlite").exists()
+    assert Path(README).read_bytes() == readme_before  # refused, not written to

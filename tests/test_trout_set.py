@@ -10,8 +10,10 @@ from reconchess import LocalGame, play_turn
 from reconchess.bots.attacker_bot import AttackerBot
 from reconchess.bots.random_bot import RandomBot
 
+from fogsearch.cli import main as cli_main
 from fogsearch.opponents.stockfish import find_stockfish
 from fogsearch.opponents.trout_set import TroutSetBot, TroutSetConfig
+from fogsearch.tournament import GameTask, PlayerSpec, ResultStore, play_game
 
 pytestmark = pytest.mark.skipif(
     find_stockfish() is None, reason="needs Stockfish (scripts/install.sh installs Debian's)"
@@ -142,3 +144,34 @@ def test_settings_are_checked_by_the_config():
         TroutSetConfig(move_nodes=-1)
     with pytest.raises(ValueError, match="max_tracked_boards"):
         TroutSetConfig(max_tracked_boards=10)
+
+
+def test_trout_set_is_a_tournament_kind_with_an_engine_budget_setting(tmp_path):
+    spec = PlayerSpec.parse("trout-set:move_seconds=0.05,move_nodes=2000")
+    spec.check()
+    record = play_game(GameTask(0, spec, PlayerSpec("random"), seed=3, seconds_per_player=60))
+    assert record.crashed is None and record.winner == "white"
+    db = tmp_path / "ts.sqlite"
+    code = cli_main(
+        [
+            "tournament",
+            "trout-set:move_seconds=0.05,move_nodes=2000@ts",
+            "attacker",
+            "--games",
+            "2",
+            "--seconds",
+            "60",
+            "--workers",
+            "1",
+            "--db",
+            str(db),
+            "--no-progress",
+        ]
+    )
+    assert code == 0
+    with ResultStore(db) as store:
+        tid = store.latest_tournament_id()
+        info = store.tournament(tid)
+        games = store.games(tid)
+    assert info["versions"]["stockfish"].startswith("Stockfish")  # the engine is pinned
+    assert len(games) == 2 and all(g["crashed"] is None for g in games)

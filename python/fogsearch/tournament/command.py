@@ -1,26 +1,46 @@
-"""``fogsearch tournament``: play a round robin or gauntlet, store it, print and plot standings."""
+"""``fogsearch tournament``: play a round robin or gauntlet, store it, print and plot standings.
+
+Everything is checked before the first game: the player specs (kinds, settings and their types,
+Stockfish), counts and clocks, the results database (fogsearch's, or new) and the plot's path.
+"""
 
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import sys
 import threading
 from contextlib import contextmanager
 from pathlib import Path
 
+from fogsearch.arguments import SEED, UsageError, bounded_int, bounded_seconds, cores
 from fogsearch.tournament import (
+    KINDS,
+    WORKERS_PER_CORE,
     PlayerSpec,
     ResultStore,
     TournamentStopped,
     colour_split,
     plot_standings,
+    prepare_tournament,
     run_tournament,
     stalled_notes,
     standings,
     summary_table,
 )
+from fogsearch.tournament.report import PLOT_FORMATS, check_plot_path
+from fogsearch.tournament.schedule import (
+    CLOCK_WHY,
+    GAMES_WHY,
+    INCREMENT_WHY,
+    MAX_GAMES_PER_PAIRING,
+    MAX_INCREMENT,
+    MAX_SECONDS_PER_PLAYER,
+    MIN_SECONDS_PER_PLAYER,
+)
+
+SECONDS = bounded_seconds(MIN_SECONDS_PER_PLAYER, MAX_SECONDS_PER_PLAYER, CLOCK_WHY)
+INCREMENT = bounded_seconds(0.0, MAX_INCREMENT, INCREMENT_WHY)
 
 
 def add_parser(subparsers) -> None:
@@ -28,31 +48,66 @@ def add_parser(subparsers) -> None:
         "tournament",
         help="play a round robin or gauntlet between reconchess players",
         description=(
-            "Players are kind[:key=value,...][@label]: random, attacker, trout (Stockfish), "
-            "fogsearch (e.g. fogsearch:depth=2,search_mode=exact@fog2), or a reconchess bot module "
-            "path / .py file."
+            f"Players are kind[:key=value,...][@label]; kinds: {', '.join(KINDS)} "
+            "(e.g. fogsearch:depth=2,search_mode=exact@fog2, trout-set:move_seconds=2), "
+            "or a reconchess bot module path / .py file."
         ),
     )
     p.add_argument("players", nargs="+", help="player specs; with --gauntlet the first is the hero")
-    p.add_argument("--games", type=int, default=2, help="games per pairing (colours alternate)")
+    p.add_argument(
+        "--games",
+        type=bounded_int(1, MAX_GAMES_PER_PAIRING, GAMES_WHY),
+        default=2,
+        help="games per pairing (colours alternate)",
+    )
     p.add_argument("--gauntlet", action="store_true", help="first player against each other one")
     p.add_argument("--db", default="tournament.sqlite", help="SQLite results file (appended to)")
     p.add_argument(
-        "--seconds", type=float, default=900.0, help="clock per player (reconchess: 900)"
+        "--seconds", type=SECONDS, default=900.0, help="clock per player (reconchess: 900)"
     )
-    p.add_argument("--increment", type=float, default=5.0, help="seconds added per turn (5)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="parallel games")
+    p.add_argument("--increment", type=INCREMENT, default=5.0, help="seconds added per turn (5)")
+    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument(
+        "--workers",
+        type=bounded_int(
+            1,
+            WORKERS_PER_CORE * cores(),
+            f"{WORKERS_PER_CORE} per core: each game is a process whose clock runs while it "
+            "waits for a core",
+        ),
+        default=cores(),
+        help="games played at once (default: one per core)",
+    )
     p.add_argument("--backend", choices=["local", "ray"], default="local")
     p.add_argument("--ray-address", default=None, help="Ray cluster address (default: local Ray)")
-    p.add_argument("--plot", default=None, help="write the standings plot (PNG) here")
+    p.add_argument(
+        "--plot",
+        default=None,
+        help=f"write the standings plot here ({', '.join('.' + f for f in PLOT_FORMATS)})",
+    )
     p.add_argument("--no-progress", action="store_true")
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     players = [PlayerSpec.parse(text) for text in args.players]
+    if args.ray_address and args.backend != "ray":
+        raise UsageError("--ray-address is for --backend ray")
     fmt = "gauntlet" if args.gauntlet else "round_robin"
+    # Checked here as well as by run_tournament, so that a bad plot path or database is
+    # reported before the database is opened for writing and before any game.
+    prepare_tournament(
+        players,
+        args.games,
+        fmt,
+        args.seconds,
+        args.increment,
+        args.seed,
+        args.workers,
+        args.backend,
+    )
+    if args.plot:
+        check_plot_path(args.plot)
     stopped = None
     try:
         with sigterm_as_interrupt():

@@ -123,6 +123,24 @@ def _wdl(counts: list[int]) -> str:
     return "-".join(str(n) for n in counts)
 
 
+PLOT_FORMATS = ("png", "pdf", "svg")
+"""File types the standings plot is written as (by the path's suffix)."""
+
+
+def check_plot_path(path: str | Path) -> Path:
+    """``path`` if the plot can be written there (a known suffix, an existing writable folder);
+    else a :class:`~fogsearch.arguments.UsageError`, checked before any game is played."""
+    from fogsearch.arguments import UsageError, writable_path
+
+    path = writable_path(path, "plot")
+    if path.suffix.lower().lstrip(".") not in PLOT_FORMATS:
+        raise UsageError(
+            f"plot {path}: name a {', '.join('.' + f for f in PLOT_FORMATS)} file "
+            "(the suffix picks the format)"
+        )
+    return path
+
+
 def plot_standings(ranked: list[Standing], pairs: list[Pairing], path: str | Path) -> Path:
     """Elo with intervals, and the score matrix, in one PNG."""
     import matplotlib
