@@ -21,6 +21,9 @@ def test_play_logs_a_game_saves_it_and_track_replays_it(tmp_path, capsys):
     assert "without its search" not in out
     history = GameHistory.from_file(str(saved))
     assert history.num_turns() > 0
+    white_turns, black_turns = history.num_turns(True), history.num_turns(False)
+    assert f"in turn {white_turns} (white played {white_turns} turns, black {black_turns})" in out
+    assert f"\n{white_turns:>4} white " in out  # its last row
 
     # AttackerBot senses at random, so its set is never shrunk and grows without bound: the replay
     # stops tracking it at the limit instead of running out of memory (as it once did).
@@ -131,3 +134,34 @@ def test_a_user_error_is_one_line_and_exit_2_before_any_game(tmp_path, capsys, a
     assert out == ""  # no game began: nothing was announced or logged
     assert not (tmp_path / "results.sqlite").exists()
     assert Path(README).read_bytes() == readme_before  # refused, not written to
+
+
+def test_the_play_log_names_its_columns_and_counts_turns_as_the_result_does(tmp_path, capsys):
+    saved = tmp_path / "game.json"
+    bot = "fogsearch:depth=1,small_set_depth=0"
+    argv = ["play", "--bot", bot, "--opponent", "attacker", "--color", "black"]
+    code = cli_main([*argv, "--seconds", "60", "--seed", "4", "--save", str(saved)])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 0
+    assert out[0] == f"attacker (white) vs {bot} (black), 60s + 5s a turn"
+    assert out[1] == "columns:"
+    header = next(i for i, line in enumerate(out) if line.split()[:2] == ["turn", "side"])
+    assert out[header].split() == [
+        "turn", "side", "boards", "sense", "sensed", "request", "taken", "capture", "after",
+        "value_cp", "depth", "search_s", "budget_s", "clock_s",
+    ]  # fmt: skip
+    legend = out[2:header]
+    assert [line.split()[0] for line in legend] == out[header].split()
+    assert "centipawns" in out[2 + 9] and "seconds" in out[2 + 13]  # value_cp, clock_s
+    rows = [line.split() for line in out[header + 1 :] if line.split()[:1] != ["result:"]]
+    rows = [r for r in rows if len(r) == 14]
+    assert [int(r[0]) for r in rows] == list(range(1, len(rows) + 1))
+    assert {r[1] for r in rows} == {"black"}
+    result = next(line for line in out if line.startswith("result: "))
+    history = GameHistory.from_file(str(saved))
+    white_turns, black_turns = history.num_turns(True), history.num_turns(False)
+    assert len(rows) == black_turns
+    assert (
+        f"in turn {max(white_turns, black_turns)} (white played {white_turns} turns, "
+        f"black {black_turns})" in result
+    )
