@@ -2,7 +2,7 @@
 
 For every decided game the named player played in the tournament databases, reads the true board
 before each of its moves from the stored ``GameHistory`` and scores both kings with the
-``king_safety`` leaf's measure (``fogsearch._core.king_danger_fen``: enemy pieces aimed at the
+``king_safety`` leaf's measure (``fogsearch._core.search.king_danger_fen``: enemy pieces aimed at the
 king's square and its neighbours, scaled by how many take part, and missing shield pawns). Prints
 the mean and median of our king's danger and the mean of theirs, some moves before each game's
 end, for lost and won games apart: a danger that rises only in lost games, moves before the end,
@@ -19,7 +19,7 @@ import statistics
 
 from loss_replay import player_games
 
-from fogsearch._core import king_danger_fen
+from fogsearch._core.search import king_danger_fen
 
 MOVES_BEFORE_END = (1, 2, 4, 6, 8, 12)
 

@@ -1,8 +1,12 @@
 """BoardSet: tracking of real reconchess games against a plain python-chess reference tracker,
 the accessors, and bad input."""
 
+import copy
 import gzip
 import json
+import pickle
+import threading
+import time
 from pathlib import Path
 
 import chess
@@ -19,6 +23,7 @@ from fogsearch.rbc import (
     InconsistentObservationError,
     InvalidFenError,
     MalformedObservationError,
+    SENSE_SQUARES,
 )
 from fogsearch.tracking import observations, play_baseline_game, replay
 
@@ -112,7 +117,7 @@ def _random_positions(seed, count, plies):
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_sense_check_stats_match_python_chess(seed):
+def test_sense_stats_and_checks_match_python_chess(seed):
     # Black's set after White's unseen moves from several positions: some replies give check.
     board_set = BoardSet(chess.BLACK, _random_positions(seed, 6, 16))
     board_set.handle_opponent_move_result(False, None)
@@ -120,18 +125,16 @@ def test_sense_check_stats_match_python_chess(seed):
     in_check = [b.is_check() for b in boards]  # Black to move: Black's king attacked
     assert board_set.boards_in_check() == sum(in_check)
     assert 0 < sum(in_check) < len(boards), "the sets should hold boards both in and out of check"
-    stats = board_set.sense_check_stats()
-    assert {sq: size for sq, (size, _) in stats.items()} == board_set.sense_stats()
-    for square, (size, doubt) in stats.items():
-        cells = {}
-        for board, checked in zip(boards, in_check, strict=True):
+    stats = board_set.sense_stats()
+    assert sorted(stats) == sorted(SENSE_SQUARES)
+    for square, size in stats.items():
+        cells: dict[tuple, int] = {}
+        for board in boards:
             window = tuple(
                 board.piece_at(sq) for sq in chess.SQUARES if chess.square_distance(sq, square) <= 1
             )
-            n, c = cells.get(window, (0, 0))
-            cells[window] = (n + 1, c + checked)
-        assert size == pytest.approx(sum(n * n for n, _ in cells.values()) / len(boards))
-        assert doubt == pytest.approx(sum(min(c, n - c) for n, c in cells.values()) / len(boards))
+            cells[window] = cells.get(window, 0) + 1
+        assert size == pytest.approx(sum(n * n for n in cells.values()) / len(boards))
 
 
 def test_duplicate_fens_are_one_position():
@@ -222,3 +225,84 @@ def test_results_do_not_depend_on_the_thread_count():
             obs.apply(s)
         fens.append(s.fens())
     assert fens[0] == fens[1] == fens[2]
+
+
+def _grown_white_set(unseen_moves: int, threads: int = 1) -> BoardSet:
+    """White's set after ``unseen_moves`` opponent moves it never sensed, passing each turn."""
+    boards = BoardSet(chess.WHITE, threads=threads)
+    boards.handle_opponent_move_result(False, None)
+    for _ in range(unseen_moves):
+        boards.handle_move_result(None, None, False, None)
+        boards.handle_opponent_move_result(False, None)
+    return boards
+
+
+def test_copies_and_pickles_are_independent_and_equal():
+    original = _grown_white_set(2)
+    for clone in (
+        copy.copy(original),
+        copy.deepcopy(original),
+        pickle.loads(pickle.dumps(original)),
+        original.copy(),
+    ):
+        assert clone == original and clone is not original
+        assert clone.color == original.color and clone.max_boards == original.max_boards
+        clone.handle_move_result(None, None, False, None)
+        clone.handle_opponent_move_result(False, None)
+        assert len(clone) > len(original)
+        assert clone != original
+
+
+def test_a_pickle_from_foreign_bytes_is_refused():
+    with pytest.raises(FogsearchError, match="not an encoded board set"):
+        BoardSet._wrap(_native_from_bytes(b"FSXX" + bytes(40)))
+
+
+def _native_from_bytes(data: bytes):
+    from fogsearch._core.rbc import BoardSet as NativeBoardSet
+
+    return NativeBoardSet.from_bytes(data)
+
+
+def test_a_set_changed_by_one_thread_while_another_updates_it_raises_concurrent_use():
+    from fogsearch import ConcurrentUseError
+
+    boards = _grown_white_set(3)  # about 29,000 boards: the next expansion takes a while
+    boards.handle_move_result(None, None, False, None)
+    expanding = threading.Thread(target=boards.handle_opponent_move_result, args=(False, None))
+    expanding.start()
+    refused = 0
+    while expanding.is_alive():
+        try:
+            len(boards)
+        except ConcurrentUseError:
+            refused += 1
+        time.sleep(0.005)
+    expanding.join()
+    assert refused > 0
+    assert len(boards) > 29_000  # the expansion itself went through
+
+
+def test_bounds_are_checked_where_they_enter():
+    with pytest.raises(ValueError, match="threads"):
+        BoardSet(chess.WHITE, threads=10**6)
+    with pytest.raises(ValueError, match="threads"):
+        BoardSet(chess.WHITE, threads=0)
+    three = [
+        "8/8/8/8/8/8/8/K6k w - - 0 1",
+        "8/8/8/8/8/8/8/K5k1 w - - 0 1",
+        "8/8/8/8/8/8/8/K4k2 w - - 0 1",
+    ]
+    with pytest.raises(BoardSetTooLargeError, match="3 boards"):
+        BoardSet(chess.WHITE, three, max_boards=2)
+    assert len(BoardSet(chess.WHITE, three, max_boards=3)) == 3
+
+
+def test_subsets_keep_the_order_asked_and_the_limit():
+    boards = _grown_white_set(1)
+    boards = BoardSet(chess.WHITE, boards.fens(), max_boards=1000)
+    sub = boards.subset([7, 3, 7])
+    assert sub.fens() == [boards.fen(7), boards.fen(3)]
+    assert sub.max_boards == 1000
+    with pytest.raises(MalformedObservationError):
+        boards.subset([len(boards)])

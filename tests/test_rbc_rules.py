@@ -94,11 +94,11 @@ def test_differential_against_reconchess_on_100k_pairs():
                 uci = request.uci() if request is not None else None
                 if expected is None:
                     with pytest.raises(IllegalRequestError):
-                        _core.resolve_request(fen, uci)
+                        _core.rbc.resolve_request(fen, uci)
                     pairs += 1
                     continue
-                taken, square = _core.resolve_request(fen, uci)
-                after = _core.push_move(fen, taken)
+                taken, square = _core.rbc.resolve_request(fen, uci)
+                after = _core.rbc.push_move(fen, taken)
                 assert (taken, square, after) == expected, (fen, uci)
                 pairs += 1
             # Play on like a reconchess game: a random request (or a pass), resolved by the referee.

@@ -28,7 +28,7 @@ from test_mate_threats import random_rbc_positions
 from fogsearch import _core
 from fogsearch.search import MATE, SearchConfig, search
 
-PIECE_VALUES, PIECE_SQUARE_TABLES = _core.piece_square_tables()
+PIECE_VALUES, PIECE_SQUARE_TABLES = _core.search.piece_square_tables()
 SENSE_SQUARES = [chess.square(f, r) for r in range(1, 7) for f in range(1, 7)]
 
 
@@ -379,10 +379,10 @@ def test_king_danger_agrees_with_the_oracle_on_random_positions():
     zone = shield = 0
     for board in boards:
         expected = (king_danger(board, chess.WHITE), king_danger(board, chess.BLACK))
-        assert _core.king_danger_fen(board.fen()) == expected, board.fen()
+        assert _core.search.king_danger_fen(board.fen()) == expected, board.fen()
         kings = [(c, board.king(c)) for c in chess.COLORS if board.king(c) is not None]
         zone += any(zone_danger(board, c, k) for c, k in kings)
         shield += any(shield_danger(board, c, k) for c, k in kings)
     assert zone > 100 and shield > 100
     with pytest.raises(ValueError):
-        _core.king_danger_fen("not a fen")
+        _core.search.king_danger_fen("not a fen")

@@ -102,36 +102,30 @@ def test_an_unknown_setting_lists_every_setting_with_its_type():
 def test_values_the_config_refuses_report_its_own_message():
     with pytest.raises(UsageError, match="refused: depth must be an integer >= 1, got 0"):
         build(depth=0)
-    with pytest.raises(UsageError, match="refused: k must be an integer >= 1, got 0"):
+    with pytest.raises(UsageError, match="refused: invalid search config: k must be between 1"):
         build(k=0)
 
 
-def test_an_options_dict_field_takes_the_other_dataclass_fields():
-    """Today's bot config passes extra SearchConfig fields in a dict (``search_options``)."""
-
+def test_a_config_whose_nested_type_is_not_resolvable_is_nested_by_its_default():
     @dataclass
-    class OptionsConfig:
-        depth: int = 2
-        search_options: dict[str, Any] = field(default_factory=lambda: {"k": 16})
+    class Unresolved:
+        depth: int = 1
+        search: NotImportedHere = field(default_factory=SearchConfig)  # noqa: F821
 
-    config = config_from_settings(
-        OptionsConfig,
-        {"table_size": "8", "depth": 1},
-        "bot",
-        option_dicts={"search_options": SearchConfig},
-    )
-    assert config.search_options == {"k": 16, "table_size": 8} and config.depth == 1
-    assert "table_size (int)" in describe_settings(
-        OptionsConfig, option_dicts={"search_options": SearchConfig}
-    )
+    config = config_from_settings(Unresolved, {"k": 8, "depth": 2}, "bot")
+    assert config.search.k == 8 and config.depth == 2
+    assert describe_settings(Unresolved).startswith("depth (int), mode (str), threshold (float)")
 
 
-def test_the_fogsearch_bots_own_config_is_checked_the_same_way():
-    """Whatever shape the bot's config has, its settings are checked in this process."""
-    assert PlayerSpec.parse("fogsearch:depth=3,tie_margin_cp=10").fogsearch_config().depth == 3
-    with pytest.raises(UsageError, match="fogsearch setting depth=abc: abc is not an int"):
+def test_the_fogsearch_bots_settings_are_read_by_its_own_config():
+    """The bot's config says which of its fields are settings (nested ones by their own names)."""
+    config = PlayerSpec.parse("fogsearch:depth=3,mode=sketch,plan_turns=30").fogsearch_config()
+    assert config.depth == 3 and config.search.mode == "sketch" and config.clock.plan_turns == 30
+    with pytest.raises(
+        UsageError, match="fogsearch:depth=abc: fogsearch setting depth must be int"
+    ):
         PlayerSpec.parse("fogsearch:depth=abc").check()
-    with pytest.raises(UsageError, match="fogsearch has no setting 'bogus'; its settings are"):
+    with pytest.raises(UsageError, match="unknown fogsearch setting 'bogus'; valid settings: "):
         PlayerSpec.parse("fogsearch:bogus=1").check()
-    with pytest.raises(UsageError, match="tie_margin_cp must be a non-negative int"):
+    with pytest.raises(UsageError, match="tie_margin_cp must be a non-negative integer"):
         PlayerSpec.parse("fogsearch:tie_margin_cp=-1").check()

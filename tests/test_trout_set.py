@@ -13,6 +13,7 @@ from reconchess.bots.random_bot import RandomBot
 from fogsearch.cli import main as cli_main
 from fogsearch.opponents.stockfish import find_stockfish
 from fogsearch.opponents.trout_set import TroutSetBot, TroutSetConfig
+from fogsearch.rbc import BoardSet
 from fogsearch.tournament import GameTask, PlayerSpec, ResultStore, play_game
 
 pytestmark = pytest.mark.skipif(
@@ -113,7 +114,7 @@ def _on_one_board(fen: str) -> tuple[TroutSetBot, list[chess.Move]]:
     """A trout-set player whose set holds only ``fen``, and the requests offered there."""
     bot = TroutSetBot(REPLAYABLE)
     bot.handle_game_start(chess.WHITE, chess.Board(), "opponent")
-    bot.board_set = bot._new_set([fen])
+    bot.tracker.board_set = BoardSet(chess.WHITE, fens=[fen])
     return bot, list(chess.Board(fen).pseudo_legal_moves)
 
 

@@ -6,6 +6,6 @@ Submodules:
 - :mod:`fogsearch.ttcg`: trick-taking card games (Oh Hell) and history samplers.
 """
 
-from fogsearch._core import FogsearchError, __version__
+from fogsearch._core import ConcurrentUseError, FogsearchError, __version__
 
-__all__ = ["FogsearchError", "__version__"]
+__all__ = ["ConcurrentUseError", "FogsearchError", "__version__"]

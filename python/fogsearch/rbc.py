@@ -23,7 +23,6 @@ from collections.abc import Iterable, Sequence
 import chess
 import numpy as np
 
-from fogsearch import _core
 from fogsearch._core import (
     BoardSetTooLargeError,
     FogsearchError,
@@ -31,6 +30,19 @@ from fogsearch._core import (
     InconsistentObservationError,
     InvalidFenError,
     MalformedObservationError,
+)
+from fogsearch._core import rbc as _native
+from fogsearch._python_chess import fen_of, flag_of, move_of, square_of, uci_of
+
+# The information-set search lives in its own module; it is offered here too, next to the sets it
+# searches, as `fogsearch.rbc.search(board_set, depth, config=SearchConfig(...))`.
+from fogsearch.search import (
+    SearchConfig,
+    SearchResult,
+    board_values,
+    mean_reply_values,
+    search,
+    sense_values,
 )
 
 __all__ = [
@@ -41,47 +53,21 @@ __all__ = [
     "InconsistentObservationError",
     "InvalidFenError",
     "MalformedObservationError",
+    "SearchConfig",
+    "SearchResult",
+    "board_values",
     "capture_square",
+    "mean_reply_values",
     "move_actions",
     "normalize_fen",
     "perft",
     "revise_move",
+    "search",
+    "sense_values",
 ]
 
 SENSE_SQUARES: tuple[int, ...] = tuple(r * 8 + f for r in range(1, 7) for f in range(1, 7))
 """The 36 non-edge sense squares (b2 … g7)."""
-
-
-def _fen_of(board: chess.Board | str) -> str:
-    if isinstance(board, chess.Board):
-        return board.fen(en_passant="fen")
-    if isinstance(board, str):
-        return board
-    raise TypeError(f"expected a chess.Board or a FEN string, got {type(board).__name__}")
-
-
-def _uci(move: chess.Move | None, what: str) -> str | None:
-    if move is None:
-        return None
-    if not isinstance(move, chess.Move):
-        raise TypeError(f"{what} must be a chess.Move or None, got {type(move).__name__}")
-    return move.uci() if move else None
-
-
-def _square(square: int | None, what: str) -> int | None:
-    if square is None:
-        return None
-    if isinstance(square, bool) or not isinstance(square, int | np.integer):
-        raise TypeError(f"{what} must be a square number (0..63) or None, got {square!r}")
-    if not 0 <= int(square) < 64:
-        raise MalformedObservationError(f"{what} {square} is not a square (0..63)")
-    return int(square)
-
-
-def _flag(value: bool, what: str) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{what} must be a bool, got {value!r}")
-    return bool(value)
 
 
 def _sense_entries(sense_result: Iterable) -> list[tuple[int, tuple[int, bool] | None]]:
@@ -94,7 +80,7 @@ def _sense_entries(sense_result: Iterable) -> list[tuple[int, tuple[int, bool] |
                 f"sense result entry {item!r} is not a (square, piece) pair"
             )
         square, piece = item
-        square = _square(square, "sense result square")
+        square = square_of(square, "sense result square")
         if piece is not None and not isinstance(piece, chess.Piece):
             raise MalformedObservationError(
                 f"sense result piece {piece!r} at {chess.square_name(square)} is not a chess.Piece or None"
@@ -103,17 +89,27 @@ def _sense_entries(sense_result: Iterable) -> list[tuple[int, tuple[int, bool] |
     return entries
 
 
+def _positive_or_none(value: object, what: str) -> int | None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise ValueError(f"{what} must be a positive integer or None, got {value!r}")
+    return value
+
+
 class BoardSet:
     """The boards of the player of ``color`` (``chess.WHITE`` / ``chess.BLACK``).
 
     Built from the start position when ``fens`` is ``None``, else from the FENs (deduplicated by
-    position: placement, side to move, castling rights, e.p. square). ``threads`` bounds the
-    worker threads used on large sets (default: all cores). Tracking is exact and uncapped; with
-    ``max_boards``, an update that would leave more boards raises :class:`BoardSetTooLargeError`
-    (the set unchanged) rather than exhausting memory. Set it wherever the opponent's moves may go
-    unseen for long (a player that senses at random): an uncapped set grows by every such move,
-    and an allocation that fails aborts the whole process (Rust's allocation failure is not an
-    exception), or the kernel kills it first.
+    position: placement, side to move, castling rights, e.p. square). ``threads`` (1 to 256) is
+    the number of worker threads used on large sets (default: all cores); the pools are shared
+    and built once. Tracking is exact and uncapped; with ``max_boards``, an update that would
+    leave more boards raises :class:`BoardSetTooLargeError` (the set unchanged) rather than
+    exhausting memory, and a constructor given more boards raises it too. Set it wherever the
+    opponent's moves may go unseen for long (a player that senses at random): an uncapped set
+    grows by every such move until memory runs out.
+
+    ``copy.copy``, ``copy.deepcopy`` and ``pickle`` give an independent, equal set. Ctrl-C stops
+    a long update (``KeyboardInterrupt``, the set unchanged). Using one set from two threads
+    while one of them changes it raises :class:`fogsearch.ConcurrentUseError`.
     """
 
     __slots__ = ("_inner",)
@@ -130,10 +126,10 @@ class BoardSet:
         if fens is not None:
             if isinstance(fens, str):
                 raise TypeError("fens must be a sequence of FEN strings, not one string")
-            fens = [_fen_of(f) for f in fens]
-        if max_boards is not None and max_boards < 1:
-            raise ValueError(f"max_boards must be positive, got {max_boards}")
-        self._inner = _core.BoardSet(color, fens, threads, max_boards)
+            fens = [fen_of(f) for f in fens]
+        _positive_or_none(threads, "threads")
+        _positive_or_none(max_boards, "max_boards")
+        self._inner = _native.BoardSet(color, fens, threads, max_boards)
 
     @classmethod
     def _wrap(cls, inner) -> BoardSet:
@@ -149,7 +145,7 @@ class BoardSet:
         return len(self._inner)
 
     def __contains__(self, board: chess.Board | str) -> bool:
-        return self._inner.contains_fen(_fen_of(board))
+        return self._inner.contains_fen(fen_of(board))
 
     def __repr__(self) -> str:
         return f"BoardSet({chess.COLOR_NAMES[self.color]}, {len(self)} boards)"
@@ -157,9 +153,48 @@ class BoardSet:
     def copy(self) -> BoardSet:
         return BoardSet._wrap(self._inner.copy())
 
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict) -> BoardSet:
+        return self.copy()
+
+    def __reduce__(self):
+        return (BoardSet._wrap, (self._inner,))
+
+    def __eq__(self, other: object) -> bool:
+        """Equal sets hold the same boards (in any order) for the same player."""
+        if not isinstance(other, BoardSet):
+            return NotImplemented
+        return (
+            self.color == other.color
+            and len(self) == len(other)
+            and sorted(self._inner.zobrist_keys().tolist())
+            == sorted(other._inner.zobrist_keys().tolist())
+            and set(self.fens()) == set(other.fens())
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # sets change as the game goes on
+
+    def subset(self, indices: Sequence[int]) -> BoardSet:
+        """The boards at ``indices`` (in that order, repeats kept once) as a new set: a sample of
+        a large set for the search, without a copy through FENs."""
+        return BoardSet._wrap(self._inner.subset([int(i) for i in indices]))
+
+    @property
+    def max_boards(self) -> int | None:
+        return self._inner.max_boards
+
     def fens(self) -> list[str]:
         """The boards as FENs (e.p. square only where an e.p. capture is possible)."""
         return self._inner.fens()
+
+    def fen(self, index: int) -> str:
+        """The FEN of one board, by its place in the set's order."""
+        return self._inner.fen_at(index)
+
+    def max_halfmove_clock(self) -> int:
+        """The most half-moves any board has gone without a capture or a pawn move."""
+        return self._inner.max_halfmove_clock()
 
     def zobrist_keys(self) -> np.ndarray:
         """One 64-bit position key per board, as a ``uint64`` array."""
@@ -173,14 +208,6 @@ class BoardSet:
         sensing there (the quantity a set-shrinking bot minimises)."""
         return dict(self._inner.sense_stats())
 
-    def sense_check_stats(self) -> dict[int, tuple[float, float]]:
-        """For each of the 36 non-edge sense squares, ``(expected boards left, check doubt)``. The
-        check doubt is ``sum(min(c, n - c)) / N`` over the sense's results, where ``c`` of the
-        ``n`` boards showing a result have our king in check: the chance that, after the sense,
-        the majority of the boards left is wrong about whether we are in check. 0 where every
-        result settles whether the opponent can capture our king next."""
-        return {sq: (size, doubt) for sq, size, doubt in self._inner.sense_check_stats()}
-
     def boards_in_check(self) -> int:
         """How many boards have our king in check: the opponent captures it next unless we act."""
         return self._inner.boards_in_check()
@@ -192,7 +219,8 @@ class BoardSet:
         """Expands every board by every move the opponent may have made (a pass included) and
         keeps those whose capture observation matches."""
         self._inner.handle_opponent_move_result(
-            _flag(captured_my_piece, "captured_my_piece"), _square(capture_square, "capture_square")
+            flag_of(captured_my_piece, "captured_my_piece"),
+            square_of(capture_square, "capture_square"),
         )
 
     def handle_sense_result(self, sense_result: list[tuple[int, chess.Piece | None]]) -> None:
@@ -209,60 +237,42 @@ class BoardSet:
         """Keeps the boards on which the request resolves to exactly ``taken_move`` with this
         capture, and makes the move on them."""
         self._inner.handle_move_result(
-            _uci(requested_move, "requested_move"),
-            _uci(taken_move, "taken_move"),
-            _flag(captured_opponent_piece, "captured_opponent_piece"),
-            _square(capture_square, "capture_square"),
+            uci_of(requested_move, "requested_move"),
+            uci_of(taken_move, "taken_move"),
+            flag_of(captured_opponent_piece, "captured_opponent_piece"),
+            square_of(capture_square, "capture_square"),
         )
 
 
 def perft(board: chess.Board | str, depth: int) -> int:
     """RBC pseudo-legal perft (bulk-counted): pseudo-legal moves plus RBC castles; a board
     without both kings has no children."""
-    if depth < 0:
-        raise ValueError(f"depth must be non-negative, got {depth}")
-    return _core.perft(_fen_of(board), depth)
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_PERFT_DEPTH:
+        raise ValueError(f"depth must be an integer in 0..{MAX_PERFT_DEPTH}, got {depth!r}")
+    return _native.perft(fen_of(board), depth)
+
+
+MAX_PERFT_DEPTH: int = _native.MAX_PERFT_DEPTH
+"""Perft 10 from a middle-game position counts about 10**15 nodes: weeks."""
 
 
 def normalize_fen(board: chess.Board | str) -> str:
-    return _core.normalize_fen(_fen_of(board))
+    return _native.normalize_fen(fen_of(board))
 
 
 def move_actions(board: chess.Board | str) -> list[chess.Move]:
     """reconchess ``move_actions``: the requests a player may make on ``board``."""
-    return [chess.Move.from_uci(u) for u in _core.move_actions(_fen_of(board))]
+    return [chess.Move.from_uci(u) for u in _native.move_actions(fen_of(board))]
 
 
 def revise_move(board: chess.Board | str, move: chess.Move) -> chess.Move | None:
     """reconchess ``revise_move``: the move ``move`` actually makes on ``board`` (``None``: a pass)."""
-    taken = _core.revise_move(_fen_of(board), _uci(move, "move"))
-    return None if taken is None else chess.Move.from_uci(taken)
+    return move_of(_native.revise_move(fen_of(board), uci_of(move, "move")))
 
 
 def capture_square(
     board: chess.Board | str, requested: chess.Move | None
 ) -> tuple[chess.Move | None, int | None]:
     """Resolves a request as the referee does: ``(taken_move, capture_square)``."""
-    taken, square = _core.resolve_request(_fen_of(board), _uci(requested, "requested"))
-    return (None if taken is None else chess.Move.from_uci(taken)), square
-
-
-# The information-set search lives in its own module; it is offered here too, next to the sets it
-# searches, as `fogsearch.rbc.search(board_set, depth, config=SearchConfig(...))`.
-from fogsearch.search import (  # noqa: E402
-    SearchConfig,
-    SearchResult,
-    board_values,
-    mean_reply_values,
-    search,
-    sense_values,
-)
-
-__all__ += [
-    "SearchConfig",
-    "SearchResult",
-    "board_values",
-    "mean_reply_values",
-    "search",
-    "sense_values",
-]
+    taken, square = _native.resolve_request(fen_of(board), uci_of(requested, "requested"))
+    return move_of(taken), square

@@ -13,17 +13,19 @@ and MinHash bounds of Bernardoni (2019) (``mode="sketch"``), or both (``"exact+s
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 import chess
 
-from fogsearch import _core
+from fogsearch._core import search as _native
+from fogsearch._core.rbc import BoardSet as _NativeBoardSet
+from fogsearch._python_chess import fen_of, move_of, ucis_of
 
 __all__ = [
     "MATE",
     "MAX_BOARD_PLIES",
+    "MAX_DEPTH",
     "SearchConfig",
     "SearchError",
     "SearchResult",
@@ -34,79 +36,64 @@ __all__ = [
     "sense_values",
 ]
 
-SearchError = _core.SearchError
+SearchError = _native.SearchError
 
-#: Capturing the opponent's king scores ``MATE - ply``; losing ours ``-MATE + ply``.
-MATE = 100_000
-
-_MODES = ("none", "exact", "sketch", "exact+sketch")
-_SENSE_MODES = ("search", "min_size")
-_LEAVES = ("static", "exchange", "king_safety")
-MAX_BOARD_PLIES = 8
+MATE: int = _native.MATE
+"""Capturing the opponent's king scores ``MATE - ply``; losing ours ``-MATE + ply``."""
+MAX_DEPTH: int = _native.MAX_DEPTH
+"""The deepest :func:`search`: deeper ones never finish."""
+MAX_BOARD_PLIES: int = _native.MAX_BOARD_PLIES
 """The deepest :func:`board_values` search: deeper ones take minutes per board."""
+
+# Every default is written once, in the core (`search::SearchConfig::default`).
+_DEFAULTS = _native.default_config()
 
 
 @dataclass(frozen=True)
 class SearchConfig:
-    """How to search.
+    """How to search. Built once, checked at once (:class:`SearchError` names the setting and its
+    bound), and handed to the core whole.
 
-    mode: ``"none"`` (the paper's baseline), ``"exact"`` (transposition table keyed by set id),
-        ``"sketch"`` (CountSketch/MinHash bounds) or ``"exact+sketch"``.
+    mode: which tables the search keeps: ``"none"`` (the paper's baseline), ``"exact"`` (exact
+        tables keyed by set id; ours, not the paper's), ``"sketch"`` (the paper's CountSketch and
+        MinHash bounds) or ``"exact+sketch"``.
     threshold: minimum probability that a cached set bounds the current one before its value is
         used as a bound (sketch modes), in (0, 1]. The default 1.0 uses only containments the
-        signatures prove (a sampled Jaccard index counts at its 95 % lower confidence bound):
-        on recorded mid-game sets at depth 2, 0.95 and 0.9 moved root values by up to 300-670 cp.
-    k: MinHash (bottom-k) signature size.
-    sketch_width, sketch_depth: CountSketch shape counting how often each set is searched or used.
-    table_size: how many of the most frequent sets are kept with their values.
-    sense_mode: ``"search"`` (max over every distinct sense) or ``"min_size"`` (only the sense that
-        minimises the expected set size; much cheaper).
+        signatures prove (a sampled Jaccard index counts at its 95 % lower confidence bound).
+    k: MinHash (bottom-k) signature size, at most 4096.
+    sketch_width, sketch_depth: CountSketch shape counting how often each set is searched or used
+        (at most 2**24 counters).
+    table_size: how many of the most frequent sets are kept with their values (at most 65536).
+    sense_mode: ``"search"`` (max over every distinct sense; the paper's) or ``"min_size"`` (only
+        the sense that minimises the expected set size; much cheaper).
     leaf: how a board is scored after the opponent's last reply: ``"static"`` (material plus
-        piece-square tables, the paper's leaf) or ``"exchange"`` (plus what we win back by
-        recapturing on the square where that reply captured, by static exchange: RBC tells us
-        that square, and without it a reply that takes a defended piece counts as winning it).
-        Never lower than ``"static"``; a few times slower per leaf. ``"king_safety"``: the
-        static evaluation plus how much more exposed their king stands than ours on the board
-        before that reply (enemy knights, bishops, rooks and queens aimed at the squares around
-        the king, scaled by how many take part, and missing pawns in front of a king at home).
-    threads: root moves searched in parallel. Values in modes none/exact do not depend on it; in
-        sketch modes each root move then has its own sketch, so values may differ from 1 thread.
-    time_limit: seconds; iterative deepening then returns the deepest completed depth (depth 1
-        always completes). ``None``: search exactly ``depth``.
-    seed: seeds the sketches' hash functions.
+        piece-square tables; the paper used a chess engine) or ``"exchange"`` (plus what we win
+        back by recapturing on the square where that reply captured, by static exchange: RBC tells
+        us that square). Never lower than ``"static"``; a few times slower per leaf.
+        ``"king_safety"``: the static evaluation plus how much more exposed their king stands than
+        ours on the board before that reply.
+    threads: root requests searched in parallel, 1 to 256. Values in modes none/exact do not
+        depend on it; in sketch modes each root request then has its own sketch, so values may
+        differ from 1 thread.
+    time_limit: seconds (at most a day); iterative deepening then returns the deepest completed
+        depth (depth 1 always completes). ``None``: search exactly ``depth``.
+    seed: seeds the sketches' hash functions, in [0, 2**64).
     """
 
-    mode: str = "none"
-    threshold: float = 1.0
-    k: int = 64
-    sketch_width: int = 1024
-    sketch_depth: int = 5
-    table_size: int = 64
-    sense_mode: str = "search"
-    leaf: str = "static"
-    threads: int = 1
-    time_limit: float | None = None
-    seed: int = 0
+    mode: str = _DEFAULTS["mode"]
+    threshold: float = _DEFAULTS["threshold"]
+    k: int = _DEFAULTS["k"]
+    sketch_width: int = _DEFAULTS["sketch_width"]
+    sketch_depth: int = _DEFAULTS["sketch_depth"]
+    table_size: int = _DEFAULTS["table_size"]
+    sense_mode: str = _DEFAULTS["sense_mode"]
+    leaf: str = _DEFAULTS["leaf"]
+    threads: int = _DEFAULTS["threads"]
+    time_limit: float | None = _DEFAULTS["time_limit"]
+    seed: int = _DEFAULTS["seed"]
 
     def __post_init__(self) -> None:
-        if self.mode not in _MODES:
-            raise ValueError(f"mode must be one of {_MODES}, got {self.mode!r}")
-        if self.sense_mode not in _SENSE_MODES:
-            raise ValueError(f"sense_mode must be one of {_SENSE_MODES}, got {self.sense_mode!r}")
-        _check_leaf(self.leaf)
-        if not isinstance(self.threshold, (int, float)) or not 0.0 < self.threshold <= 1.0:
-            raise ValueError(f"threshold must be in (0, 1], got {self.threshold!r}")
-        for name in ("k", "sketch_width", "sketch_depth", "table_size", "threads"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
-        _check_time_limit(self.time_limit)
-        if (
-            isinstance(self.seed, bool)
-            or not isinstance(self.seed, int)
-            or not 0 <= self.seed < 2**64
-        ):
-            raise ValueError(f"seed must be an integer in [0, 2**64), got {self.seed!r}")
+        _native.check_config(self)
 
 
 @dataclass(frozen=True)
@@ -135,12 +122,14 @@ class SearchResult:
     stats: SearchStats
 
 
-def _fens_of(board_set: object) -> list[str]:
-    if isinstance(board_set, (str, chess.Board)):
-        board_set = [board_set]
-    fens_method = getattr(board_set, "fens", None)
-    if callable(fens_method):
-        return [str(f) for f in fens_method()]
+def _boards(board_set: object) -> _NativeBoardSet | list[str]:
+    """What the core searches: a board set's native set as it is (no FEN round trip), else the
+    FENs of the boards given."""
+    native = getattr(board_set, "_inner", board_set)
+    if isinstance(native, _NativeBoardSet):
+        return native
+    if isinstance(board_set, str | chess.Board):
+        return [fen_of(board_set)]
     if not isinstance(board_set, Iterable):
         raise TypeError(
             "board_set must be a fogsearch.rbc.BoardSet or an iterable of FEN strings /"
@@ -148,66 +137,32 @@ def _fens_of(board_set: object) -> list[str]:
         )
     fens = []
     for index, board in enumerate(board_set):
-        if isinstance(board, chess.Board):
-            fens.append(board.fen(en_passant="fen"))
-        elif isinstance(board, str):
-            fens.append(board)
-        else:
+        if not isinstance(board, str | chess.Board):
             raise TypeError(
                 f"board {index} of the set must be a FEN string or chess.Board,"
                 f" got {type(board).__name__}"
             )
+        fens.append(fen_of(board))
     return fens
 
 
 def search(board_set: object, depth: int, config: SearchConfig | None = None) -> SearchResult:
     """Searches ``board_set`` (a ``fogsearch.rbc.BoardSet``, or FEN strings / ``chess.Board``s, all
-    with our side to move) ``depth`` of our moves deep. The GIL is released while it searches."""
+    with our side to move) ``depth`` of our moves deep (1 to :data:`MAX_DEPTH`). The GIL is
+    released while it searches; Ctrl-C stops it with ``KeyboardInterrupt``."""
     config = SearchConfig() if config is None else config
     if not isinstance(config, SearchConfig):
         raise TypeError(f"config must be a SearchConfig, got {type(config).__name__}")
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-        raise ValueError(f"depth must be an integer >= 1, got {depth!r}")
-    raw = _core.search_information_set(
-        _fens_of(board_set),
-        depth,
-        config.mode,
-        float(config.threshold),
-        config.k,
-        config.sketch_width,
-        config.sketch_depth,
-        config.table_size,
-        config.sense_mode,
-        config.leaf,
-        config.threads,
-        None if config.time_limit is None else float(config.time_limit),
-        config.seed,
-    )
-    best = raw["best_move"]
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
+        raise ValueError(f"depth must be an integer in 1..{MAX_DEPTH}, got {depth!r}")
+    raw = _native.search(_boards(board_set), depth, config)
     return SearchResult(
-        best_move=None if best is None else chess.Move.from_uci(best),
+        best_move=move_of(raw["best_move"]),
         value=raw["value"],
         move_values=dict(raw["move_values"]),
         depth=raw["depth"],
         stats=SearchStats(**raw["stats"]),
     )
-
-
-def _check_time_limit(time_limit: object) -> None:
-    if time_limit is not None and (
-        isinstance(time_limit, bool)
-        or not isinstance(time_limit, (int, float))
-        or not math.isfinite(time_limit)
-        or time_limit <= 0
-    ):
-        raise ValueError(
-            f"time_limit must be a positive number of seconds or None, got {time_limit!r}"
-        )
-
-
-def _check_leaf(leaf: object) -> None:
-    if leaf not in _LEAVES:
-        raise ValueError(f"leaf must be one of {_LEAVES}, got {leaf!r}")
 
 
 def mean_reply_values(
@@ -233,13 +188,13 @@ def mean_reply_values(
     Raises :class:`SearchError` for a set :func:`search` refuses, or for a request that is no move
     action of any board in the set; :class:`TypeError` for a non-bool ``mate_threats``. The GIL
     is released while it runs."""
-    from fogsearch.rbc import _uci  # rbc imports this module at its end
-
-    _check_leaf(leaf)
     if not isinstance(mate_threats, bool):
         raise TypeError(f"mate_threats must be a bool, got {mate_threats!r}")
-    ucis = None if requests is None else [_uci(request, "requests") for request in requests]
-    return dict(_core.mean_reply_values(_fens_of(board_set), ucis, leaf, mate_threats))
+    return dict(
+        _native.mean_reply_values(
+            _boards(board_set), ucis_of(requests, "requests"), leaf, mate_threats
+        )
+    )
 
 
 def sense_values(
@@ -257,11 +212,9 @@ def sense_values(
     from those that do not. ``leaf`` scores the board after the reply as in
     :func:`mean_reply_values`. Raises :class:`SearchError` as :func:`mean_reply_values` does, and
     for an empty ``requests``. The GIL is released while it runs."""
-    from fogsearch.rbc import _uci
-
-    _check_leaf(leaf)
-    ucis = None if requests is None else [_uci(request, "requests") for request in requests]
-    unsensed, by_square = _core.sense_values(_fens_of(board_set), ucis, leaf)
+    unsensed, by_square = _native.sense_values(
+        _boards(board_set), ucis_of(requests, "requests"), leaf
+    )
     return unsensed, dict(by_square)
 
 
@@ -280,14 +233,11 @@ def board_values(
     The information-set search is exact about what we do not know but shallow; on a small set a
     per-board search sees deeper tactics. The work grows with boards x requests x the branching
     factor to the power ``plies``: keep sets small. Raises :class:`SearchError` as
-    :func:`mean_reply_values` does; ``ValueError`` for ``plies`` outside 0..``MAX_BOARD_PLIES``
-    or a bad ``time_limit``. The GIL is released while it runs."""
-    from fogsearch.rbc import _uci
-
+    :func:`mean_reply_values` does, for ``plies`` outside 0..``MAX_BOARD_PLIES`` or a bad
+    ``time_limit``. The GIL is released while it runs; Ctrl-C stops it."""
     if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies <= MAX_BOARD_PLIES:
         raise ValueError(f"plies must be an integer in 0..{MAX_BOARD_PLIES}, got {plies!r}")
-    _check_time_limit(time_limit)
-    ucis = None if requests is None else [_uci(request, "requests") for request in requests]
-    fens = _fens_of(board_set)
-    raw = _core.board_values(fens, ucis, plies, None if time_limit is None else float(time_limit))
+    if isinstance(time_limit, bool):
+        raise ValueError(f"time_limit must be a number of seconds or None, got {time_limit!r}")
+    raw = _native.board_values(_boards(board_set), ucis_of(requests, "requests"), plies, time_limit)
     return None if raw is None else dict(raw)

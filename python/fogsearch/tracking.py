@@ -20,6 +20,7 @@ from fogsearch.arguments import (
     probability,
     writable_path,
 )
+from fogsearch.observations import MoveResult, Observation, OpponentMoveResult, sense_result
 from fogsearch.rbc import BoardSet, BoardSetTooLargeError
 
 TRACK_MAX_BOARDS = 1_000_000
@@ -30,20 +31,19 @@ memory runs out (replaying a 31-turn game of the fogsearch bot against AttackerB
 
 
 @dataclass
-class Observation:
-    """One callback a player receives, with the true board (FEN) at that moment."""
+class Seen:
+    """One observation of a player in a recorded game, with the true board (FEN) at that moment."""
 
     color: chess.Color
     turn_number: int
-    method: str  # a BoardSet / reconchess.Player callback name
-    args: tuple
+    observation: Observation
     truth_fen: str
 
     def apply(self, board_set: BoardSet) -> None:
-        getattr(board_set, self.method)(*self.args)
+        self.observation.apply(board_set)
 
 
-def observations(history: GameHistory, color: chess.Color) -> Iterator[Observation]:
+def observations(history: GameHistory, color: chess.Color) -> Iterator[Seen]:
     """The callbacks the player of ``color`` received in ``history``, in order. After the
     opponent-move and sense callbacks ``truth_fen`` is the board the player faced; after its
     move it is the board its move produced."""
@@ -58,26 +58,16 @@ def observations(history: GameHistory, color: chess.Color) -> Iterator[Observati
             else None
         )
         before = history.truth_fen_before_move(turn)
-        yield Observation(
-            color,
-            turn.turn_number,
-            "handle_opponent_move_result",
-            (capture is not None, capture),
-            before,
+        yield Seen(
+            color, turn.turn_number, OpponentMoveResult(capture is not None, capture), before
         )
         if history.has_sense(turn):
-            yield Observation(
-                color,
-                turn.turn_number,
-                "handle_sense_result",
-                (history.sense_result(turn),),
-                before,
-            )
+            yield Seen(color, turn.turn_number, sense_result(history.sense_result(turn)), before)
         if history.has_move(turn):
             requested, taken, capture_here = history.move_result(turn)
             after = history.truth_fen_after_move(turn)
-            args = (requested, taken, capture_here is not None, capture_here)
-            yield Observation(color, turn.turn_number, "handle_move_result", args, after)
+            move = MoveResult(requested, taken, capture_here is not None, capture_here)
+            yield Seen(color, turn.turn_number, move, after)
 
 
 @dataclass
@@ -108,10 +98,9 @@ def replay(
             row.stopped = str(exc)
             break
         field = {
-            "handle_opponent_move_result": "after_opponent_move",
-            "handle_sense_result": "after_sense",
-            "handle_move_result": "after_move",
-        }[obs.method]
+            OpponentMoveResult: "after_opponent_move",
+            MoveResult: "after_move",
+        }.get(type(obs.observation), "after_sense")
         setattr(row, field, len(board_set))
         row.truth_in_set &= obs.truth_fen in board_set
     return list(rows.values())

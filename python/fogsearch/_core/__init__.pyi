@@ -1,7 +1,6 @@
-"""Type stubs for the native module ``fogsearch._core``.
-
-Each section belongs to one core module; the user-facing API lives in the Python submodules.
-"""
+"""Type stubs for the native module ``fogsearch._core``: its version and every error class; each
+area's functions and classes are in its submodule's stub (``rbc.pyi``, ``search.pyi``, ...). The
+user-facing API lives in the Python modules."""
 
 from typing import Literal
 
@@ -13,7 +12,10 @@ __version__: str
 class FogsearchError(ValueError):
     """Base class of fogsearch's errors."""
 
-# ---- rbc ---------------------------------------------------------------------------------------
+class ConcurrentUseError(FogsearchError):
+    """An object was changed from one thread while another thread was using it."""
+
+# ---- rbc errors (also in fogsearch._core.rbc) ------------------------------------------------
 
 class InvalidFenError(FogsearchError):
     """A FEN string could not be read."""
@@ -29,70 +31,6 @@ class MalformedObservationError(FogsearchError):
 
 class BoardSetTooLargeError(FogsearchError):
     """An update would grow a board set past its ``max_boards`` limit."""
-
-def perft(fen: str, depth: int) -> int:
-    """Bulk-counted RBC pseudo-legal perft; the GIL is released."""
-
-def normalize_fen(fen: str) -> str:
-    """The FEN as fogsearch stores it (e.p. square only where an e.p. capture is possible)."""
-
-def zobrist(fen: str) -> int: ...
-def move_actions(fen: str) -> list[str]:
-    """reconchess ``move_actions`` as UCI strings."""
-
-def pseudo_legal_moves(fen: str) -> list[str]:
-    """RBC pseudo-legal moves (python-chess's without its castles, plus RBC castles)."""
-
-def revise_move(fen: str, uci: str) -> str | None:
-    """reconchess ``revise_move``: the UCI move taken, or ``None`` for a pass."""
-
-def resolve_request(fen: str, uci: str | None) -> tuple[str | None, int | None]:
-    """``(taken, capture_square)`` as the referee resolves a request; raises
-    ``IllegalRequestError`` for a request outside the move actions."""
-
-def push_move(fen: str, uci: str | None) -> str:
-    """The FEN after making a pseudo-legal move (``None``: a null move)."""
-
-class BoardSet:
-    """The native board set behind ``fogsearch.rbc.BoardSet``. Moves are UCI strings and pieces
-    ``(piece_type, is_white)`` pairs; every update runs without the GIL and leaves the set
-    unchanged when it raises."""
-
-    def __init__(
-        self,
-        white: bool,
-        fens: list[str] | None = None,
-        threads: int | None = None,
-        max_boards: int | None = None,
-    ) -> None: ...
-    @property
-    def white(self) -> bool: ...
-    @property
-    def max_boards(self) -> int | None: ...
-    def __len__(self) -> int: ...
-    def contains_fen(self, fen: str) -> bool: ...
-    def fens(self) -> list[str]: ...
-    def zobrist_keys(self) -> npt.NDArray[np.uint64]: ...
-    def handle_opponent_move_result(
-        self, captured_my_piece: bool, capture_square: int | None
-    ) -> None: ...
-    def handle_sense_result(self, result: list[tuple[int, tuple[int, bool] | None]]) -> None: ...
-    def handle_move_result(
-        self,
-        requested: str | None,
-        taken: str | None,
-        captured_opponent_piece: bool,
-        capture_square: int | None,
-    ) -> None: ...
-    def sense_stats(self) -> list[tuple[int, float]]:
-        """``(square, expected boards left)`` for the 36 non-edge sense squares."""
-    def sense_check_stats(self) -> list[tuple[int, float, float]]:
-        """``(square, expected boards left, check doubt)`` for the 36 non-edge sense squares."""
-    def boards_in_check(self) -> int:
-        """How many boards have our king in check."""
-    def copy(self) -> BoardSet: ...
-
-# ---- end rbc -----------------------------------------------------------------------------------
 
 # ---- sketch ------------------------------------------------------------------------------------
 
@@ -256,87 +194,10 @@ def intersection_from_jaccard(jaccard: float, size_a: float, size_b: float) -> f
 
 # ---- end sketch --------------------------------------------------------------------------------
 
-# ---- search ------------------------------------------------------------------------------------
+# ---- search errors (fogsearch._core.search) ---------------------------------------------------
 
 class SearchError(FogsearchError):
     """A search could not run: a bad configuration or an unsearchable board set."""
-
-def search_information_set(
-    fens: list[str],
-    depth: int,
-    mode: str,
-    threshold: float,
-    k: int,
-    sketch_width: int,
-    sketch_depth: int,
-    table_size: int,
-    sense_mode: str,
-    leaf: str,
-    threads: int,
-    time_limit: float | None,
-    seed: int,
-) -> dict[str, object]:
-    """Searches the information set ``fens`` (all ours to move) ``depth`` of our moves deep, with
-    the GIL released. Returns ``best_move`` (UCI, or None for a pass), ``value`` (centipawns),
-    ``move_values`` (list of (UCI or ``"0000"`` for the pass, centipawns)), ``depth`` (deepest
-    completed) and ``stats`` (nodes, leaf_evaluations, bounds_used, bound_cutoffs, table_hits,
-    reply_table_hits, elapsed_seconds). Use :func:`fogsearch.search.search` instead.
-
-    Raises:
-        SearchError: bad mode/sense mode/leaf/parameters, empty set, mixed sides to move, missing
-            king.
-        ValueError: an unparsable FEN (the message names the board's index).
-    """
-
-def mean_reply_values(
-    fens: list[str],
-    requests: list[str | None] | None = None,
-    leaf: str = "static",
-    mate_threats: bool = False,
-) -> list[tuple[str, float]]:
-    """Per request (UCI, ``None``/``"0000"`` for a pass; default: the set's root requests), the mean
-    over the boards of its one-reply outcome (``±MATE`` for a king capture either way), the board
-    after the reply scored by ``leaf`` (``"static"``, ``"exchange"`` or ``"king_safety"``); with
-    ``mate_threats``, ``-MATE / 2`` where a reply forces the capture of our king on the next move.
-    Raises ``SearchError`` for an empty set, mixed sides to move, a board without a king, a
-    request that is no move action of any board, or an unknown ``leaf``."""
-
-def sense_values(
-    fens: list[str], requests: list[str | None] | None = None, leaf: str = "static"
-) -> tuple[float, list[tuple[int, float]]]:
-    """``(unsensed, [(square, value)])`` for the 36 sense squares b2..g7: the best mean one-reply
-    outcome over ``requests`` (default: the set's root requests) without a sense, and expected
-    once each sense's result is known, boards after the reply scored by ``leaf``. Raises
-    ``SearchError`` as ``mean_reply_values`` does, and for an empty ``requests``."""
-
-def board_values(
-    fens: list[str],
-    requests: list[str | None] | None = None,
-    plies: int = 4,
-    time_limit: float | None = None,
-) -> list[tuple[str, list[int]]] | None:
-    """Per request (UCI, ``None``/``"0000"`` for a pass; default: the set's root requests), its
-    value on each board (centipawns, ``±MATE`` less the ply for a king capture) if both sides then
-    saw the board: ``plies`` further plies of alpha-beta, captures resolved at the leaves. None
-    when ``time_limit`` seconds ran out first. Raises ``SearchError`` as ``mean_reply_values``
-    does, and for ``plies`` above 8; ``ValueError`` for a non-positive ``time_limit``."""
-
-def evaluate_fen(fen: str) -> int:
-    """The leaf evaluation (material + piece-square tables) of one board, from the side to move's
-    point of view, in centipawns."""
-
-def king_danger_fen(fen: str) -> tuple[int, int]:
-    """``(white, black)``: how exposed each king stands on one board, in centipawns (0 or more; 0
-    without that king), as the ``"king_safety"`` leaf scores it: enemy knights, bishops, rooks and
-    queens attacking the king's square and its neighbours, scaled by how many take part, plus
-    missing shield pawns while the king is on its first two ranks and the enemy has a queen.
-    Raises ``ValueError`` for an invalid FEN."""
-
-def piece_square_tables() -> tuple[list[int], list[list[int]]]:
-    """``(piece_values, tables)``: material by piece type (pawn .. king) and, per piece type, the 64
-    placement bonuses of a White piece (a1 = 0); Black's are mirrored (``square ^ 56``)."""
-
-# ---- end search --------------------------------------------------------------------------------
 
 # ---- ttcg --------------------------------------------------------------------------------------
 

@@ -31,9 +31,10 @@ import chess.engine
 import numpy as np
 from reconchess import Color, GameHistory, Player, Square, WinReason
 
-from fogsearch import FogsearchError
+from fogsearch import observations
+from fogsearch.bot.tracker import Tracker
 from fogsearch.opponents.stockfish import require_stockfish
-from fogsearch.rbc import BoardSet, BoardSetTooLargeError
+from fogsearch.rbc import BoardSet
 
 log = logging.getLogger(__name__)
 
@@ -98,32 +99,43 @@ class TroutSetBot(Player):
         self.config = config or TroutSetConfig()
         self.engine: chess.engine.SimpleEngine | None = None
         self.color: Color = chess.WHITE
-        self.board_set: BoardSet | None = None
         self.rng = random.Random(self.config.seed)
-        self.observations: list[tuple[str, tuple]] = []
+        self.tracker: Tracker | None = None
         self.captured_at: Square | None = None
         self.engine_deaths = 0
         """Times Stockfish died or refused a board (then restarted): 0 unless something is wrong."""
-        self.approximations = 0
+
+    @property
+    def board_set(self) -> BoardSet:
+        """Every board the observations allow (exact up to ``max_tracked_boards``)."""
+        return self.tracker.board_set
+
+    @property
+    def approximations(self) -> int:
         """Opponent moves applied to a sample of the set because the exact set would not fit."""
-        self.recoveries = 0
+        return self.tracker.approximations if self.tracker else 0
+
+    @property
+    def recoveries(self) -> int:
         """Observations no board fitted (possible only after an approximation): the set was then
         rebuilt from the observations."""
+        return self.tracker.recoveries if self.tracker else 0
 
     # -- reconchess callbacks ------------------------------------------------------------------
     def handle_game_start(self, color: Color, board: chess.Board, opponent_name: str):
         self.color = color
         seed = self.config.seed if self.config.seed is not None else random.getrandbits(64)
         self.rng = random.Random(seed)
-        self.observations = []
+        # The bot's own tracking: exact, with a seeded sample past the bound, and a rebuild from
+        # the log should a sample have lost the true board.
+        self.tracker = Tracker(color, self.config.max_tracked_boards, self.rng)
         self.captured_at = None
-        self.board_set = self._new_set()
         if self.engine is None:
             self.engine = self._open_engine()
 
     def handle_opponent_move_result(self, captured_my_piece: bool, capture_square: Square | None):
         self.captured_at = capture_square if captured_my_piece else None
-        self._observe("handle_opponent_move_result", captured_my_piece, capture_square)
+        self.tracker.observe(observations.OpponentMoveResult(captured_my_piece, capture_square))
 
     def choose_sense(self, sense_actions, move_actions, seconds_left: float) -> Square | None:
         if len(self.board_set) > self.config.trout_sense_max_boards:
@@ -142,7 +154,7 @@ class TroutSetBot(Player):
         return self.rng.choice(candidates or list(sense_actions)) if sense_actions else None
 
     def handle_sense_result(self, sense_result):
-        self._observe("handle_sense_result", sense_result)
+        self.tracker.observe(observations.sense_result(sense_result))
 
     def choose_move(self, move_actions, seconds_left: float) -> chess.Move | None:
         return self._move_on(self.draw_board(), move_actions, seconds_left)
@@ -150,12 +162,10 @@ class TroutSetBot(Player):
     def handle_move_result(
         self, requested_move, taken_move, captured_opponent_piece, capture_square
     ):
-        self._observe(
-            "handle_move_result",
-            requested_move,
-            taken_move,
-            captured_opponent_piece,
-            capture_square,
+        self.tracker.observe(
+            observations.MoveResult(
+                requested_move, taken_move, captured_opponent_piece, capture_square
+            )
         )
 
     def handle_game_end(
@@ -178,7 +188,8 @@ class TroutSetBot(Player):
         by rank of position key, so it does not depend on the order the set keeps its boards."""
         keys = self.board_set.zobrist_keys()
         index = int(np.argsort(keys, kind="stable")[self.rng.randrange(len(keys))])
-        board = chess.Board(self.board_set.fens()[index])
+        (fen,) = self.board_set.subset([index]).fens()
+        board = chess.Board(fen)
         board.turn = self.color
         return board
 
@@ -215,75 +226,6 @@ class TroutSetBot(Player):
         # Its own process group, as TroutBot's: a Ctrl-C meant for the tournament reaches the
         # game, which quits the engine, instead of killing the engine under a running game.
         return chess.engine.SimpleEngine.popen_uci(require_stockfish("trout-set"), setpgrp=True)
-
-    # -- tracking ------------------------------------------------------------------------------
-    def _new_set(self, fens: list[str] | None = None) -> BoardSet:
-        return BoardSet(self.color, fens=fens, max_boards=self.config.max_tracked_boards)
-
-    def _observe(self, method: str, *args) -> None:
-        self.observations.append((method, args))
-        try:
-            self.board_set = self._apply(self.board_set, method, args)
-        except FogsearchError as exc:
-            log.warning("observation %s%r fits no board of the set: %s", method, args, exc)
-            self.recoveries += 1
-            self.board_set = self._rebuild()
-
-    def _apply(self, board_set: BoardSet, method: str, args: tuple) -> BoardSet:
-        """``board_set`` after one observation, exactly; or, when an opponent move would grow it
-        past ``max_tracked_boards``, that move applied to a seeded sample small enough to fit."""
-        try:
-            getattr(board_set, method)(*args)
-            return board_set
-        except BoardSetTooLargeError:
-            fens = sorted(board_set.fens())
-        keep = max(1, min(len(fens) - 1, self.config.max_tracked_boards // 32))
-        while True:
-            sample = self._new_set(self.rng.sample(fens, keep))
-            try:
-                getattr(sample, method)(*args)
-                break
-            except BoardSetTooLargeError:
-                if keep == 1:
-                    raise
-                keep //= 2
-        self.approximations += 1
-        log.warning(
-            "%s would grow %d boards past %d; applied to a sample of %d",
-            method,
-            len(fens),
-            self.config.max_tracked_boards,
-            keep,
-        )
-        return sample
-
-    def _rebuild(self) -> BoardSet:
-        """The set replayed from every observation, skipping those no board fits (our own moves
-        are certain: they are applied wherever possible); never empty."""
-        rebuilt = self._new_set()
-        for method, args in self.observations:
-            try:
-                rebuilt = self._apply(rebuilt, method, args)
-            except FogsearchError:
-                if method == "handle_move_result":
-                    rebuilt = self._own_move_anyway(rebuilt, args[1], args[2], args[3])
-        return rebuilt
-
-    def _own_move_anyway(
-        self, board_set: BoardSet, taken: chess.Move | None, captured: bool, square: Square | None
-    ) -> BoardSet:
-        fens = []
-        for board in board_set.to_boards():
-            possible = taken is not None and board.is_pseudo_legal(taken)
-            if captured and square is not None:
-                board.remove_piece_at(square)  # what we took is gone wherever we took it from
-            board.push(taken if possible else chess.Move.null())
-            fens.append(board.fen())
-        if not fens:
-            board = chess.Board()
-            board.turn = not self.color
-            fens.append(board.fen())
-        return self._new_set(fens)
 
 
 def get_player():

@@ -130,18 +130,16 @@ class PlayerSpec:
                 raise UsageError(_settings_refused(self.kind, player_cls, self.settings)) from None
 
     def fogsearch_config(self):
-        """The ``FogsearchBotConfig`` of these settings (:class:`UsageError` if they are bad)."""
-        from fogsearch.bot import FogsearchBotConfig
-        from fogsearch.search import SearchConfig
+        """The ``FogsearchBotConfig`` of these settings (:class:`UsageError` if they are bad).
+        The bot's config says which of its fields are settings and of which types
+        (``fogsearch.bot.config.from_settings``: nested configs' fields by their own names, the
+        search's time limit left to the clock plan); building it runs every config's checks."""
+        from fogsearch.bot.config import from_settings
 
-        # Before the bot's config held its SearchConfig as a field, the search's settings went
-        # in ``search_options``; both shapes take every SearchConfig setting by its own name.
-        return config_from_settings(
-            FogsearchBotConfig,
-            self.settings,
-            "fogsearch",
-            option_dicts={"search_options": SearchConfig},
-        )
+        try:
+            return from_settings(self.settings)
+        except (ValueError, TypeError) as exc:
+            raise UsageError(f"{_spec_text(self.kind, self.settings)}: {exc}") from None
 
     def trout_set_config(self):
         from fogsearch.opponents.trout_set import TroutSetConfig
@@ -194,6 +192,10 @@ class PlayerSpec:
 def ensure_stockfish_env() -> str:
     """The Stockfish path, set in ``$STOCKFISH_EXECUTABLE`` for reconchess's TroutBot."""
     return require_stockfish("TroutBot")
+
+
+def _spec_text(kind: str, settings: dict[str, Any]) -> str:
+    return f"{kind}:" + ",".join(f"{k}={v}" for k, v in settings.items())
 
 
 def kinds_allowed() -> str:

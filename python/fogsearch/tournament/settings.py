@@ -3,15 +3,17 @@ converted against a player's config dataclass by introspection, so that a settin
 moved within) the config is accepted without a change here.
 
 Every field of the config is a setting, and so is every field of a config nested in it (a field
-whose type is itself a dataclass, e.g. ``search: SearchConfig``), under its own flat name where
-that name is not taken by an outer field, and always as ``outer.inner``. A field that holds extra
-keyword arguments for another dataclass (``search_options: dict`` for ``SearchConfig``) can be
-named to :func:`config_from_settings`; the other dataclass's fields are then settings too.
+whose type, or whose default's type, is itself a dataclass, e.g. ``search: SearchConfig``), under
+its own flat name where that name is not taken by an outer field, and always as ``outer.inner``.
+The fogsearch bot's config reads its own settings (``fogsearch.bot.config.from_settings``); this
+reads those of the players the tournament configures itself (``trout-set``).
 """
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
+import sys
 import types
 import typing
 from dataclasses import dataclass
@@ -28,30 +30,21 @@ class Setting:
     path: tuple[str, ...]
     """Field names from the outer config down: ``("depth",)``, ``("search", "mode")``."""
     type: Any
-    into_dict: bool = False
-    """The last step of ``path`` is a key of an options dict, not a dataclass field."""
 
 
-def settings_of(cls: type, option_dicts: dict[str, type] | None = None) -> dict[str, Setting]:
+def settings_of(cls: type) -> dict[str, Setting]:
     """The settings of config dataclass ``cls``, by the name a user types, outer fields first."""
-    option_dicts = option_dicts or {}
     flat: dict[str, Setting] = {}
     nested: list[Setting] = []
 
     def walk(owner: type, prefix: tuple[str, ...]) -> None:
-        hints = typing.get_type_hints(owner)
+        hints = _type_hints(owner)
         for f in dataclasses.fields(owner):
             if not f.init:
                 continue
-            kind = hints.get(f.name, Any)
+            kind = _nested_type(f, hints.get(f.name, Any))
             path = (*prefix, f.name)
-            if f.name in option_dicts and not prefix:
-                target = option_dicts[f.name]
-                target_hints = typing.get_type_hints(target)
-                for g in dataclasses.fields(target):
-                    if g.init:
-                        nested.append(Setting(g.name, (*path, g.name), target_hints[g.name], True))
-            elif dataclasses.is_dataclass(kind):
+            if dataclasses.is_dataclass(kind):
                 walk(kind, path)
             elif prefix:
                 nested.append(Setting(f.name, path, kind))
@@ -67,11 +60,38 @@ def settings_of(cls: type, option_dicts: dict[str, type] | None = None) -> dict[
     return flat
 
 
-def describe_settings(cls: type, option_dicts: dict[str, type] | None = None) -> str:
+def _type_hints(owner: type) -> dict[str, Any]:
+    """The resolved annotations of ``owner``'s fields; one that cannot be resolved (a name
+    imported only for type checkers) counts as ``Any``, left to the config's own checks."""
+    try:
+        return typing.get_type_hints(owner)
+    except (NameError, TypeError):
+        pass
+    namespace = vars(sys.modules.get(owner.__module__, builtins))
+    hints = {}
+    for f in dataclasses.fields(owner):
+        try:
+            hints[f.name] = eval(f.type, dict(namespace)) if isinstance(f.type, str) else f.type
+        except Exception:  # noqa: BLE001 - any unresolvable annotation
+            hints[f.name] = Any
+    return hints
+
+
+def _nested_type(f: dataclasses.Field, kind: Any) -> Any:
+    """``kind``, or the type of the field's default when that is a config (a dataclass)."""
+    if dataclasses.is_dataclass(kind):
+        return kind
+    default = _default_of(f)
+    if dataclasses.is_dataclass(default) and not isinstance(default, type):
+        return type(default)
+    return kind
+
+
+def describe_settings(cls: type) -> str:
     """``name (type), ...``: every setting once, by its shortest name."""
     shortest: dict[tuple[str, ...], str] = {}
     kinds: dict[tuple[str, ...], Any] = {}
-    for name, setting in settings_of(cls, option_dicts).items():
+    for name, setting in settings_of(cls).items():
         if setting.path not in shortest or len(name) < len(shortest[setting.path]):
             shortest[setting.path] = name
         kinds[setting.path] = setting.type
@@ -82,21 +102,19 @@ def config_from_settings(
     cls: type,
     settings: dict[str, Any],
     who: str,
-    option_dicts: dict[str, type] | None = None,
 ) -> Any:
     """An instance of config dataclass ``cls`` from ``settings`` (name -> value, values as typed
     or as read from JSON), each converted to its field's type; nested configs start from the
     outer field's default. Raises :class:`UsageError` naming ``who`` (the player kind) for an
     unknown setting, a value of the wrong type, or a value the config itself refuses (the
     message of its ``__post_init__``)."""
-    known = settings_of(cls, option_dicts)
+    known = settings_of(cls)
     values: dict[tuple[str, ...], Any] = {}
     for name, raw in settings.items():
         setting = known.get(name)
         if setting is None:
             raise UsageError(
-                f"{who} has no setting {name!r}; its settings are "
-                f"{describe_settings(cls, option_dicts)}"
+                f"{who} has no setting {name!r}; its settings are {describe_settings(cls)}"
             )
         try:
             value = convert(raw, setting.type)
@@ -107,22 +125,17 @@ def config_from_settings(
         if setting.path in values:
             raise UsageError(f"{who} setting {'.'.join(setting.path)} is given twice")
         values[setting.path] = value
-    by_path = {s.path: s for s in known.values()}
     try:
-        return _build(cls, (), values, by_path)
+        return _build(cls, (), values)
     except (ValueError, TypeError) as exc:
         raise UsageError(f"{who} settings {_listed(settings)} refused: {exc}") from None
 
 
 def _build(
-    cls: type,
-    prefix: tuple[str, ...],
-    values: dict[tuple[str, ...], Any],
-    by_path: dict[tuple[str, ...], Setting],
-    start: Any = None,
+    cls: type, prefix: tuple[str, ...], values: dict[tuple[str, ...], Any], start: Any = None
 ) -> Any:
     """``cls`` with the values under ``prefix``; from ``start`` (a default instance) if given."""
-    hints = typing.get_type_hints(cls)
+    hints = _type_hints(cls)
     kwargs: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
         if not f.init:
@@ -130,17 +143,9 @@ def _build(
         path = (*prefix, f.name)
         if path in values:
             kwargs[f.name] = values[path]
-            continue
-        below = {p: v for p, v in values.items() if p[: len(path)] == path and len(p) > len(path)}
-        if not below:
-            continue
-        default = _default_of(f)
-        if any(by_path[p].into_dict for p in below):
-            options = dict(default or {})
-            options.update({p[-1]: v for p, v in below.items()})
-            kwargs[f.name] = options
-        else:
-            kwargs[f.name] = _build(hints[f.name], path, values, by_path, default)
+        elif any(p[: len(path)] == path for p in values):
+            kind = _nested_type(f, hints.get(f.name, Any))
+            kwargs[f.name] = _build(kind, path, values, _default_of(f))
     if start is not None:
         return dataclasses.replace(start, **kwargs)
     return cls(**kwargs)

@@ -1,16 +1,20 @@
 //! Bindings for `fogsearch_core::chess` and `fogsearch_core::rbc`: the private `_core.BoardSet`
 //! and FEN-level rule functions. Moves cross as UCI strings, pieces as (piece_type, is_white).
 
-use std::sync::Arc;
-
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::create_exception;
+use pyo3::exceptions::{PyIndexError, PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 
-use fogsearch_core::chess::{Board, Color, FenError, Move, Piece, PieceType};
+use fogsearch_core::chess::{Board, Color, FenError, Move, Piece, PieceType, MAX_PERFT_DEPTH};
+use fogsearch_core::pool;
 use fogsearch_core::rbc::{self, BoardSet, RbcError};
+use fogsearch_core::stop::Stop;
 
-use crate::errors::{detach_guarded, FogsearchError};
+use crate::errors::{detach_guarded, detach_interruptible, read, write, FogsearchError};
+use crate::pickle;
+use crate::submodule;
 
 create_exception!(
     fogsearch,
@@ -43,32 +47,45 @@ create_exception!(
     "An update would grow a board set past its max_boards limit."
 );
 
+/// The error classes live in `fogsearch._core` (every area's errors in one place) and in
+/// `fogsearch._core.rbc`, next to what raises them.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
-    m.add("InvalidFenError", py.get_type::<InvalidFenError>())?;
-    m.add("IllegalRequestError", py.get_type::<IllegalRequestError>())?;
-    m.add(
-        "InconsistentObservationError",
-        py.get_type::<InconsistentObservationError>(),
-    )?;
-    m.add(
-        "MalformedObservationError",
-        py.get_type::<MalformedObservationError>(),
-    )?;
-    m.add(
-        "BoardSetTooLargeError",
-        py.get_type::<BoardSetTooLargeError>(),
-    )?;
-    m.add_class::<PyBoardSet>()?;
-    m.add_function(wrap_pyfunction!(perft, m)?)?;
-    m.add_function(wrap_pyfunction!(normalize_fen, m)?)?;
-    m.add_function(wrap_pyfunction!(zobrist, m)?)?;
-    m.add_function(wrap_pyfunction!(move_actions, m)?)?;
-    m.add_function(wrap_pyfunction!(pseudo_legal_moves, m)?)?;
-    m.add_function(wrap_pyfunction!(revise_move, m)?)?;
-    m.add_function(wrap_pyfunction!(resolve_request, m)?)?;
-    m.add_function(wrap_pyfunction!(push_move, m)?)?;
-    Ok(())
+    let errors = [
+        ("InvalidFenError", py.get_type::<InvalidFenError>()),
+        ("IllegalRequestError", py.get_type::<IllegalRequestError>()),
+        (
+            "InconsistentObservationError",
+            py.get_type::<InconsistentObservationError>(),
+        ),
+        (
+            "MalformedObservationError",
+            py.get_type::<MalformedObservationError>(),
+        ),
+        (
+            "BoardSetTooLargeError",
+            py.get_type::<BoardSetTooLargeError>(),
+        ),
+    ];
+    for (name, class) in &errors {
+        m.add(*name, class)?;
+    }
+    submodule::add(m, "rbc", |m| {
+        for (name, class) in &errors {
+            m.add(*name, class)?;
+        }
+        m.add_class::<PyBoardSet>()?;
+        m.add("MAX_PERFT_DEPTH", MAX_PERFT_DEPTH)?;
+        m.add_function(wrap_pyfunction!(perft, m)?)?;
+        m.add_function(wrap_pyfunction!(normalize_fen, m)?)?;
+        m.add_function(wrap_pyfunction!(zobrist, m)?)?;
+        m.add_function(wrap_pyfunction!(move_actions, m)?)?;
+        m.add_function(wrap_pyfunction!(pseudo_legal_moves, m)?)?;
+        m.add_function(wrap_pyfunction!(revise_move, m)?)?;
+        m.add_function(wrap_pyfunction!(resolve_request, m)?)?;
+        m.add_function(wrap_pyfunction!(push_move, m)?)?;
+        Ok(())
+    })
 }
 
 fn fen_err(e: FenError) -> PyErr {
@@ -82,6 +99,9 @@ fn rbc_err(e: RbcError) -> PyErr {
         RbcError::MalformedObservation(m) => MalformedObservationError::new_err(m),
         RbcError::TooLarge(m) => BoardSetTooLargeError::new_err(m),
         RbcError::Fen(e) => fen_err(e),
+        RbcError::Corrupt(m) => FogsearchError::new_err(m),
+        // A stop is only requested by Ctrl-C, whose KeyboardInterrupt replaces this error.
+        RbcError::Interrupted => PyKeyboardInterrupt::new_err("board-set update stopped"),
     }
 }
 
@@ -112,8 +132,16 @@ fn parse_piece(piece: Option<(u8, bool)>) -> PyResult<Option<Piece>> {
 /// Bulk-counted RBC pseudo-legal perft of `fen` to `depth`.
 #[pyfunction]
 fn perft(py: Python<'_>, fen: &str, depth: u32) -> PyResult<u64> {
+    if depth > MAX_PERFT_DEPTH {
+        return Err(PyValueError::new_err(format!(
+            "perft depth must be at most {MAX_PERFT_DEPTH} (deeper counts take weeks), got {depth}"
+        )));
+    }
     let board = parse_board(fen)?;
-    detach_guarded(py, move || board.perft(depth))
+    // None only when stopped, and then the KeyboardInterrupt is what Python sees.
+    detach_interruptible(py, move |stop| {
+        board.perft_stoppable(depth, stop).unwrap_or(0)
+    })
 }
 
 /// The FEN as fogsearch stores it (e.p. square only where an e.p. capture is possible).
@@ -143,16 +171,8 @@ fn pseudo_legal_moves(fen: &str) -> PyResult<Vec<String>> {
 #[pyfunction]
 fn revise_move(fen: &str, uci: &str) -> PyResult<Option<String>> {
     let board = parse_board(fen)?;
-    let mv = parse_move(uci)?;
-    if board
-        .piece_at(mv.from)
-        .is_none_or(|p| p.color != board.turn())
-    {
-        return Err(IllegalRequestError::new_err(format!(
-            "{uci}: no piece of the side to move on its from-square"
-        )));
-    }
-    Ok(rbc::revise_move(&board, mv).map(|m| m.uci()))
+    let taken = rbc::revise_request(&board, parse_move(uci)?).map_err(rbc_err)?;
+    Ok(taken.map(|m| m.uci()))
 }
 
 /// `(taken_uci_or_None, capture_square_or_None)` for a request (`None` = pass) on `fen`.
@@ -168,49 +188,67 @@ fn resolve_request(fen: &str, uci: Option<&str>) -> PyResult<(Option<String>, Op
 #[pyfunction]
 #[pyo3(signature = (fen, uci))]
 fn push_move(fen: &str, uci: Option<&str>) -> PyResult<String> {
-    let mut board = parse_board(fen)?;
-    let mv = parse_optional_move(uci)?;
-    if let Some(m) = mv {
-        let castle = board
-            .piece_at(m.from)
-            .is_some_and(|p| p.piece_type == PieceType::King)
-            && m.from.abs_diff(m.to) == 2;
-        if !board.is_pseudo_legal(m) && !castle {
-            return Err(IllegalRequestError::new_err(format!(
-                "{} is not pseudo-legal on {fen}",
-                m.uci()
-            )));
-        }
-    }
-    board.push(mv);
-    Ok(board.fen())
+    let board = parse_board(fen)?;
+    let after = rbc::after_taken_move(&board, parse_optional_move(uci)?).map_err(rbc_err)?;
+    Ok(after.fen())
 }
 
 /// The information set of one RBC player (see `fogsearch.rbc.BoardSet`).
-#[pyclass(name = "BoardSet", module = "fogsearch._core")]
+#[pyclass(name = "BoardSet", module = "fogsearch._core.rbc")]
 pub struct PyBoardSet {
     inner: BoardSet,
-    pool: Option<Arc<rayon::ThreadPool>>,
+    /// Worker threads for large updates; 1: the calling thread alone.
+    threads: usize,
 }
 
 impl PyBoardSet {
-    /// Runs an update with the GIL released, in this set's thread pool. The core builds the new
-    /// set aside and swaps it in only on success, so a failed update leaves the set as it was.
-    fn update(
-        &mut self,
-        py: Python<'_>,
-        f: impl FnOnce(&mut BoardSet) -> Result<(), RbcError> + Send,
-    ) -> PyResult<()> {
-        // Entering a pool wakes its threads (tens of microseconds); small sets are updated on
-        // this thread alone, so they skip it.
-        let pool = self.pool.clone().filter(|_| self.inner.would_use_threads());
-        let inner = &mut self.inner;
-        detach_guarded(py, move || match &pool {
-            Some(pool) => pool.install(|| f(inner)),
-            None => f(inner),
-        })?
-        .map_err(rbc_err)
+    /// The boards, for a search or a copy.
+    pub fn boards(&self) -> &[Board] {
+        self.inner.boards()
     }
+
+    /// Runs `f` on the set with the GIL released, in the shared pool of this set's threads when
+    /// the set is large enough to split.
+    fn run<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&BoardSet) -> T + Send) -> PyResult<T> {
+        let inner = &self.inner;
+        let threads = self.threads;
+        detach_guarded(py, move || {
+            in_pool(threads, inner.would_use_threads(), || f(inner))
+        })?
+        .map_err(|e| FogsearchError::new_err(e.to_string()))
+    }
+}
+
+/// Runs `f` in the shared pool of `threads` workers, or on this thread when one is asked for or the
+/// work is too small to split (waking a pool costs tens of microseconds).
+fn in_pool<T: Send>(
+    threads: usize,
+    large: bool,
+    f: impl FnOnce() -> T + Send,
+) -> Result<T, pool::PoolError> {
+    if threads == 1 || !large {
+        Ok(f())
+    } else {
+        pool::install(threads, f)
+    }
+}
+
+/// Applies an update to `slf`'s set with the GIL released, stoppable by Ctrl-C. The core builds the
+/// new set aside and swaps it in only on success, so a failed or stopped update leaves the set as
+/// it was.
+fn update(
+    slf: &Bound<'_, PyBoardSet>,
+    f: impl FnOnce(&mut BoardSet, &Stop) -> Result<(), RbcError> + Send,
+) -> PyResult<()> {
+    let mut this = write(slf)?;
+    let threads = this.threads;
+    let inner = &mut this.inner;
+    let large = inner.would_use_threads();
+    detach_interruptible(slf.py(), move |stop| {
+        in_pool(threads, large, || f(inner, stop))
+    })?
+    .map_err(|e| FogsearchError::new_err(e.to_string()))?
+    .map_err(rbc_err)
 }
 
 #[pymethods]
@@ -224,6 +262,10 @@ impl PyBoardSet {
         threads: Option<usize>,
         max_boards: Option<usize>,
     ) -> PyResult<Self> {
+        let threads = match threads {
+            None => pool::available_cores(),
+            Some(n) => pool::check_threads(n).map_err(|e| PyValueError::new_err(e.to_string()))?,
+        };
         let color = Color::from_python_bool(white);
         let mut inner = match fens {
             None => BoardSet::start(color),
@@ -231,83 +273,85 @@ impl PyBoardSet {
                 detach_guarded(py, move || BoardSet::from_fens(color, &fens))?.map_err(rbc_err)?
             }
         };
-        inner.set_max_boards(max_boards);
-        // One thread needs no pool: the set then never uses rayon.
-        inner.set_parallel(threads != Some(1));
-        let pool = match threads {
-            None | Some(1) => None,
-            Some(0) => {
-                return Err(pyo3::exceptions::PyValueError::new_err(
-                    "threads must be at least 1",
-                ))
-            }
-            Some(n) => Some(Arc::new(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(n)
-                    .build()
-                    .map_err(|e| FogsearchError::new_err(e.to_string()))?,
-            )),
-        };
-        Ok(PyBoardSet { inner, pool })
+        inner.set_max_boards(max_boards).map_err(rbc_err)?;
+        Ok(PyBoardSet { inner, threads })
     }
 
     #[getter]
-    fn max_boards(&self) -> Option<usize> {
-        self.inner.max_boards()
+    fn max_boards(slf: &Bound<'_, Self>) -> PyResult<Option<usize>> {
+        Ok(read(slf)?.inner.max_boards())
     }
 
     #[getter]
-    fn white(&self) -> bool {
-        self.inner.color() == Color::White
+    fn threads(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(read(slf)?.threads)
     }
 
-    fn __len__(&self) -> usize {
-        self.inner.len()
+    #[getter]
+    fn white(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        Ok(read(slf)?.inner.color() == Color::White)
     }
 
-    fn contains_fen(&self, fen: &str) -> PyResult<bool> {
-        self.inner.contains_fen(fen).map_err(rbc_err)
+    fn __len__(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(read(slf)?.inner.len())
     }
 
-    fn fens(&self, py: Python<'_>) -> PyResult<Vec<String>> {
-        let inner = &self.inner;
-        detach_guarded(py, || inner.boards().iter().map(Board::fen).collect())
+    fn contains_fen(slf: &Bound<'_, Self>, fen: &str) -> PyResult<bool> {
+        read(slf)?.inner.contains_fen(fen).map_err(rbc_err)
     }
 
-    fn zobrist_keys<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u64>>> {
-        let inner = &self.inner;
-        Ok(detach_guarded(py, || inner.keys())?.into_pyarray(py))
+    fn fens(slf: &Bound<'_, Self>) -> PyResult<Vec<String>> {
+        read(slf)?.run(slf.py(), |s| s.boards().iter().map(Board::fen).collect())
+    }
+
+    /// The FEN of the board at `index` (in the set's order).
+    fn fen_at(slf: &Bound<'_, Self>, index: usize) -> PyResult<String> {
+        let this = read(slf)?;
+        let boards = this.inner.boards();
+        boards.get(index).map(Board::fen).ok_or_else(|| {
+            PyIndexError::new_err(format!(
+                "board index {index} is outside the set's {} boards",
+                boards.len()
+            ))
+        })
+    }
+
+    /// The most half-moves any board has gone without a capture or a pawn move.
+    fn max_halfmove_clock(slf: &Bound<'_, Self>) -> PyResult<u32> {
+        Ok(read(slf)?.inner.max_halfmove_clock())
+    }
+
+    fn zobrist_keys<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArray1<u64>>> {
+        let keys = read(slf)?.run(slf.py(), BoardSet::keys)?;
+        Ok(keys.into_pyarray(slf.py()))
     }
 
     #[pyo3(signature = (captured_my_piece, capture_square))]
     fn handle_opponent_move_result(
-        &mut self,
-        py: Python<'_>,
+        slf: &Bound<'_, Self>,
         captured_my_piece: bool,
         capture_square: Option<u8>,
     ) -> PyResult<()> {
-        self.update(py, move |s| {
-            s.handle_opponent_move_result(captured_my_piece, capture_square)
+        update(slf, move |s, stop| {
+            s.handle_opponent_move_result_stoppable(captured_my_piece, capture_square, stop)
         })
     }
 
     /// `result`: `(square, (piece_type, is_white) | None)` pairs.
     fn handle_sense_result(
-        &mut self,
-        py: Python<'_>,
+        slf: &Bound<'_, Self>,
         result: Vec<(u8, Option<(u8, bool)>)>,
     ) -> PyResult<()> {
         let parsed = result
             .into_iter()
             .map(|(sq, piece)| Ok((sq, parse_piece(piece)?)))
             .collect::<PyResult<Vec<_>>>()?;
-        self.update(py, move |s| s.handle_sense_result(&parsed))
+        update(slf, move |s, _| s.handle_sense_result(&parsed))
     }
 
     #[pyo3(signature = (requested, taken, captured_opponent_piece, capture_square))]
     fn handle_move_result(
-        &mut self,
-        py: Python<'_>,
+        slf: &Bound<'_, Self>,
         requested: Option<&str>,
         taken: Option<&str>,
         captured_opponent_piece: bool,
@@ -315,45 +359,58 @@ impl PyBoardSet {
     ) -> PyResult<()> {
         let requested = parse_optional_move(requested)?;
         let taken = parse_optional_move(taken)?;
-        self.update(py, move |s| {
+        update(slf, move |s, _| {
             s.handle_move_result(requested, taken, captured_opponent_piece, capture_square)
         })
     }
 
     /// `[(square, expected boards left)]` for the 36 non-edge sense squares.
-    fn sense_stats(&self, py: Python<'_>) -> PyResult<Vec<(u8, f64)>> {
-        let inner = &self.inner;
-        let pool = self.pool.clone().filter(|_| inner.would_use_threads());
-        detach_guarded(py, move || match &pool {
-            Some(pool) => pool.install(|| inner.sense_stats()),
-            None => inner.sense_stats(),
-        })
-    }
-
-    /// `[(square, expected boards left, check doubt)]` for the 36 non-edge sense squares.
-    fn sense_check_stats(&self, py: Python<'_>) -> PyResult<Vec<(u8, f64, f64)>> {
-        let inner = &self.inner;
-        let pool = self.pool.clone().filter(|_| inner.would_use_threads());
-        let stats = detach_guarded(py, move || match &pool {
-            Some(pool) => pool.install(|| inner.sense_check_stats()),
-            None => inner.sense_check_stats(),
-        })?;
-        Ok(stats
-            .into_iter()
-            .map(|s| (s.square, s.expected_boards, s.check_doubt))
-            .collect())
+    fn sense_stats(slf: &Bound<'_, Self>) -> PyResult<Vec<(u8, f64)>> {
+        read(slf)?.run(slf.py(), BoardSet::sense_stats)
     }
 
     /// How many boards have our king in check.
-    fn boards_in_check(&self, py: Python<'_>) -> PyResult<usize> {
-        let inner = &self.inner;
-        detach_guarded(py, move || inner.boards_in_check())
+    fn boards_in_check(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        read(slf)?.run(slf.py(), BoardSet::boards_in_check)
     }
 
-    fn copy(&self) -> Self {
-        PyBoardSet {
-            inner: self.inner.clone(),
-            pool: self.pool.clone(),
-        }
+    /// The boards at `indices` (in that order, repeats kept once) as a new set.
+    fn subset(slf: &Bound<'_, Self>, indices: Vec<usize>) -> PyResult<Self> {
+        let this = read(slf)?;
+        let inner = this.inner.subset(&indices).map_err(rbc_err)?;
+        Ok(PyBoardSet {
+            inner,
+            threads: this.threads,
+        })
+    }
+
+    fn copy(slf: &Bound<'_, Self>) -> PyResult<Self> {
+        let this = read(slf)?;
+        Ok(PyBoardSet {
+            inner: this.inner.clone(),
+            threads: this.threads,
+        })
+    }
+
+    fn to_bytes<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyBytes>> {
+        let bytes = read(slf)?.run(slf.py(), BoardSet::to_bytes)?;
+        Ok(PyBytes::new(slf.py(), &bytes))
+    }
+
+    /// The set encoded by `to_bytes` (threads: all cores).
+    #[staticmethod]
+    fn from_bytes(py: Python<'_>, data: Vec<u8>) -> PyResult<Self> {
+        let inner = detach_guarded(py, move || BoardSet::from_bytes(&data))?.map_err(rbc_err)?;
+        Ok(PyBoardSet {
+            inner,
+            threads: pool::available_cores(),
+        })
+    }
+
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+        let bytes = read(slf)?.run(slf.py(), BoardSet::to_bytes)?;
+        pickle::reduce::<Self>(slf.py(), &bytes)
     }
 }

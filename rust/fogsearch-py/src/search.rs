@@ -1,17 +1,19 @@
-//! Bindings for `fogsearch_core::search`: converts FENs and the config, searches with the GIL
-//! released, and returns plain Python values (the `fogsearch.search` module builds the result types).
-
-use std::time::Duration;
+//! Bindings for `fogsearch_core::search`, as the submodule `fogsearch._core.search`: the board set
+//! crosses as the native set (or FENs), the configuration as one object read by attribute name,
+//! and results come back as plain Python values (`fogsearch.search` builds the result types).
 
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBool, PyDict};
 
 use fogsearch_core::chess::{Board, Color, Move};
-use fogsearch_core::search::{self, CacheMode, LeafMode, SearchConfig, SenseMode};
+use fogsearch_core::search::{self, LeafMode, Mode, SearchConfig, SenseMode};
+use fogsearch_core::stop::Limits;
 
-use crate::errors::{detach_guarded, FogsearchError};
+use crate::errors::{detach_guarded, detach_interruptible, read, FogsearchError};
+use crate::rbc::PyBoardSet;
+use crate::submodule;
 
 create_exception!(
     fogsearch,
@@ -21,67 +23,150 @@ create_exception!(
 );
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("SearchError", m.py().get_type::<SearchError>())?;
-    m.add_function(wrap_pyfunction!(search_information_set, m)?)?;
-    m.add_function(wrap_pyfunction!(mean_reply_values, m)?)?;
-    m.add_function(wrap_pyfunction!(sense_values, m)?)?;
-    m.add_function(wrap_pyfunction!(board_values, m)?)?;
-    m.add_function(wrap_pyfunction!(evaluate_fen, m)?)?;
-    m.add_function(wrap_pyfunction!(king_danger_fen, m)?)?;
-    m.add_function(wrap_pyfunction!(piece_square_tables, m)?)?;
-    Ok(())
+    let py = m.py();
+    m.add("SearchError", py.get_type::<SearchError>())?;
+    submodule::add(m, "search", |m| {
+        m.add("SearchError", py.get_type::<SearchError>())?;
+        m.add("MAX_DEPTH", search::MAX_DEPTH)?;
+        m.add("MAX_BOARD_PLIES", search::MAX_BOARD_PLIES)?;
+        m.add("MATE", search::MATE)?;
+        m.add_function(wrap_pyfunction!(default_config, m)?)?;
+        m.add_function(wrap_pyfunction!(check_config, m)?)?;
+        m.add_function(wrap_pyfunction!(search_information_set, m)?)?;
+        m.add_function(wrap_pyfunction!(mean_reply_values, m)?)?;
+        m.add_function(wrap_pyfunction!(sense_values, m)?)?;
+        m.add_function(wrap_pyfunction!(board_values, m)?)?;
+        m.add_function(wrap_pyfunction!(evaluate_fen, m)?)?;
+        m.add_function(wrap_pyfunction!(king_danger_fen, m)?)?;
+        m.add_function(wrap_pyfunction!(piece_square_tables, m)?)?;
+        Ok(())
+    })
 }
 
-fn parse_boards(fens: &[String]) -> PyResult<Vec<Board>> {
-    fens.iter()
-        .enumerate()
-        .map(|(index, fen)| {
-            Board::from_fen(fen)
-                .map_err(|e| PyValueError::new_err(format!("board {index} of the set: {e}")))
-        })
-        .collect()
+/// The boards a search is given: a native `BoardSet` (copied board by board, no FEN round trip)
+/// or a list of FEN strings.
+struct Boards(Vec<Board>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Boards {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if let Ok(set) = obj.cast::<PyBoardSet>() {
+            return Ok(Boards(read(&set)?.boards().to_vec()));
+        }
+        let fens: Vec<String> = obj.extract().map_err(|_| {
+            SearchError::new_err("boards must be a fogsearch._core.rbc.BoardSet or a list of FENs")
+        })?;
+        let boards = fens
+            .iter()
+            .enumerate()
+            .map(|(index, fen)| {
+                Board::from_fen(fen)
+                    .map_err(|e| SearchError::new_err(format!("board {index} of the set: {e}")))
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(Boards(boards))
+    }
 }
 
-/// Searches the set given by `fens` (all ours to move) and returns a dict with `best_move` (UCI or
-/// None for a pass), `value`, `move_values` (list of (UCI or "0000", value)), `depth`, `stats`.
+/// A `fogsearch.search.SearchConfig` (any object with its attributes), read and validated.
+struct Config(SearchConfig);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Config {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let obj = obj.to_owned();
+        let time_limit =
+            match setting::<Option<f64>>(&obj, "time_limit", "a number of seconds or None")? {
+                None => None,
+                Some(seconds) => {
+                    Some(SearchConfig::time_limit_from_seconds(seconds).map_err(search_error)?)
+                }
+            };
+        let config = SearchConfig {
+            mode: Mode::from_name(&setting::<String>(&obj, "mode", "a string")?)
+                .map_err(search_error)?,
+            threshold: setting(&obj, "threshold", "a number")?,
+            k: setting(&obj, "k", "a positive integer")?,
+            sketch_width: setting(&obj, "sketch_width", "a positive integer")?,
+            sketch_depth: setting(&obj, "sketch_depth", "a positive integer")?,
+            table_size: setting(&obj, "table_size", "a positive integer")?,
+            sense_mode: SenseMode::from_name(&setting::<String>(&obj, "sense_mode", "a string")?)
+                .map_err(search_error)?,
+            leaf: LeafMode::from_name(&setting::<String>(&obj, "leaf", "a string")?)
+                .map_err(search_error)?,
+            threads: setting(&obj, "threads", "a positive integer")?,
+            time_limit,
+            seed: setting(&obj, "seed", "an integer in [0, 2**64)")?,
+        };
+        config.validate().map_err(search_error)?;
+        Ok(Config(config))
+    }
+}
+
+/// The setting `name` of `obj` as a `T`; a message naming the setting and what it must be when it
+/// is not one (a bool is no number here, though Python counts it as an int).
+fn setting<T>(obj: &Bound<'_, PyAny>, name: &str, what: &str) -> PyResult<T>
+where
+    T: for<'a, 'py> FromPyObject<'a, 'py>,
+{
+    let value = obj.getattr(name)?;
+    let bad = || {
+        let shown = value
+            .repr()
+            .map_or_else(|_| "?".to_string(), |r| r.to_string());
+        SearchError::new_err(format!(
+            "invalid search config: {name} must be {what}, got {shown}"
+        ))
+    };
+    if value.is_instance_of::<PyBool>() {
+        return Err(bad());
+    }
+    value.extract::<T>().map_err(|_| bad())
+}
+
+/// The defaults of every setting, by name: the one place they are written is the core.
 #[pyfunction]
-#[pyo3(signature = (fens, depth, mode, threshold, k, sketch_width, sketch_depth, table_size, sense_mode, leaf, threads, time_limit, seed))]
-#[allow(clippy::too_many_arguments)]
+fn default_config(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let c = SearchConfig::default();
+    let out = PyDict::new(py);
+    out.set_item("mode", c.mode.name())?;
+    out.set_item("threshold", c.threshold)?;
+    out.set_item("k", c.k)?;
+    out.set_item("sketch_width", c.sketch_width)?;
+    out.set_item("sketch_depth", c.sketch_depth)?;
+    out.set_item("table_size", c.table_size)?;
+    out.set_item("sense_mode", c.sense_mode.name())?;
+    out.set_item("leaf", c.leaf.name())?;
+    out.set_item("threads", c.threads)?;
+    out.set_item("time_limit", c.time_limit.map(|d| d.as_secs_f64()))?;
+    out.set_item("seed", c.seed)?;
+    Ok(out)
+}
+
+/// Raises `SearchError` naming the first setting of `config` that is out of its bounds.
+#[pyfunction]
+fn check_config(config: Config) {
+    let _ = config;
+}
+
+/// Searches `boards` (all ours to move) and returns a dict with `best_move` (UCI or None for a
+/// pass), `value`, `move_values` (list of (UCI or "0000", value)), `depth`, `stats`. Ctrl-C stops
+/// it.
+#[pyfunction]
+#[pyo3(name = "search")]
 fn search_information_set<'py>(
     py: Python<'py>,
-    fens: Vec<String>,
+    boards: Boards,
     depth: u32,
-    mode: &str,
-    threshold: f64,
-    k: usize,
-    sketch_width: usize,
-    sketch_depth: usize,
-    table_size: usize,
-    sense_mode: &str,
-    leaf: &str,
-    threads: usize,
-    time_limit: Option<f64>,
-    seed: u64,
+    config: Config,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let time_limit = duration(time_limit)
-        .map_err(|message| SearchError::new_err(format!("invalid search config: {message}")))?;
-    let config = SearchConfig {
-        mode: CacheMode::from_name(mode).map_err(search_error)?,
-        threshold,
-        k,
-        sketch_width,
-        sketch_depth,
-        table_size,
-        sense_mode: SenseMode::from_name(sense_mode).map_err(search_error)?,
-        leaf: LeafMode::from_name(leaf).map_err(search_error)?,
-        threads,
-        time_limit,
-        seed,
-    };
-    config.validate().map_err(search_error)?;
-    let boards = parse_boards(&fens)?;
-    let result = detach_guarded(py, move || search::search(&boards, depth, &config))?
-        .map_err(search_error)?;
+    let (boards, config) = (boards.0, config.0);
+    let result = detach_interruptible(py, move |stop| {
+        search::search_stoppable(&boards, depth, &config, stop)
+    })?
+    .map_err(search_error)?;
 
     let out = PyDict::new(py);
     out.set_item("best_move", result.best_move.map(|m| m.uci()))?;
@@ -108,17 +193,17 @@ fn search_information_set<'py>(
 /// `[(uci or "0000", mean)]`: per request (default: the set's root requests, pass last), the mean
 /// over the boards of its one-reply outcome (see `fogsearch_core::search::mean_reply_values`).
 #[pyfunction]
-#[pyo3(signature = (fens, requests=None, leaf="static", mate_threats=false))]
+#[pyo3(signature = (boards, requests=None, leaf="static", mate_threats=false))]
 fn mean_reply_values(
     py: Python<'_>,
-    fens: Vec<String>,
+    boards: Boards,
     requests: Option<Vec<Option<String>>>,
     leaf: &str,
     mate_threats: bool,
 ) -> PyResult<Vec<(String, f64)>> {
-    let leaf = parse_leaf(leaf)?;
-    let boards = parse_boards(&fens)?;
+    let leaf = LeafMode::from_name(leaf).map_err(search_error)?;
     let requests = parse_requests(requests)?;
+    let boards = boards.0;
     let means = detach_guarded(py, move || {
         search::mean_reply_values(&boards, requests, leaf, mate_threats)
     })?
@@ -129,16 +214,16 @@ fn mean_reply_values(
 /// `(unsensed, [(square, value)])`: the expected best mean one-reply outcome after sensing each
 /// of b2..g7, and without a sense (see `fogsearch_core::search::sense_values`).
 #[pyfunction]
-#[pyo3(signature = (fens, requests=None, leaf="static"))]
+#[pyo3(signature = (boards, requests=None, leaf="static"))]
 fn sense_values(
     py: Python<'_>,
-    fens: Vec<String>,
+    boards: Boards,
     requests: Option<Vec<Option<String>>>,
     leaf: &str,
 ) -> PyResult<(f64, Vec<(u8, f64)>)> {
-    let leaf = parse_leaf(leaf)?;
-    let boards = parse_boards(&fens)?;
+    let leaf = LeafMode::from_name(leaf).map_err(search_error)?;
     let requests = parse_requests(requests)?;
+    let boards = boards.0;
     let values = detach_guarded(py, move || search::sense_values(&boards, requests, leaf))?
         .map_err(search_error)?;
     Ok((values.unsensed, values.by_square))
@@ -148,43 +233,37 @@ fn sense_values(
 type UciBoardValues = (String, Vec<i32>);
 
 /// `[(uci or "0000", [value per board])]`, or None when `time_limit` ran out: each request's
-/// perfect-information value on each board (see `fogsearch_core::search::board_values`).
+/// perfect-information value on each board (see `fogsearch_core::search::board_values`). Ctrl-C
+/// stops it.
 #[pyfunction]
-#[pyo3(signature = (fens, requests=None, plies=4, time_limit=None))]
+#[pyo3(signature = (boards, requests=None, plies=4, time_limit=None))]
 fn board_values(
     py: Python<'_>,
-    fens: Vec<String>,
+    boards: Boards,
     requests: Option<Vec<Option<String>>>,
     plies: u32,
     time_limit: Option<f64>,
 ) -> PyResult<Option<Vec<UciBoardValues>>> {
-    let time_limit = duration(time_limit).map_err(PyValueError::new_err)?;
-    let boards = parse_boards(&fens)?;
+    let time_limit = time_limit
+        .map(SearchConfig::time_limit_from_seconds)
+        .transpose()
+        .map_err(search_error)?;
     let requests = parse_requests(requests)?;
-    let values = detach_guarded(py, move || {
-        search::board_values(&boards, requests, plies, time_limit)
+    let boards = boards.0;
+    let values = detach_interruptible(py, move |stop| {
+        let deadline = time_limit.map(|limit| std::time::Instant::now() + limit);
+        search::board_values(&boards, requests, plies, Limits::new(stop, deadline))
     })?
     .map_err(search_error)?;
     Ok(values.map(|rows| rows.into_iter().map(|(m, row)| (uci(m), row)).collect()))
 }
 
-/// A time limit in seconds as a duration; the message names a non-positive or non-finite one.
-fn duration(seconds: Option<f64>) -> Result<Option<Duration>, String> {
-    match seconds {
-        None => Ok(None),
-        Some(s) if s.is_finite() && s > 0.0 => Ok(Some(Duration::from_secs_f64(s))),
-        Some(s) => Err(format!(
-            "time_limit must be a positive number of seconds, got {s}"
-        )),
-    }
-}
-
-fn parse_leaf(leaf: &str) -> PyResult<LeafMode> {
-    LeafMode::from_name(leaf).map_err(search_error)
-}
-
 fn search_error(error: search::SearchError) -> PyErr {
-    SearchError::new_err(error.to_string())
+    match error {
+        // A stop is only requested by Ctrl-C, whose KeyboardInterrupt replaces this error.
+        search::SearchError::Interrupted => PyKeyboardInterrupt::new_err(error.to_string()),
+        other => SearchError::new_err(other.to_string()),
+    }
 }
 
 /// UCI requests ("0000" or None for a pass) as moves.
@@ -196,7 +275,7 @@ fn parse_requests(requests: Option<Vec<Option<String>>>) -> PyResult<Option<Vec<
                     None | Some("0000") => Ok(None),
                     Some(text) => Move::from_uci(text)
                         .map(Some)
-                        .map_err(|e| PyValueError::new_err(format!("request {text:?}: {e}"))),
+                        .map_err(|e| SearchError::new_err(format!("request {text:?}: {e}"))),
                 })
                 .collect::<PyResult<Vec<_>>>()
         })
@@ -207,10 +286,14 @@ fn uci(m: Option<Move>) -> String {
     m.map_or_else(|| "0000".to_string(), |m| m.uci())
 }
 
+fn parse_board(fen: &str) -> PyResult<Board> {
+    Board::from_fen(fen).map_err(|e| SearchError::new_err(e.to_string()))
+}
+
 /// The static evaluation of one board from the side to move's point of view (centipawns).
 #[pyfunction]
 fn evaluate_fen(fen: &str) -> PyResult<i32> {
-    let board = Board::from_fen(fen).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let board = parse_board(fen)?;
     Ok(search::evaluate(&board, board.turn()))
 }
 
@@ -218,7 +301,7 @@ fn evaluate_fen(fen: &str) -> PyResult<i32> {
 /// it (centipawns, 0 or more).
 #[pyfunction]
 fn king_danger_fen(fen: &str) -> PyResult<(i32, i32)> {
-    let board = Board::from_fen(fen).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let board = parse_board(fen)?;
     Ok((
         search::king_danger(&board, Color::White),
         search::king_danger(&board, Color::Black),

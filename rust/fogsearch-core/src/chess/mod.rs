@@ -7,6 +7,7 @@
 mod attacks;
 mod bitboard;
 mod board;
+mod encoding;
 mod fen;
 mod movegen;
 mod types;
@@ -20,8 +21,9 @@ pub use attacks::{
 };
 pub use bitboard::Bitboard;
 pub use board::Board;
+pub use encoding::ENCODED_BOARD_BYTES;
 pub use fen::FenError;
-pub use movegen::MoveList;
+pub use movegen::{MoveList, MAX_PERFT_DEPTH};
 pub use types::{
     parse_square, square_file, square_name, square_rank, Color, Move, MoveParseError, Piece,
     PieceType, Square,

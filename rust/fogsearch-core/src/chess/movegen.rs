@@ -71,6 +71,10 @@ const PROMOTIONS: [PieceType; 4] = [
     PieceType::Knight,
 ];
 
+/// The deepest perft worth asking for: depth 10 from a middle-game position counts about 10^15
+/// nodes, weeks of work (and the recursion needs a frame per ply).
+pub const MAX_PERFT_DEPTH: u32 = 10;
+
 impl Board {
     /// Appends every RBC pseudo-legal move to `out` (which is cleared first).
     pub fn pseudo_legal_moves(&self, out: &mut MoveList) {
@@ -266,7 +270,33 @@ impl Board {
     }
 
     /// Bulk-counted RBC pseudo-legal perft.
+    /// Bulk-counted pseudo-legal perft. Depths above [`MAX_PERFT_DEPTH`] would run for weeks.
     pub fn perft(&self, depth: u32) -> u64 {
+        self.perft_stoppable(depth, &crate::stop::NEVER)
+            .unwrap_or(0)
+    }
+
+    /// [`Board::perft`], or `None` once `stop` is raised (looked at before each subtree of three
+    /// plies or more, so within milliseconds).
+    pub fn perft_stoppable(&self, depth: u32, stop: &crate::stop::Stop) -> Option<u64> {
+        if depth >= 3 {
+            if stop.requested() {
+                return None;
+            }
+            let mut list = MoveList::new();
+            self.pseudo_legal_moves(&mut list);
+            let mut total = 0;
+            for &mv in list.iter() {
+                let mut child = self.clone();
+                child.push(Some(mv));
+                total += child.perft_stoppable(depth - 1, stop)?;
+            }
+            return Some(total);
+        }
+        Some(self.perft_small(depth))
+    }
+
+    fn perft_small(&self, depth: u32) -> u64 {
         match depth {
             0 => 1,
             1 => self.count_moves(),
@@ -277,7 +307,7 @@ impl Board {
                     .map(|&mv| {
                         let mut child = self.clone();
                         child.push(Some(mv));
-                        child.perft(depth - 1)
+                        child.perft_small(depth - 1)
                     })
                     .sum()
             }

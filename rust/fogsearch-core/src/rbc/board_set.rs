@@ -9,7 +9,8 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use crate::chess::{Board, Color, Move, MoveList, Piece, PieceType, Square};
+use crate::chess::{Board, Color, Move, MoveList, Piece, PieceType, Square, ENCODED_BOARD_BYTES};
+use crate::stop::{Stop, NEVER};
 
 use super::error::RbcError;
 use super::rules::{capture_square, resolve_request};
@@ -20,18 +21,13 @@ use super::unique::{dedup_in_order, ShardedUnique, UniqueBoards};
 const PARALLEL_THRESHOLD: usize = 128;
 /// Parents expanded at a time in parallel, so a limit is enforced before memory runs out.
 const EXPANSION_BLOCK: usize = 1 << 15;
+/// Parents expanded between two looks at the stop flag on one thread (about a millisecond).
+const SERIAL_STOP_INTERVAL: usize = 1 << 10;
 
-/// What sensing at one square would tell, averaged over the set's boards.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SenseStat {
-    pub square: Square,
-    /// The expected number of boards left: Σ n_r² / N over the partition by sense result.
-    pub expected_boards: f64,
-    /// Σ min(c_r, n_r − c_r) / N, where c_r of the n_r boards showing sense result r have our
-    /// king in check: the chance that, after the sense, the majority of the boards left is wrong
-    /// about whether we are in check. 0 when every result settles the question.
-    pub check_doubt: f64,
-}
+/// The encoded form's first bytes ("fogsearch board set") and version.
+const MAGIC: &[u8; 4] = b"FSBS";
+const FORMAT_VERSION: u8 = 1;
+const HEADER_BYTES: usize = 4 + 1 + 1 + 1 + 8 + 8;
 
 #[derive(Clone, Debug)]
 pub struct BoardSet {
@@ -87,9 +83,107 @@ impl BoardSet {
 
     /// Tracking is exact and uncapped by default. With a limit, an update that would leave more
     /// than `max_boards` boards fails with [`RbcError::TooLarge`] (the set unchanged) instead of
-    /// exhausting memory.
-    pub fn set_max_boards(&mut self, max_boards: Option<usize>) {
+    /// exhausting memory. A set already larger than the limit refuses it (unchanged).
+    pub fn set_max_boards(&mut self, max_boards: Option<usize>) -> Result<(), RbcError> {
+        if let Some(limit) = max_boards.filter(|&limit| self.boards.len() > limit) {
+            return Err(RbcError::TooLarge(format!(
+                "the set holds {} boards, more than max_boards = {limit}",
+                self.boards.len()
+            )));
+        }
         self.max_boards = max_boards;
+        Ok(())
+    }
+
+    /// The boards at `indices`, in that order (repeats kept once), as a set of the same player
+    /// with the same limit: a sample of a large set for the search, without copying it whole.
+    pub fn subset(&self, indices: &[usize]) -> Result<BoardSet, RbcError> {
+        if indices.is_empty() {
+            return Err(RbcError::MalformedObservation(
+                "a board set needs at least one board; no index was given".into(),
+            ));
+        }
+        let boards = indices
+            .iter()
+            .map(|&i| {
+                self.boards.get(i).cloned().ok_or_else(|| {
+                    RbcError::MalformedObservation(format!(
+                        "index {i} is outside the set's {} boards",
+                        self.boards.len()
+                    ))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(BoardSet {
+            color: self.color,
+            boards: dedup_in_order(boards),
+            max_boards: self.max_boards,
+            parallel: self.parallel,
+        })
+    }
+
+    /// The set as bytes (a header, then [`ENCODED_BOARD_BYTES`] per board), for pickling.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(HEADER_BYTES + self.boards.len() * ENCODED_BOARD_BYTES);
+        out.extend_from_slice(MAGIC);
+        out.push(FORMAT_VERSION);
+        out.push(self.color.index() as u8);
+        out.push(u8::from(self.parallel));
+        out.extend_from_slice(&self.max_boards.map_or(u64::MAX, |m| m as u64).to_le_bytes());
+        out.extend_from_slice(&(self.boards.len() as u64).to_le_bytes());
+        for board in &self.boards {
+            board.encode_into(&mut out);
+        }
+        out
+    }
+
+    /// The set encoded by [`BoardSet::to_bytes`]; every length is checked before anything is
+    /// allocated, and every board is checked as it is read.
+    pub fn from_bytes(bytes: &[u8]) -> Result<BoardSet, RbcError> {
+        let corrupt = |why: String| RbcError::Corrupt(format!("cannot read a board set: {why}"));
+        if bytes.len() < HEADER_BYTES || &bytes[..4] != MAGIC {
+            return Err(corrupt("these bytes are not an encoded board set".into()));
+        }
+        if bytes[4] != FORMAT_VERSION {
+            return Err(corrupt(format!(
+                "format version {} is not {FORMAT_VERSION}",
+                bytes[4]
+            )));
+        }
+        let color = match bytes[5] {
+            0 => Color::White,
+            1 => Color::Black,
+            other => return Err(corrupt(format!("colour {other} is not 0 or 1"))),
+        };
+        let word = |at: usize| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&bytes[at..at + 8]);
+            u64::from_le_bytes(w)
+        };
+        let max_boards = match word(7) {
+            u64::MAX => None,
+            m => Some(usize::try_from(m).map_err(|_| corrupt(format!("max_boards {m}")))?),
+        };
+        let count = word(15);
+        let body = &bytes[HEADER_BYTES..];
+        if body.len() as u64 != count.saturating_mul(ENCODED_BOARD_BYTES as u64) {
+            return Err(corrupt(format!(
+                "{count} boards need {} bytes, got {}",
+                count.saturating_mul(ENCODED_BOARD_BYTES as u64),
+                body.len()
+            )));
+        }
+        let boards = body
+            .chunks_exact(ENCODED_BOARD_BYTES)
+            .enumerate()
+            .map(|(i, chunk)| {
+                Board::decode(chunk).map_err(|why| corrupt(format!("board {i}: {why}")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut set = BoardSet::new(color, boards)?;
+        set.set_max_boards(max_boards)?;
+        set.parallel = bytes[6] != 0;
+        Ok(set)
     }
 
     pub fn max_boards(&self) -> Option<usize> {
@@ -127,6 +221,15 @@ impl BoardSet {
         &self.boards
     }
 
+    /// The most half-moves any board has gone without a capture or a pawn move (0 when empty).
+    pub fn max_halfmove_clock(&self) -> u32 {
+        self.boards
+            .iter()
+            .map(Board::halfmove_clock)
+            .max()
+            .unwrap_or(0)
+    }
+
     pub fn keys(&self) -> Vec<u64> {
         self.boards.iter().map(Board::zobrist).collect()
     }
@@ -156,6 +259,17 @@ impl BoardSet {
         captured_my_piece: bool,
         capture_square: Option<Square>,
     ) -> Result<(), RbcError> {
+        self.handle_opponent_move_result_stoppable(captured_my_piece, capture_square, &NEVER)
+    }
+
+    /// [`BoardSet::handle_opponent_move_result`], given up with [`RbcError::Interrupted`] (the set
+    /// unchanged) once `stop` is raised: expanding millions of boards takes seconds.
+    pub fn handle_opponent_move_result_stoppable(
+        &mut self,
+        captured_my_piece: bool,
+        capture_square: Option<Square>,
+        stop: &Stop,
+    ) -> Result<(), RbcError> {
         let observed = checked_capture(captured_my_piece, capture_square, "captured_my_piece")?;
         if self.side_to_move() == self.color {
             return match observed {
@@ -174,6 +288,7 @@ impl BoardSet {
             observed,
             self.max_boards,
             parallel,
+            stop,
         )?;
         if children.is_empty() {
             return Err(RbcError::InconsistentObservation(format!(
@@ -272,51 +387,25 @@ impl BoardSet {
     /// For each of the 36 non-edge sense squares, the expected number of boards left after sensing
     /// there: Σ n_r² / N over the partition of the set by what the sense would show.
     pub fn sense_stats(&self) -> Vec<(Square, f64)> {
-        self.partition_stats(false)
-            .into_iter()
-            .map(|s| (s.square, s.expected_boards))
-            .collect()
-    }
-
-    /// [`BoardSet::sense_stats`] with, per square, how much doubt the sense would leave about
-    /// whether our king is in check (see [`SenseStat::check_doubt`]).
-    pub fn sense_check_stats(&self) -> Vec<SenseStat> {
-        self.partition_stats(true)
-    }
-
-    /// The sense statistics, testing each board for check only when `check` asks for the doubt
-    /// (the bot's every-turn `sense_stats` then pays nothing for it).
-    fn partition_stats(&self, check: bool) -> Vec<SenseStat> {
         let parallel = self.would_use_threads();
-        let color = self.color;
-        let summarise = |b: &Board| (mailbox(b), check && b.king_attacked(color));
-        let summaries: Vec<([u8; 64], bool)> = if parallel {
-            self.boards.par_iter().map(summarise).collect()
+        let boards: Vec<[u8; 64]> = if parallel {
+            self.boards.par_iter().map(mailbox).collect()
         } else {
-            self.boards.iter().map(summarise).collect()
+            self.boards.iter().map(mailbox).collect()
         };
-        let total = summaries.len() as f64;
+        let total = boards.len() as f64;
         let stat = |center: Square| {
             let window = sense_squares(center);
-            // Per sense result: (boards, boards with our king in check).
-            let mut cells: HashMap<u64, (u64, u64)> = HashMap::new();
-            for (m, in_check) in &summaries {
+            // Boards per sense result.
+            let mut cells: HashMap<u64, u64> = HashMap::new();
+            for m in &boards {
                 let key = window
                     .iter()
                     .fold(0u64, |k, &sq| k << 4 | m[sq as usize] as u64);
-                let cell = cells.entry(key).or_insert((0, 0));
-                cell.0 += 1;
-                cell.1 += u64::from(*in_check);
+                *cells.entry(key).or_insert(0) += 1;
             }
-            SenseStat {
-                square: center,
-                expected_boards: cells.values().map(|&(n, _)| (n * n) as f64).sum::<f64>() / total,
-                check_doubt: cells
-                    .values()
-                    .map(|&(n, checked)| checked.min(n - checked) as f64)
-                    .sum::<f64>()
-                    / total,
-            }
+            let expected = cells.values().map(|&n| (n * n) as f64).sum::<f64>() / total;
+            (center, expected)
         };
         if parallel {
             SENSE_SQUARES.par_iter().map(|&sq| stat(sq)).collect()
@@ -429,11 +518,15 @@ fn expand_all(
     observed: Option<Square>,
     limit: Option<usize>,
     parallel: bool,
+    stop: &Stop,
 ) -> Result<Vec<Board>, RbcError> {
     let over = |found: usize| limit.is_some_and(|limit| found > limit);
     if !parallel {
         let mut out = UniqueBoards::with_capacity(parents.len() * 2);
-        for board in parents {
+        for (i, board) in parents.iter().enumerate() {
+            if i % SERIAL_STOP_INTERVAL == 0 && stop.requested() {
+                return Err(RbcError::Interrupted);
+            }
             expand_opponent_into(board, us, observed, &mut out);
             if over(out.len()) {
                 return Err(too_large(limit.unwrap_or(0), parents.len()));
@@ -445,6 +538,9 @@ fn expand_all(
     let mut merged = ShardedUnique::new(threads * 2);
     // Blocks bound the memory an over-limit expansion takes before it is refused.
     for block in parents.chunks(EXPANSION_BLOCK) {
+        if stop.requested() {
+            return Err(RbcError::Interrupted);
+        }
         // Pieces small enough to balance the threads, large enough that local deduplication pays.
         let piece = (block.len() / (threads * 8)).clamp(16, 1024);
         let pieces: Vec<UniqueBoards> = block
@@ -488,4 +584,90 @@ fn mailbox(board: &Board) -> [u8; 64] {
         }
     }
     m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Black's set after White's first move: 21 boards (20 moves and the pass).
+    fn black_after_first_move() -> BoardSet {
+        let mut set = BoardSet::start(Color::Black);
+        set.handle_opponent_move_result(false, None).unwrap();
+        set
+    }
+
+    #[test]
+    fn bytes_round_trip_and_corruption_is_refused() {
+        let mut set = black_after_first_move();
+        set.set_max_boards(Some(1000)).unwrap();
+        let bytes = set.to_bytes();
+        let back = BoardSet::from_bytes(&bytes).unwrap();
+        assert_eq!(back.boards(), set.boards());
+        assert_eq!(back.color(), Color::Black);
+        assert_eq!(back.max_boards(), Some(1000));
+        for bad in [&bytes[..10], &bytes[..bytes.len() - 1], b"FSBX".as_slice()] {
+            assert!(matches!(
+                BoardSet::from_bytes(bad),
+                Err(RbcError::Corrupt(_))
+            ));
+        }
+        let mut huge_count = bytes.clone();
+        huge_count[15..23].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert!(matches!(
+            BoardSet::from_bytes(&huge_count),
+            Err(RbcError::Corrupt(_))
+        ));
+    }
+
+    #[test]
+    fn a_limit_below_the_size_is_refused_and_the_set_kept() {
+        let mut set = black_after_first_move();
+        let err = set.set_max_boards(Some(2)).unwrap_err();
+        assert!(matches!(err, RbcError::TooLarge(_)));
+        assert_eq!(set.max_boards(), None);
+        assert_eq!(set.len(), 21);
+    }
+
+    #[test]
+    fn subsets_keep_the_order_asked_and_refuse_bad_indices() {
+        let set = black_after_first_move();
+        let sub = set.subset(&[5, 2, 5, 9]).unwrap();
+        let expected = [&set.boards()[5], &set.boards()[2], &set.boards()[9]];
+        assert_eq!(sub.boards().iter().collect::<Vec<_>>(), expected);
+        assert!(set.subset(&[21]).is_err());
+        assert!(set.subset(&[]).is_err());
+    }
+
+    #[test]
+    fn a_raised_stop_leaves_the_set_unchanged() {
+        let mut set = black_after_first_move();
+        set.handle_sense_result(&[]).unwrap();
+        let mut white = BoardSet::new(
+            Color::White,
+            set.boards()
+                .iter()
+                .map(|b| {
+                    let mut b = b.clone();
+                    b.push(None);
+                    b
+                })
+                .collect(),
+        )
+        .unwrap();
+        let before = white.boards().to_vec();
+        white.handle_move_result(None, None, false, None).unwrap();
+        let stop = Stop::new();
+        stop.request();
+        let err = white
+            .handle_opponent_move_result_stoppable(false, None, &stop)
+            .unwrap_err();
+        assert_eq!(err, RbcError::Interrupted);
+        assert_ne!(white.boards(), &before[..]); // the move result was applied...
+        let after_move = white.boards().to_vec();
+        assert!(white
+            .handle_opponent_move_result_stoppable(false, None, &stop)
+            .is_err());
+        assert_eq!(white.boards(), &after_move[..]); // ...the interrupted expansion was not
+    }
 }

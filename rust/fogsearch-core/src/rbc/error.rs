@@ -16,6 +16,10 @@ pub enum RbcError {
     TooLarge(String),
     /// A FEN could not be read.
     Fen(FenError),
+    /// Bytes that do not decode to a board set.
+    Corrupt(String),
+    /// The caller asked the update to stop (Ctrl-C) before it finished; the set is unchanged.
+    Interrupted,
 }
 
 impl fmt::Display for RbcError {
@@ -24,7 +28,9 @@ impl fmt::Display for RbcError {
             RbcError::IllegalRequest(m)
             | RbcError::InconsistentObservation(m)
             | RbcError::MalformedObservation(m)
-            | RbcError::TooLarge(m) => f.write_str(m),
+            | RbcError::TooLarge(m)
+            | RbcError::Corrupt(m) => f.write_str(m),
+            RbcError::Interrupted => f.write_str("the update was stopped before it finished"),
             RbcError::Fen(e) => write!(f, "{e}"),
         }
     }

@@ -6,10 +6,10 @@ mod rules;
 mod sense;
 mod unique;
 
-pub use board_set::{BoardSet, SenseStat};
+pub use board_set::BoardSet;
 pub use error::RbcError;
 pub use rules::{
-    capture_square, move_actions, normalize_request, opponent_moves, resolve_request, revise_move,
-    Resolution,
+    after_taken_move, capture_square, move_actions, normalize_request, opponent_moves,
+    resolve_request, revise_move, revise_request, Resolution,
 };
 pub use sense::{sense_result, sense_squares, SenseResult, SENSE_SQUARES};

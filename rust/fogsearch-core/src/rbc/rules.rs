@@ -114,6 +114,42 @@ pub fn revise_move(board: &Board, mv: Move) -> Option<Move> {
     }
 }
 
+/// [`revise_move`] for a request from outside, checked first: its from-square must hold a piece
+/// of the side to move (reconchess only ever revises move actions, which always do).
+pub fn revise_request(board: &Board, mv: Move) -> Result<Option<Move>, RbcError> {
+    if board
+        .piece_at(mv.from)
+        .is_none_or(|p| p.color != board.turn())
+    {
+        return Err(RbcError::IllegalRequest(format!(
+            "{}: no piece of the side to move on its from-square",
+            mv.uci()
+        )));
+    }
+    Ok(revise_move(board, mv))
+}
+
+/// The board after the referee made `taken` on it (`None`: a pass, a null move): the move must be
+/// pseudo-legal or a castle, as every taken move is.
+pub fn after_taken_move(board: &Board, taken: Option<Move>) -> Result<Board, RbcError> {
+    if let Some(m) = taken {
+        let castle = board
+            .piece_at(m.from)
+            .is_some_and(|p| p.piece_type == PieceType::King)
+            && m.from.abs_diff(m.to) == 2;
+        if !board.is_pseudo_legal(m) && !castle {
+            return Err(RbcError::IllegalRequest(format!(
+                "{} is not pseudo-legal on {}",
+                m.uci(),
+                board.fen()
+            )));
+        }
+    }
+    let mut after = board.clone();
+    after.push(taken);
+    Ok(after)
+}
+
 /// reconchess `capture_square_of_move`: the square of the captured piece (for e.p., the captured
 /// pawn's square), or `None` if `taken` captures nothing.
 pub fn capture_square(board: &Board, taken: Move) -> Option<Square> {

@@ -8,9 +8,8 @@
 //! (bench/RESULTS.md). RBC rules: moves are pseudo-legal, a pass is a move, and taking the king
 //! wins (`MATE` less the ply).
 
-use std::time::Instant;
-
 use crate::chess::{Board, Move, MoveList};
+use crate::stop::{Halt, Limits};
 
 use super::eval::{evaluate, INFINITY, MATE, PIECE_VALUES};
 use super::rules::{own_sides_agree, resolve};
@@ -19,22 +18,23 @@ use super::rules::{own_sides_agree, resolve};
 const CLOCK_INTERVAL: u64 = 1024;
 
 /// Per request, per board: the request's value (our point of view) after `plies` further plies
-/// of full-width search and a capture search at the leaves; `None` when `deadline` passed first.
+/// of full-width search and a capture search at the leaves; the reason it halted when `limits`
+/// ended it first.
 pub fn request_board_values(
     boards: &[Board],
     requests: &[Option<Move>],
     plies: u32,
-    deadline: Option<Instant>,
-) -> Option<Vec<Vec<i32>>> {
+    limits: Limits<'_>,
+) -> Result<Vec<Vec<i32>>, Halt> {
     let Some(first) = boards.first() else {
-        return Some(vec![Vec::new(); requests.len()]);
+        return Ok(vec![Vec::new(); requests.len()]);
     };
     let us = first.turn();
     let shared_side = own_sides_agree(boards, us);
     let mut searcher = BoardSearcher {
         nodes: 0,
-        deadline,
-        aborted: false,
+        limits,
+        halted: None,
     };
     let mut values = Vec::with_capacity(requests.len());
     for &request in requests {
@@ -48,28 +48,26 @@ pub fn request_board_values(
             let mut child = board.clone();
             child.push(taken);
             row.push(-searcher.negamax(&child, plies, 1, -INFINITY, INFINITY));
-            if searcher.aborted {
-                return None;
+            if let Some(halt) = searcher.halted {
+                return Err(halt);
             }
         }
         values.push(row);
     }
-    Some(values)
+    Ok(values)
 }
 
-struct BoardSearcher {
+struct BoardSearcher<'s> {
     nodes: u64,
-    deadline: Option<Instant>,
-    aborted: bool,
+    limits: Limits<'s>,
+    halted: Option<Halt>,
 }
 
-impl BoardSearcher {
+impl BoardSearcher<'_> {
     fn tick(&mut self) {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(CLOCK_INTERVAL) {
-            if let Some(deadline) = self.deadline {
-                self.aborted |= Instant::now() >= deadline;
-            }
+        if self.halted.is_none() && self.nodes.is_multiple_of(CLOCK_INTERVAL) {
+            self.halted = self.limits.halt();
         }
     }
 
@@ -77,7 +75,7 @@ impl BoardSearcher {
     /// request.
     fn negamax(&mut self, board: &Board, depth: u32, ply: u32, alpha: i32, beta: i32) -> i32 {
         self.tick();
-        if self.aborted {
+        if self.halted.is_some() {
             return 0;
         }
         let moves = match ordered_moves(board, false) {
@@ -95,7 +93,7 @@ impl BoardSearcher {
             let score = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha);
             best = best.max(score);
             alpha = alpha.max(score);
-            if alpha >= beta || self.aborted {
+            if alpha >= beta || self.halted.is_some() {
                 break;
             }
         }
@@ -113,7 +111,7 @@ impl BoardSearcher {
         let mut best = standing;
         for mv in moves.into_iter().filter(|m| is_capture(board, *m)) {
             self.tick();
-            if self.aborted {
+            if self.halted.is_some() {
                 return 0;
             }
             let mut child = board.clone();
@@ -175,6 +173,8 @@ fn order_key(board: &Board, mv: Move) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stop::{Stop, NEVER};
+    use std::time::Instant;
 
     /// Plain minimax over the same moves (pass included, king capture wins), with a capture
     /// search at the leaves that is itself plain minimax: no pruning, no ordering.
@@ -232,7 +232,8 @@ mod tests {
             // The plain capture search is exponential in a busy middle game: no plies there.
             let plies = if fen.starts_with("r1bq") { 0 } else { 2 };
             let values =
-                request_board_values(std::slice::from_ref(&board), &requests, plies, None).unwrap();
+                request_board_values(std::slice::from_ref(&board), &requests, plies, no_limits())
+                    .unwrap();
             for (request, row) in requests.iter().zip(&values) {
                 let mut child = board.clone();
                 child.push(*request);
@@ -247,16 +248,30 @@ mod tests {
         // Rd8 and the king is taken next move whatever Black does (a pass included).
         let board = Board::from_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
         let mate = Some(Move::from_uci("d1d8").unwrap());
-        let values = request_board_values(&[board], &[mate, None], 2, None).unwrap();
+        let values = request_board_values(&[board], &[mate, None], 2, no_limits()).unwrap();
         assert_eq!(values[0][0], MATE - 3);
         assert!(values[1][0] < MATE / 2);
     }
 
     #[test]
-    fn a_passed_deadline_gives_no_values() {
+    fn a_passed_deadline_or_a_stop_gives_no_values() {
         let board = Board::start();
         let past = Some(Instant::now());
         let requests: Vec<Option<Move>> = vec![None; 64];
-        assert_eq!(request_board_values(&[board], &requests, 4, past), None);
+        let limits = Limits::new(&NEVER, past);
+        assert_eq!(
+            request_board_values(std::slice::from_ref(&board), &requests, 4, limits),
+            Err(Halt::DeadlinePassed)
+        );
+        let stop = Stop::new();
+        stop.request();
+        assert_eq!(
+            request_board_values(&[board], &requests, 4, Limits::new(&stop, None)),
+            Err(Halt::Stopped)
+        );
+    }
+
+    fn no_limits() -> Limits<'static> {
+        Limits::new(&NEVER, None)
     }
 }

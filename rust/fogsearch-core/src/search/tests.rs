@@ -1,7 +1,7 @@
 //! Specification tests for the information-set search.
 
 use super::*;
-use crate::chess::Board;
+use crate::chess::{Board, Color};
 
 fn boards(fens: &[&str]) -> Vec<Board> {
     fens.iter().map(|f| Board::from_fen(f).unwrap()).collect()
@@ -15,7 +15,7 @@ fn recorded_set_12() -> Vec<Board> {
         .collect()
 }
 
-fn config(mode: CacheMode) -> SearchConfig {
+fn config(mode: Mode) -> SearchConfig {
     SearchConfig {
         mode,
         ..SearchConfig::default()
@@ -25,7 +25,7 @@ fn config(mode: CacheMode) -> SearchConfig {
 #[test]
 fn capturing_a_visible_king_is_a_win_on_our_first_move() {
     let set = boards(&["4k3/8/8/8/8/8/8/3KR3 w - - 0 1"]);
-    let result = search(&set, 1, &config(CacheMode::None)).unwrap();
+    let result = search(&set, 1, &config(Mode::None)).unwrap();
     assert_eq!(result.value, MATE - 1);
     assert_eq!(result.best_move, Some(Move::from_uci("e1e8").unwrap()));
 }
@@ -37,7 +37,7 @@ fn a_king_attacked_on_any_board_loses_unless_we_act() {
         "4r2k/8/8/8/8/8/8/4K3 w - - 0 1",
         "7k/8/8/8/8/8/8/r3K3 w - - 0 1",
     ]);
-    let result = search(&set, 1, &config(CacheMode::None)).unwrap();
+    let result = search(&set, 1, &config(Mode::None)).unwrap();
     let pass = result
         .move_values
         .iter()
@@ -54,8 +54,8 @@ fn every_mode_gives_the_same_best_value_at_depth_one() {
         "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
         "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/8/PPPP1PPP/RNBQK1NR w KQkq - 2 3",
     ]);
-    let base = search(&set, 1, &config(CacheMode::None)).unwrap();
-    let exact = search(&set, 1, &config(CacheMode::Exact)).unwrap();
+    let base = search(&set, 1, &config(Mode::None)).unwrap();
+    let exact = search(&set, 1, &config(Mode::Exact)).unwrap();
     assert_eq!(base.move_values, exact.move_values);
 }
 
@@ -71,10 +71,10 @@ fn exact_tables_never_change_a_value_at_depths_two_and_three() {
         .into_iter()
         .flat_map(|d| [(d, SenseMode::Search), (d, SenseMode::MinSize)])
     {
-        let mut c = config(CacheMode::None);
+        let mut c = config(Mode::None);
         c.sense_mode = sense_mode;
         let base = search(&set, depth, &c).unwrap();
-        c.mode = CacheMode::Exact;
+        c.mode = Mode::Exact;
         let exact = search(&set, depth, &c).unwrap();
         let case = format!("depth {depth}, {sense_mode:?}");
         assert_eq!(base.move_values, exact.move_values, "{case}");
@@ -96,16 +96,12 @@ fn exact_tables_and_proven_containments_keep_every_value_in_a_middlegame() {
         "r1bqkb1r/pppp1ppp/2n5/4p3/2B1n3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4",
         "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
     ]);
-    let base = search(&set, 2, &config(CacheMode::None)).unwrap();
-    for mode in [
-        CacheMode::Exact,
-        CacheMode::Sketch,
-        CacheMode::ExactAndSketch,
-    ] {
+    let base = search(&set, 2, &config(Mode::None)).unwrap();
+    for mode in [Mode::Exact, Mode::Sketch, Mode::ExactAndSketch] {
         let accelerated = search(&set, 2, &config(mode)).unwrap();
         assert_eq!(base.move_values, accelerated.move_values, "{mode:?}");
     }
-    let exact = search(&set, 2, &config(CacheMode::Exact)).unwrap();
+    let exact = search(&set, 2, &config(Mode::Exact)).unwrap();
     assert!(exact.stats.reply_table_hits > 0);
     assert!(exact.stats.leaf_evaluations < base.stats.leaf_evaluations);
 }
@@ -117,8 +113,8 @@ fn exact_tables_and_proven_containments_keep_every_value_in_a_middlegame() {
 #[test]
 fn sketch_bounds_keep_every_value_on_a_recorded_set() {
     let set = recorded_set_12();
-    let exact = search(&set, 2, &config(CacheMode::Exact)).unwrap();
-    let sketched = search(&set, 2, &config(CacheMode::ExactAndSketch)).unwrap();
+    let exact = search(&set, 2, &config(Mode::Exact)).unwrap();
+    let sketched = search(&set, 2, &config(Mode::ExactAndSketch)).unwrap();
     assert!(sketched.stats.bounds_used > 0);
     assert_eq!(exact.move_values, sketched.move_values);
 }
@@ -129,7 +125,7 @@ fn results_do_not_depend_on_the_thread_count() {
         "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1",
         "3k4/8/8/8/8/8/3PP3/4K3 w - - 0 1",
     ]);
-    for mode in [CacheMode::None, CacheMode::Exact] {
+    for mode in [Mode::None, Mode::Exact] {
         let mut c = config(mode);
         let one = search(&set, 2, &c).unwrap();
         c.threads = 2;
@@ -142,16 +138,16 @@ fn results_do_not_depend_on_the_thread_count() {
 #[test]
 fn bad_configs_and_sets_are_rejected_with_reasons() {
     let set = boards(&["4k3/8/8/8/8/8/8/4K3 w - - 0 1"]);
-    let mut c = config(CacheMode::Sketch);
+    let mut c = config(Mode::Sketch);
     c.threshold = 1.5;
     let err = search(&set, 1, &c).unwrap_err();
     assert!(err.to_string().contains("threshold"));
     assert_eq!(
-        search(&[], 1, &config(CacheMode::None)).unwrap_err(),
+        search(&[], 1, &config(Mode::None)).unwrap_err(),
         SearchError::EmptySet
     );
     assert_eq!(
-        search(&set, 0, &config(CacheMode::None)).unwrap_err(),
+        search(&set, 0, &config(Mode::None)).unwrap_err(),
         SearchError::ZeroDepth
     );
     let mixed = boards(&[
@@ -159,12 +155,12 @@ fn bad_configs_and_sets_are_rejected_with_reasons() {
         "4k3/8/8/8/8/8/8/4K3 b - - 0 1",
     ]);
     assert_eq!(
-        search(&mixed, 1, &config(CacheMode::None)).unwrap_err(),
+        search(&mixed, 1, &config(Mode::None)).unwrap_err(),
         SearchError::MixedTurns
     );
     let kingless = boards(&["8/8/8/8/8/8/8/4K3 w - - 0 1"]);
     assert!(matches!(
-        search(&kingless, 1, &config(CacheMode::None)),
+        search(&kingless, 1, &config(Mode::None)),
         Err(SearchError::MissingKing { .. })
     ));
 }
@@ -175,8 +171,8 @@ fn sketch_mode_uses_bounds_and_stays_near_the_baseline() {
         "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1",
         "4k3/8/8/8/3p4/8/3PP3/4K3 w - - 0 1",
     ]);
-    let base = search(&set, 2, &config(CacheMode::None)).unwrap();
-    let sketch = search(&set, 2, &config(CacheMode::Sketch)).unwrap();
+    let base = search(&set, 2, &config(Mode::None)).unwrap();
+    let sketch = search(&set, 2, &config(Mode::Sketch)).unwrap();
     assert!(sketch.stats.bounds_used > 0);
     assert_eq!(base.move_values.len(), sketch.move_values.len());
 }
@@ -184,7 +180,7 @@ fn sketch_mode_uses_bounds_and_stays_near_the_baseline() {
 #[test]
 fn a_time_limit_returns_a_completed_depth() {
     let set = vec![Board::start()];
-    let mut c = config(CacheMode::Exact);
+    let mut c = config(Mode::Exact);
     c.time_limit = Some(std::time::Duration::from_millis(200));
     let result = search(&set, 6, &c).unwrap();
     assert!(result.depth >= 1 && result.depth < 6);
@@ -193,7 +189,7 @@ fn a_time_limit_returns_a_completed_depth() {
 
 /// A depth-1 value on one board with the mate distance taken out: the request's one-reply outcome.
 fn one_board_outcome(board: &Board, request: Option<Move>) -> Option<f64> {
-    let result = search(std::slice::from_ref(board), 1, &config(CacheMode::None)).unwrap();
+    let result = search(std::slice::from_ref(board), 1, &config(Mode::None)).unwrap();
     let value = result.move_values.iter().find(|(m, _)| *m == request)?.1;
     Some(match value {
         v if v > MATE - 100 => f64::from(MATE),
@@ -371,7 +367,7 @@ fn sensing_where_a_check_may_be_is_worth_a_king() {
 
 fn with_leaf(leaf: LeafMode) -> SearchConfig {
     SearchConfig {
-        mode: CacheMode::Exact,
+        mode: Mode::Exact,
         sense_mode: SenseMode::MinSize,
         leaf,
         ..SearchConfig::default()
@@ -450,4 +446,28 @@ fn mate_threat_means_are_never_above_one_reply_means() {
         assert_eq!(request, same);
         assert!(t <= p, "{request:?}: {t} > {p}");
     }
+}
+
+#[test]
+fn a_raised_stop_interrupts_even_depth_one() {
+    let set = vec![Board::start()];
+    let stop = crate::stop::Stop::new();
+    stop.request();
+    for threads in [1, 2] {
+        let c = SearchConfig {
+            threads,
+            ..config(Mode::Exact)
+        };
+        assert_eq!(
+            search_stoppable(&set, 1, &c, &stop).unwrap_err(),
+            SearchError::Interrupted
+        );
+    }
+}
+
+#[test]
+fn depth_is_bounded() {
+    let set = vec![Board::start()];
+    let err = search(&set, 1_000, &config(Mode::None)).unwrap_err();
+    assert!(err.to_string().contains("at most 32"), "{err}");
 }

@@ -6,6 +6,7 @@
 use std::time::Instant;
 
 use crate::chess::{Board, Color, Move, MoveList, Square};
+use crate::stop::Stop;
 
 use super::eval::{evaluate, INFINITY, MATE, PIECE_VALUES};
 use super::reply::worst_reply;
@@ -85,11 +86,20 @@ pub struct Searcher<'c> {
     replies: Option<ReplyTable>,
     sketch: Option<SketchBounds>,
     deadline: Option<Instant>,
+    stop: &'c Stop,
+    /// The deadline passed or a stop was requested: every node returns at once, and nothing
+    /// computed since is stored.
     pub aborted: bool,
 }
 
 impl<'c> Searcher<'c> {
-    pub fn new(us: Color, config: &'c SearchConfig, seed: u64, deadline: Option<Instant>) -> Self {
+    pub fn new(
+        us: Color,
+        config: &'c SearchConfig,
+        seed: u64,
+        deadline: Option<Instant>,
+        stop: &'c Stop,
+    ) -> Self {
         Searcher {
             us,
             config,
@@ -113,6 +123,7 @@ impl<'c> Searcher<'c> {
                 )
             }),
             deadline,
+            stop,
             aborted: false,
         }
     }
@@ -138,7 +149,10 @@ impl<'c> Searcher<'c> {
 
     fn tick(&mut self) {
         self.stats.nodes += 1;
-        if self.stats.nodes.is_multiple_of(CLOCK_INTERVAL) {
+        // A stop is one relaxed load, cheap enough for every node; the clock is read less often.
+        if self.stop.requested() {
+            self.aborted = true;
+        } else if self.stats.nodes.is_multiple_of(CLOCK_INTERVAL) {
             if let Some(deadline) = self.deadline {
                 if Instant::now() >= deadline {
                     self.aborted = true;

@@ -1,0 +1,84 @@
+"""``fogsearch._core.search``: information-set search on the native board set (or FENs). The
+configuration crosses as one object read by attribute (``fogsearch.search.SearchConfig``); the
+user-facing API is :mod:`fogsearch.search`."""
+
+from typing import Any, Protocol
+
+from fogsearch._core import SearchError as SearchError
+from fogsearch._core.rbc import BoardSet
+
+__all__ = [
+    "SearchError",
+    "MAX_DEPTH",
+    "MAX_BOARD_PLIES",
+    "MATE",
+    "default_config",
+    "check_config",
+    "search",
+    "mean_reply_values",
+    "sense_values",
+    "board_values",
+    "evaluate_fen",
+    "king_danger_fen",
+    "piece_square_tables",
+]
+
+MAX_DEPTH: int
+MAX_BOARD_PLIES: int
+MATE: int
+
+class _Config(Protocol):
+    mode: str
+    threshold: float
+    k: int
+    sketch_width: int
+    sketch_depth: int
+    table_size: int
+    sense_mode: str
+    leaf: str
+    threads: int
+    time_limit: float | None
+    seed: int
+
+_Boards = BoardSet | list[str]
+
+def default_config() -> dict[str, Any]:
+    """Every setting's default, by name (written once, in the core)."""
+
+def check_config(config: _Config) -> None:
+    """Raises ``SearchError`` naming the first setting out of its bounds."""
+
+def search(boards: _Boards, depth: int, config: _Config) -> dict[str, Any]:
+    """``{"best_move", "value", "move_values", "depth", "stats"}``; the GIL is released and Ctrl-C
+    stops it (``KeyboardInterrupt``)."""
+
+def mean_reply_values(
+    boards: _Boards,
+    requests: list[str | None] | None = None,
+    leaf: str = "static",
+    mate_threats: bool = False,
+) -> list[tuple[str, float]]:
+    """Per request (UCI, ``"0000"`` for a pass), its mean one-reply outcome over the boards."""
+
+def sense_values(
+    boards: _Boards, requests: list[str | None] | None = None, leaf: str = "static"
+) -> tuple[float, list[tuple[int, float]]]:
+    """``(unsensed, [(square, value)])``: the expected best mean after each sense."""
+
+def board_values(
+    boards: _Boards,
+    requests: list[str | None] | None = None,
+    plies: int = 4,
+    time_limit: float | None = None,
+) -> list[tuple[str, list[int]]] | None:
+    """Per request, its perfect-information value on each board; ``None`` when ``time_limit``
+    ran out. Ctrl-C stops it."""
+
+def evaluate_fen(fen: str) -> int:
+    """The static evaluation from the side to move's point of view (centipawns)."""
+
+def king_danger_fen(fen: str) -> tuple[int, int]:
+    """``(white, black)``: each king's exposure as the ``king_safety`` leaf scores it."""
+
+def piece_square_tables() -> tuple[list[int], list[list[int]]]:
+    """``(piece values, per piece type the 64 placement bonuses of a White piece)``."""

@@ -1,0 +1,213 @@
+"""The reconchess player: its callbacks, and the turn each one is part of.
+
+A turn: the opponent's move result expands the set; the sense goes where the expected number of
+boards left is smallest; the move is the information-set search's best request on a sample of at
+most ``max_search_boards`` boards, ties broken by :mod:`fogsearch.bot.requests`; the move result
+narrows the set again. A search that fails never loses the game: the bot plays a fallback move
+and counts it, so a tournament can tell such results apart.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import random
+import time
+
+import chess
+from reconchess import Color, GameHistory, Player, Square, WinReason
+
+from fogsearch.bot.clock import turn_budget
+from fogsearch.bot.config import FogsearchBotConfig, opening_moves
+from fogsearch.bot.requests import (
+    best_mean,
+    choose_request,
+    material_lead,
+    opening_candidates,
+    own_pawns,
+    progress_requests,
+)
+from fogsearch.bot.tracker import Tracker
+from fogsearch.observations import MoveResult, OpponentMoveResult, sense_result
+from fogsearch.rbc import BoardSet
+from fogsearch.search import SearchResult, mean_reply_values, search
+
+log = logging.getLogger("fogsearch.bot")
+
+
+class FogsearchBot(Player):
+    """A reconchess player driven by a fogsearch :class:`~fogsearch.rbc.BoardSet`."""
+
+    def __init__(self, config: FogsearchBotConfig | None = None):
+        self.config = config or FogsearchBotConfig()
+        self.rng = random.Random(self.config.search.seed)
+        self.color: Color = chess.WHITE
+        self.tracker = Tracker(self.color, self.config.max_tracked_boards, self.rng)
+        self.fallbacks = 0
+        """Turns decided without the search (it raised, or proposed no legal request). The
+        tournament stores this per game: a bot that falls back every turn plays randomly and still
+        finishes its games, so only this count tells such results apart."""
+        self.last_search: SearchResult | None = None
+        self.last_taken: chess.Move | None = None
+        self.turn_log: list[dict] = []
+        self._turn: dict = {}
+        self.quiet_bound = 0
+        """Half-moves since the last capture or our last pawn move: the most reconchess's
+        half-move clock can be (an unseen pawn move of the opponent's resets it). The set cannot
+        say this: a position reached by two histories is kept once, with one history's clock."""
+        self._own_pawns: frozenset[Square] = frozenset()
+        self._opponent_has_moved = False
+        self._opening: list[chess.Move] = []
+        """The opening requests still to play; emptied once one is not played as requested."""
+
+    @property
+    def board_set(self) -> BoardSet:
+        return self.tracker.board_set
+
+    @property
+    def recoveries(self) -> int:
+        return self.tracker.recoveries
+
+    @property
+    def approximations(self) -> int:
+        """Opponent moves applied to a sample of the set, which was too large to expand exactly."""
+        return self.tracker.approximations
+
+    # -- reconchess callbacks ------------------------------------------------------------------
+    def handle_game_start(self, color: Color, board: chess.Board, opponent_name: str):
+        self.color = color
+        self.tracker = Tracker(color, self.config.max_tracked_boards, self.rng)
+        self.last_taken = None
+        self.fallbacks = 0
+        self.quiet_bound = 0
+        self._opponent_has_moved = color == chess.BLACK
+        self._opening = opening_moves(self.config.opening_as_black) if color == chess.BLACK else []
+
+    def handle_opponent_move_result(self, captured_my_piece: bool, capture_square: Square | None):
+        self.tracker.observe(OpponentMoveResult(captured_my_piece, capture_square))
+        # White's first turn also starts with this callback, before any opponent move.
+        if self._opponent_has_moved:
+            self.quiet_bound = 0 if captured_my_piece else self.quiet_bound + 1
+        self._opponent_has_moved = True
+        self._turn = {"turn": len(self.turn_log) + 1, "after_opponent": len(self.board_set)}
+
+    def choose_sense(self, sense_actions, move_actions, seconds_left: float) -> Square | None:
+        expected = self.board_set.sense_stats()
+        candidates = [sq for sq in sense_actions if sq in expected] or list(sense_actions)
+        if not candidates:
+            return None
+        square = min(candidates, key=lambda sq: (expected.get(sq, float("inf")), sq))
+        self._turn["sense"] = chess.square_name(square)
+        self._turn["expected_after_sense"] = expected.get(square)
+        return square
+
+    def handle_sense_result(self, sense_result_pairs):
+        self.tracker.observe(sense_result(sense_result_pairs))
+        self._turn["after_sense"] = len(self.board_set)
+
+    def choose_move(self, move_actions, seconds_left: float) -> chess.Move | None:
+        budget = turn_budget(self.config.clock, seconds_left)
+        self._turn.update(seconds_left=seconds_left, budget=budget, quiet=self.quiet_bound)
+        # Unknown until the search reads a board: a move then counts as not resetting the clock,
+        # which keeps quiet_bound an upper bound if the search fails.
+        self._own_pawns = frozenset()
+        try:
+            move = self._search_move(budget)
+        except Exception:  # noqa: BLE001 - a search failure must never lose the game
+            log.exception("search failed; playing a fallback move")
+            move = self._fallback_move(move_actions)
+        if move is not None and move not in move_actions:
+            log.warning("search proposed %s, not a move action; using a fallback", move)
+            move = self._fallback_move(move_actions)
+        return move
+
+    def handle_move_result(
+        self, requested_move, taken_move, captured_opponent_piece, capture_square
+    ):
+        self.tracker.observe(
+            MoveResult(requested_move, taken_move, captured_opponent_piece, capture_square)
+        )
+        resets = taken_move is not None and (
+            captured_opponent_piece or taken_move.from_square in self._own_pawns
+        )
+        self.quiet_bound = 0 if resets else self.quiet_bound + 1
+        if self._opening:
+            on_line = taken_move == requested_move == self._opening[0]
+            self._opening = self._opening[1:] if on_line else []
+        result = self.last_search
+        self._turn.update(
+            requested=requested_move.uci() if requested_move else None,
+            taken=taken_move.uci() if taken_move else None,
+            capture=chess.square_name(capture_square) if capture_square is not None else None,
+            after_move=len(self.board_set),
+            value=getattr(result, "value", None),
+            depth=getattr(result, "depth", None),
+        )
+        self.turn_log.append(self._turn)
+        log.info(format_turn(self._turn))
+        self.last_search = None
+        self.last_taken = taken_move
+
+    def handle_game_end(self, winner_color, win_reason: WinReason, game_history: GameHistory):
+        pass
+
+    # -- the move ------------------------------------------------------------------------------
+    def _fallback_move(self, move_actions) -> chess.Move | None:
+        self.fallbacks += 1
+        return self.rng.choice(list(move_actions)) if move_actions else None
+
+    def _search_move(self, budget: float) -> chess.Move | None:
+        c = self.config
+        started = time.monotonic()
+        boards = self.tracker.sample(c.max_search_boards)
+        self._own_pawns = own_pawns(boards)
+        depth, limit = c.depth, budget
+        if c.small_set_depth > c.depth and len(boards) <= c.small_set_boards:
+            depth, limit = c.small_set_depth, min(budget, c.small_set_seconds)
+        result = search(boards, depth, config=dataclasses.replace(c.search, time_limit=limit))
+        self.last_search = result
+        self._turn["search_seconds"] = time.monotonic() - started
+
+        def means_of(requests):
+            self._turn["tied"] = len(requests)
+            return mean_reply_values(
+                boards, requests, leaf=c.search.leaf, mate_threats=c.mate_threats
+            )
+
+        if self._opening:
+            if self._opening[0] in opening_candidates(result.move_values, c.opening_margin_cp):
+                self._turn["opening"] = True
+                return self._opening[0]
+            self._opening = []
+        quiet = max(self.quiet_bound, boards.max_halfmove_clock())
+        if quiet >= c.progress.progress_halfmoves:
+            pushes = progress_requests(
+                boards, result.move_values, self._progress_margin(boards, quiet)
+            )
+            self._turn["progress"] = len(pushes)
+            if pushes:
+                return best_mean(pushes, means_of)
+        return choose_request(result.move_values, self.last_taken, c.tie_margin_cp, means_of)
+
+    def _progress_margin(self, boards: BoardSet, quiet: int) -> float:
+        """How far below the best request a clock-resetting one may be valued: unbounded once the
+        draw is near and we are not behind on any board (a draw is welcome only from behind)."""
+        rule = self.config.progress
+        if rule.progress_force_halfmoves and quiet >= rule.progress_force_halfmoves:
+            if min(material_lead(board) for board in boards.to_boards()) >= 0:
+                return float("inf")
+        return rule.progress_margin_cp
+
+
+def format_turn(t: dict) -> str:
+    """One readable log line per turn."""
+    value = t.get("value")
+    return (
+        f"turn {t.get('turn', '?'):>3}  boards {t.get('after_opponent', '?'):>6} -> "
+        f"sense {t.get('sense', '-'):<2} -> {t.get('after_sense', '?'):>5} -> "
+        f"move {t.get('requested') or 'pass':<6} (took {t.get('taken') or 'pass'}"
+        f"{', captured ' + t['capture'] if t.get('capture') else ''}) -> {t.get('after_move', '?'):>5}"
+        f"  value {value if value is not None else '-':>6}  depth {t.get('depth') or '-'}"
+        f" in {t.get('search_seconds', 0):5.2f}s  clock {t.get('seconds_left', 0):6.1f}s"
+        f" budget {t.get('budget', 0):5.2f}s"
+    )

@@ -1,0 +1,120 @@
+"""The bot's knowledge of the board: an exact board set, the log of what it observed, and the way
+back to a consistent set when an observation fits no board.
+
+Tracking is exact while the set stays under its bound. An opponent move that would expand it past
+the bound is applied to a seeded sample of its boards instead (counted in ``approximations``),
+which may lose the true board; a later observation that fits no board then rebuilds the set from
+the log (counted in ``recoveries``), skipping what no board fits.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+
+import chess
+
+from fogsearch import FogsearchError
+from fogsearch.observations import MoveResult, Observation
+from fogsearch.rbc import BoardSet, BoardSetTooLargeError
+
+log = logging.getLogger("fogsearch.bot")
+
+EXPANSION_FACTOR = 32
+"""About 30 opponent replies per board: a sample this many times smaller should fit."""
+
+
+class Tracker:
+    """The board set of the player of ``color``, capped at ``max_boards``, with its log.
+    ``rng`` draws the samples (shared with the bot, so a seeded game is reproducible)."""
+
+    def __init__(self, color: chess.Color, max_boards: int, rng: random.Random):
+        self.color = color
+        self.max_boards = max_boards
+        self.rng = rng
+        self.board_set = self._new_set()
+        self.log: list[Observation] = []
+        self.recoveries = 0
+        self.approximations = 0
+
+    def _new_set(self, fens: list[str] | None = None) -> BoardSet:
+        return BoardSet(self.color, fens=fens, max_boards=self.max_boards)
+
+    def observe(self, observation: Observation) -> None:
+        """Applies ``observation`` to the set; if no board fits it, rebuilds the set from the log."""
+        self.log.append(observation)
+        try:
+            self.board_set = self._apply(self.board_set, observation)
+        except FogsearchError as exc:
+            log.warning("observation %r is inconsistent with the board set: %s", observation, exc)
+            self.recoveries += 1
+            self.board_set = self.rebuild()
+
+    def rebuild(self) -> BoardSet:
+        """Replays the log from the start, skipping any observation no board fits, so the set again
+        holds every board consistent with the rest of what was seen (a superset of the truth when
+        an observation was wrong). Never returns an empty set."""
+        rebuilt = self._new_set()
+        for observation in self.log:
+            try:
+                rebuilt = self._apply(rebuilt, observation)
+            except FogsearchError:
+                if isinstance(observation, MoveResult):
+                    rebuilt = self._force_own_move(rebuilt, observation)
+        return rebuilt
+
+    def sample(self, size: int) -> BoardSet:
+        """The set, or a seeded uniform sample of ``size`` of its boards when it is larger."""
+        boards = len(self.board_set)
+        if boards <= size:
+            return self.board_set
+        return self.board_set.subset(self.rng.sample(range(boards), size))
+
+    def _apply(self, board_set: BoardSet, observation: Observation) -> BoardSet:
+        """``board_set`` after one observation: the same set updated exactly, or, when an opponent
+        move would expand it past the bound, that move applied to a seeded sample of its boards,
+        small enough for the expansion to fit."""
+        try:
+            observation.apply(board_set)
+            return board_set
+        except BoardSetTooLargeError:
+            boards = len(board_set)
+        keep = max(1, min(boards - 1, self.max_boards // EXPANSION_FACTOR))
+        while True:
+            sample = board_set.subset(self.rng.sample(range(boards), keep))
+            try:
+                observation.apply(sample)
+                break
+            except BoardSetTooLargeError:
+                if keep == 1:
+                    raise
+                keep //= 2
+        self.approximations += 1
+        log.warning(
+            "%r would grow %d boards past max_tracked_boards=%d; applied to a sample of %d "
+            "(tracking is approximate from here: %d boards)",
+            observation,
+            boards,
+            self.max_boards,
+            keep,
+            len(sample),
+        )
+        return sample
+
+    def _force_own_move(self, board_set: BoardSet, move: MoveResult) -> BoardSet:
+        """Our own move is certain even when its observation fits no board: apply the taken move
+        wherever it is possible, and drop only boards where it is not."""
+        boards = []
+        for board in board_set.to_boards():
+            taken = (
+                move.taken if move.taken is not None and board.is_pseudo_legal(move.taken) else None
+            )
+            if move.captured_opponent_piece and move.capture_square is not None:
+                board.remove_piece_at(move.capture_square)
+            board.push(taken or chess.Move.null())
+            boards.append(board.fen())
+        if not boards:
+            board = chess.Board()
+            board.turn = not self.color
+            boards.append(board.fen())
+        return self._new_set(boards)

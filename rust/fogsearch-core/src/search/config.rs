@@ -1,0 +1,356 @@
+//! How a search runs: the one definition of its settings, their defaults, their names as Python
+//! sees them, and their limits. The Python `SearchConfig` takes its defaults from
+//! [`SearchConfig::default`] and is checked by [`SearchConfig::validate`]; nothing else restates
+//! either.
+
+use std::time::Duration;
+
+use crate::pool;
+
+use super::SearchError;
+
+/// Which tables the search keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// No table: the paper's baseline.
+    None,
+    /// Exact tables keyed by set id (ours, not the paper's).
+    Exact,
+    /// The paper's CountSketch / MinHash bounds.
+    Sketch,
+    /// Both.
+    ExactAndSketch,
+}
+
+impl Mode {
+    pub const NAMES: [&'static str; 4] = ["none", "exact", "sketch", "exact+sketch"];
+    const ALL: [Mode; 4] = [Mode::None, Mode::Exact, Mode::Sketch, Mode::ExactAndSketch];
+
+    pub fn from_name(name: &str) -> Result<Mode, SearchError> {
+        from_name("mode", name, &Self::NAMES, &Self::ALL)
+    }
+
+    pub fn name(self) -> &'static str {
+        Self::NAMES[Self::ALL.iter().position(|&m| m == self).unwrap_or(0)]
+    }
+
+    pub fn uses_exact_table(self) -> bool {
+        matches!(self, Mode::Exact | Mode::ExactAndSketch)
+    }
+
+    pub fn uses_sketch(self) -> bool {
+        matches!(self, Mode::Sketch | Mode::ExactAndSketch)
+    }
+}
+
+/// How a leaf board is scored after the opponent's last reply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeafMode {
+    /// Material plus piece-square tables. (The paper scored leaves with a chess engine.)
+    Static,
+    /// The static evaluation plus what we win back by recapturing where the reply captured (a
+    /// static exchange on that square; see `exchange`). Never below `Static`.
+    Exchange,
+    /// The static evaluation plus both kings' safety (zone attacks and pawn shield; see
+    /// `king_safety`), scored on the board before the reply.
+    KingSafety,
+}
+
+impl LeafMode {
+    pub const NAMES: [&'static str; 3] = ["static", "exchange", "king_safety"];
+    const ALL: [LeafMode; 3] = [LeafMode::Static, LeafMode::Exchange, LeafMode::KingSafety];
+
+    pub fn from_name(name: &str) -> Result<LeafMode, SearchError> {
+        from_name("leaf", name, &Self::NAMES, &Self::ALL)
+    }
+
+    pub fn name(self) -> &'static str {
+        Self::NAMES[Self::ALL.iter().position(|&m| m == self).unwrap_or(0)]
+    }
+}
+
+/// How our sense is chosen inside the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SenseMode {
+    /// Max over every distinct sense partition (the paper's).
+    Search,
+    /// Only the sense minimising the expected set size (sum n_r^2 / N): much cheaper.
+    MinSize,
+}
+
+impl SenseMode {
+    pub const NAMES: [&'static str; 2] = ["search", "min_size"];
+    const ALL: [SenseMode; 2] = [SenseMode::Search, SenseMode::MinSize];
+
+    pub fn from_name(name: &str) -> Result<SenseMode, SearchError> {
+        from_name("sense_mode", name, &Self::NAMES, &Self::ALL)
+    }
+
+    pub fn name(self) -> &'static str {
+        Self::NAMES[Self::ALL.iter().position(|&m| m == self).unwrap_or(0)]
+    }
+}
+
+fn from_name<T: Copy>(
+    setting: &str,
+    name: &str,
+    names: &[&str],
+    values: &[T],
+) -> Result<T, SearchError> {
+    names
+        .iter()
+        .position(|&n| n == name)
+        .map(|i| values[i])
+        .ok_or_else(|| {
+            SearchError::InvalidConfig(format!(
+                "{setting} must be one of {}, got {name:?}",
+                names
+                    .iter()
+                    .map(|n| format!("{n:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })
+}
+
+/// The largest MinHash signature: each searched set hashes all its boards into one, so a larger
+/// k costs every node more than the bounds can save.
+pub const MAX_K: usize = 4096;
+/// The most CountSketch counters (width x depth): 2^24 counters are 128 MiB.
+pub const MAX_SKETCH_COUNTERS: usize = 1 << 24;
+/// The most CountSketch rows.
+pub const MAX_SKETCH_DEPTH: usize = 64;
+/// The most frequent sets kept with their values: every sketch-mode node compares its set with
+/// each entry, so a larger table costs more per node than it can save.
+pub const MAX_TABLE_SIZE: usize = 65_536;
+/// The deepest search: depth 5 from the start already takes hours; deeper ones never finish.
+pub const MAX_DEPTH: u32 = 32;
+/// The longest time limit, a day: longer than any game clock, and exactly representable.
+pub const MAX_TIME_LIMIT_SECONDS: f64 = 86_400.0;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchConfig {
+    pub mode: Mode,
+    /// Minimum probability for a sketch table entry to be used as a bound, in (0, 1]. The default
+    /// 1 uses only containments the signatures prove (see `sketch_bounds`).
+    pub threshold: f64,
+    /// MinHash signature size.
+    pub k: usize,
+    pub sketch_width: usize,
+    pub sketch_depth: usize,
+    /// Number of frequent sets kept with their values.
+    pub table_size: usize,
+    pub sense_mode: SenseMode,
+    pub leaf: LeafMode,
+    pub threads: usize,
+    /// With a limit, iterative deepening returns the deepest completed depth (depth 1 always
+    /// completes unless the search is stopped).
+    pub time_limit: Option<Duration>,
+    pub seed: u64,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            mode: Mode::None,
+            threshold: 1.0,
+            k: 64,
+            sketch_width: 1024,
+            sketch_depth: 5,
+            table_size: 64,
+            sense_mode: SenseMode::Search,
+            leaf: LeafMode::Static,
+            threads: 1,
+            time_limit: None,
+            seed: 0,
+        }
+    }
+}
+
+impl SearchConfig {
+    /// Checks every setting against its limit; the message names the setting, the limit and why.
+    pub fn validate(&self) -> Result<(), SearchError> {
+        let invalid = |message: String| Err(SearchError::InvalidConfig(message));
+        if !(self.threshold > 0.0 && self.threshold <= 1.0) {
+            return invalid(format!(
+                "threshold must be a probability in (0, 1], got {}",
+                self.threshold
+            ));
+        }
+        for (name, value, max, why) in [
+            (
+                "k",
+                self.k,
+                MAX_K,
+                "every searched set is hashed into k values",
+            ),
+            (
+                "sketch_depth",
+                self.sketch_depth,
+                MAX_SKETCH_DEPTH,
+                "each row is another hash per update",
+            ),
+            (
+                "table_size",
+                self.table_size,
+                MAX_TABLE_SIZE,
+                "each sketch-mode node compares its set with every entry",
+            ),
+        ] {
+            if value == 0 || value > max {
+                return invalid(format!(
+                    "{name} must be between 1 and {max} ({why}), got {value}"
+                ));
+            }
+        }
+        let counters = self.sketch_width.saturating_mul(self.sketch_depth);
+        if self.sketch_width == 0 || counters > MAX_SKETCH_COUNTERS {
+            return invalid(format!(
+                "sketch_width must be at least 1 and sketch_width x sketch_depth at most \
+                 {MAX_SKETCH_COUNTERS} counters ({} MiB), got {} x {}",
+                (MAX_SKETCH_COUNTERS * 8) >> 20,
+                self.sketch_width,
+                self.sketch_depth
+            ));
+        }
+        pool::check_threads(self.threads).map_err(|e| SearchError::InvalidConfig(e.to_string()))?;
+        if let Some(limit) = self.time_limit {
+            if limit.is_zero() || limit.as_secs_f64() > MAX_TIME_LIMIT_SECONDS {
+                return invalid(format!(
+                    "time_limit must be more than 0 and at most {MAX_TIME_LIMIT_SECONDS} seconds \
+                     (a day), got {} s",
+                    limit.as_secs_f64()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// A time limit in seconds as a duration, checked: positive, finite and at most a day.
+    pub fn time_limit_from_seconds(seconds: f64) -> Result<Duration, SearchError> {
+        if seconds.is_finite() && seconds > 0.0 && seconds <= MAX_TIME_LIMIT_SECONDS {
+            Ok(Duration::from_secs_f64(seconds))
+        } else {
+            Err(SearchError::InvalidConfig(format!(
+                "time_limit must be a number of seconds more than 0 and at most \
+                 {MAX_TIME_LIMIT_SECONDS} (a day), got {seconds}"
+            )))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_unknown_names_list_the_choices() {
+        for name in Mode::NAMES {
+            assert_eq!(Mode::from_name(name).unwrap().name(), name);
+        }
+        for name in LeafMode::NAMES {
+            assert_eq!(LeafMode::from_name(name).unwrap().name(), name);
+        }
+        for name in SenseMode::NAMES {
+            assert_eq!(SenseMode::from_name(name).unwrap().name(), name);
+        }
+        let err = Mode::from_name("fast").unwrap_err().to_string();
+        assert!(
+            err.contains("\"exact+sketch\"") && err.contains("\"fast\""),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn every_limit_is_enforced_with_its_name() {
+        let base = SearchConfig::default();
+        assert!(base.validate().is_ok());
+        let cases: Vec<(SearchConfig, &str)> = vec![
+            (
+                SearchConfig {
+                    k: 0,
+                    ..base.clone()
+                },
+                "k must be",
+            ),
+            (
+                SearchConfig {
+                    k: MAX_K + 1,
+                    ..base.clone()
+                },
+                "k must be",
+            ),
+            (
+                SearchConfig {
+                    sketch_width: 1 << 40,
+                    ..base.clone()
+                },
+                "sketch_width",
+            ),
+            (
+                SearchConfig {
+                    sketch_width: 0,
+                    ..base.clone()
+                },
+                "sketch_width",
+            ),
+            (
+                SearchConfig {
+                    table_size: 1 << 20,
+                    ..base.clone()
+                },
+                "table_size",
+            ),
+            (
+                SearchConfig {
+                    threads: 20_000,
+                    ..base.clone()
+                },
+                "threads",
+            ),
+            (
+                SearchConfig {
+                    threads: 0,
+                    ..base.clone()
+                },
+                "threads",
+            ),
+            (
+                SearchConfig {
+                    threshold: 0.0,
+                    ..base.clone()
+                },
+                "threshold",
+            ),
+            (
+                SearchConfig {
+                    threshold: f64::NAN,
+                    ..base.clone()
+                },
+                "threshold",
+            ),
+            (
+                SearchConfig {
+                    time_limit: Some(Duration::from_secs(1 << 40)),
+                    ..base.clone()
+                },
+                "time_limit",
+            ),
+        ];
+        for (config, name) in cases {
+            let err = config.validate().unwrap_err().to_string();
+            assert!(err.contains(name), "{err}");
+        }
+    }
+
+    #[test]
+    fn time_limits_are_checked_before_they_become_durations() {
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e20] {
+            assert!(SearchConfig::time_limit_from_seconds(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            SearchConfig::time_limit_from_seconds(1.5).unwrap(),
+            Duration::from_millis(1500)
+        );
+    }
+}

@@ -1,0 +1,73 @@
+//! Values of the root requests computed board by board, beside the set search: the mean one-reply
+//! outcome that breaks the worst case's ties, the value of each sense's information to the next
+//! move, and per-board perfect-information searches.
+
+use crate::chess::{Board, Move};
+use crate::stop::{Halt, Limits};
+
+use super::board_search;
+use super::reply;
+use super::requests::known_requests;
+use super::sense_value::{self, SenseValues};
+use super::{LeafMode, SearchError};
+
+/// Per request (default: [`root_requests`](super::root_requests)), the mean over `boards` of its
+/// one-reply outcome: a tie-break for requests whose worst-case values are equal (see the `reply`
+/// module). `leaf` scores the board after the reply, as in the search; with `mate_threats` a
+/// board where a reply forces the capture of our king scores `-MATE / 2`.
+pub fn mean_reply_values(
+    boards: &[Board],
+    requests: Option<Vec<Option<Move>>>,
+    leaf: LeafMode,
+    mate_threats: bool,
+) -> Result<Vec<(Option<Move>, f64)>, SearchError> {
+    let requests = known_requests(boards, requests)?;
+    let means = reply::mean_outcomes(boards, &requests, leaf, mate_threats);
+    Ok(requests.into_iter().zip(means).collect())
+}
+
+/// Each request with its value on each board, in the boards' order.
+pub type RequestBoardValues = Vec<(Option<Move>, Vec<i32>)>;
+
+/// Deeper per-board searches take minutes per board; refuse them rather than hang.
+pub const MAX_BOARD_PLIES: u32 = 8;
+
+/// Per request (default: the root requests), its value on each board of `boards` if both sides
+/// then saw the board: `plies` further plies of perfect-information alpha-beta after the request,
+/// captures resolved at the leaves (see `board_search`). `Ok(None)` when the deadline in `limits`
+/// passed first; [`SearchError::Interrupted`] when its stop was raised. Meant for small sets: the
+/// work grows with boards x requests.
+pub fn board_values(
+    boards: &[Board],
+    requests: Option<Vec<Option<Move>>>,
+    plies: u32,
+    limits: Limits<'_>,
+) -> Result<Option<RequestBoardValues>, SearchError> {
+    if plies > MAX_BOARD_PLIES {
+        return Err(SearchError::InvalidConfig(format!(
+            "plies must be at most {MAX_BOARD_PLIES} (deeper searches take minutes per board), \
+             got {plies}"
+        )));
+    }
+    let requests = known_requests(boards, requests)?;
+    match board_search::request_board_values(boards, &requests, plies, limits) {
+        Ok(rows) => Ok(Some(requests.into_iter().zip(rows).collect())),
+        Err(Halt::DeadlinePassed) => Ok(None),
+        Err(Halt::Stopped) => Err(SearchError::Interrupted),
+    }
+}
+
+/// The value of information of each sense square for the next move: the expected best mean
+/// one-reply outcome (as in [`mean_reply_values`]) over `requests` (default: the root requests)
+/// once the sense's result is known, and the best mean without sensing (see `sense_value`).
+pub fn sense_values(
+    boards: &[Board],
+    requests: Option<Vec<Option<Move>>>,
+    leaf: LeafMode,
+) -> Result<SenseValues, SearchError> {
+    let requests = known_requests(boards, requests)?;
+    if requests.is_empty() {
+        return Err(SearchError::NoRequests);
+    }
+    Ok(sense_value::sense_values(boards, &requests, leaf))
+}

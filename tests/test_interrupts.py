@@ -1,0 +1,82 @@
+"""Ctrl-C stops long native calls: a search, a board-set expansion and perft each end soon after
+SIGINT with ``KeyboardInterrupt``, and a stopped update leaves its set as it was.
+
+Each call runs in a child process that reports, on stdout, when it started the long call and how
+it ended; the parent sends SIGINT a little after the start."""
+
+import json
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+LONG_CALLS = {
+    # Depth 3 from the start with the full sense search takes minutes without tables.
+    "search": """
+        from fogsearch.search import SearchConfig, search
+        import chess
+        def long_call():
+            search([chess.STARTING_FEN], 3, SearchConfig(mode="none", sense_mode="search"))
+    """,
+    # Five unseen opponent moves grow White's set to about 250,000 boards; the sixth expansion
+    # makes about 1.8 million of them, seconds of work.
+    "expansion": """
+        import chess
+        from fogsearch.rbc import BoardSet
+        boards = BoardSet(chess.WHITE, threads=1)
+        boards.handle_opponent_move_result(False, None)
+        for _ in range(5):
+            boards.handle_move_result(None, None, False, None)
+            boards.handle_opponent_move_result(False, None)
+        boards.handle_move_result(None, None, False, None)
+        before = len(boards)
+        def long_call():
+            try:
+                boards.handle_opponent_move_result(False, None)
+            finally:
+                print(json.dumps({"size_before": before, "size_after": len(boards)}), flush=True)
+    """,
+    "perft": """
+        import chess
+        from fogsearch.rbc import perft
+        def long_call():
+            perft(chess.STARTING_FEN, 8)
+    """,
+}
+
+CHILD = """
+import json, time
+{setup}
+print(json.dumps({{"started": True}}), flush=True)
+started = time.monotonic()
+try:
+    long_call()
+    print(json.dumps({{"ended": "finished"}}), flush=True)
+except KeyboardInterrupt:
+    print(json.dumps({{"ended": "KeyboardInterrupt", "seconds": time.monotonic() - started}}), flush=True)
+"""
+
+
+@pytest.mark.parametrize("call", sorted(LONG_CALLS))
+def test_ctrl_c_stops_a_long_call_with_keyboard_interrupt(call):
+    code = CHILD.format(setup=textwrap.dedent(LONG_CALLS[call]))
+    child = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert json.loads(child.stdout.readline()) == {"started": True}
+    time.sleep(0.5)
+    sent = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    waited = time.monotonic() - sent
+    reports = [json.loads(line) for line in out.splitlines()]
+    ended = reports[-1]
+    assert ended["ended"] == "KeyboardInterrupt", (out, err)
+    # The call polls for the signal every 50 ms; a loaded machine may take longer to answer, so
+    # only a call that ignored the signal (tens of seconds) fails here.
+    assert waited < 10, f"{call} took {waited:.1f} s to stop"
+    if call == "expansion":
+        assert reports[0]["size_after"] == reports[0]["size_before"]
