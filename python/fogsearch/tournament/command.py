@@ -49,7 +49,7 @@ def add_parser(subparsers) -> None:
         help="play a round robin or gauntlet between reconchess players",
         description=(
             f"Players are kind[:key=value,...][@label]; kinds: {', '.join(KINDS)} "
-            "(e.g. fogsearch:depth=2,search_mode=exact@fog2, trout-set:move_seconds=2), "
+            "(e.g. fogsearch:depth=2,mode=exact@fog2, trout-set:move_seconds=2), "
             "or a reconchess bot module path / .py file."
         ),
     )
