@@ -77,7 +77,7 @@ def play_checked(opponent_cls, color: chess.Color, seed: int, config=REPLAYABLE)
     ],
 )
 def test_whole_games_keep_the_true_board_with_legal_requests_and_a_live_engine(
-    opponent_cls, color, seed
+    opponent_cls, color, seed, monkeypatch
 ):
     engines = []
     original = TroutSetBot._open_engine
@@ -86,11 +86,8 @@ def test_whole_games_keep_the_true_board_with_legal_requests_and_a_live_engine(
         engines.append(original())
         return engines[-1]
 
-    TroutSetBot._open_engine = staticmethod(recorded)
-    try:
-        bot, game, truth_in_set = play_checked(opponent_cls, color, seed)
-    finally:
-        TroutSetBot._open_engine = staticmethod(original)
+    monkeypatch.setattr(TroutSetBot, "_open_engine", staticmethod(recorded))
+    bot, game, truth_in_set = play_checked(opponent_cls, color, seed)
     assert game.is_over() and len(truth_in_set) >= 3
     assert all(truth_in_set), f"true board missing on turns {truth_in_set}"
     assert all(bot.offered_senses) and all(bot.offered_moves)

@@ -32,6 +32,7 @@ import numpy as np
 from reconchess import Color, GameHistory, Player, Square, WinReason
 
 from fogsearch import observations
+from fogsearch.bot.config import MAX_TRACKED_BOARDS
 from fogsearch.bot.tracker import Tracker
 from fogsearch.opponents.stockfish import require_stockfish
 from fogsearch.rbc import BoardSet
@@ -39,6 +40,7 @@ from fogsearch.rbc import BoardSet
 log = logging.getLogger(__name__)
 
 MAX_MOVE_SECONDS = 600.0
+MAX_MOVE_NODES = 10**10
 
 
 @dataclass
@@ -73,23 +75,41 @@ class TroutSetConfig:
         if not 0.001 <= s <= MAX_MOVE_SECONDS:
             raise ValueError(
                 f"move_seconds must be in 0.001..{MAX_MOVE_SECONDS:g} (Stockfish's time per "
-                f"move), got {s!r}"
+                f"move; ten minutes is more than a game's clock), got {s!r}"
             )
-        n = self.move_nodes
-        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 10**10:
-            raise ValueError(f"move_nodes must be an int in 0..10**10 (0: no limit), got {n!r}")
+        _check_count(
+            self,
+            "move_nodes",
+            0,
+            MAX_MOVE_NODES,
+            "0: no limit; at about a million nodes a second, more would be hours a move",
+        )
         if self.seed is not None and (
             isinstance(self.seed, bool)
             or not isinstance(self.seed, int)
             or not 0 <= self.seed < 2**64
         ):
             raise ValueError(f"seed must be none or an int in [0, 2**64), got {self.seed!r}")
-        r = self.trout_sense_max_boards
-        if isinstance(r, bool) or not isinstance(r, int) or r < 0:
-            raise ValueError(f"trout_sense_max_boards must be an int >= 0, got {r!r}")
-        m = self.max_tracked_boards
-        if isinstance(m, bool) or not isinstance(m, int) or m < 1_000:
-            raise ValueError(f"max_tracked_boards must be an int >= 1000, got {m!r}")
+        _check_count(
+            self,
+            "max_tracked_boards",
+            1_000,
+            MAX_TRACKED_BOARDS,
+            "more would exceed any machine's memory during an expansion",
+        )
+        _check_count(
+            self,
+            "trout_sense_max_boards",
+            0,
+            self.max_tracked_boards,
+            "beyond the tracked bound it would never apply",
+        )
+
+
+def _check_count(config: TroutSetConfig, name: str, least: int, most: int, why: str) -> None:
+    value = getattr(config, name)
+    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
+        raise ValueError(f"{name} must be an int in {least}..{most:,} ({why}), got {value!r}")
 
 
 class TroutSetBot(Player):
