@@ -226,8 +226,8 @@ def interleave(history: GameHistory, max_boards: int = TRACK_MAX_BOARDS) -> list
 
 
 MAX_TURNS_WHY = "the 100-half-move rule ends every game within about 6,300 turns"
-BYTES_PER_BOARD = 200
-"""Peak memory of a tracked board (755 MiB for 4 M boards, issue #28): bounds --max-boards."""
+BYTES_PER_BOARD = 420
+"""Memory of a tracked board at an expansion's peak (bench/rbc_memory.py): bounds --max-boards."""
 
 
 def add_parsers(subparsers) -> None:

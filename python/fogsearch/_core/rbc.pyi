@@ -114,7 +114,7 @@ class BoardSet:
         """The boards at ``indices`` (in that order, repeats kept once) as a new set."""
     def copy(self) -> BoardSet: ...
     def to_bytes(self) -> bytes:
-        """The set's versioned byte encoding (90 bytes a board), as pickling uses it."""
+        """The set's versioned byte encoding (82 bytes a board), as pickling uses it."""
     @staticmethod
     def from_bytes(data: bytes) -> BoardSet:
         """The set ``to_bytes`` encoded; ``FogsearchError`` for bytes that are not one."""

@@ -79,7 +79,7 @@ class ProgressRule:
 
 
 MAX_TRACKED_BOARDS = 50_000_000
-"""Beyond any machine's memory during an expansion (see the memory per board in RESULTS.md)."""
+"""About 20 GiB at the peak of an expansion (420 bytes a board): beyond a tournament machine."""
 
 
 def _bot_search() -> SearchConfig:
@@ -104,7 +104,8 @@ class FogsearchBotConfig:
     """Above this many boards the search works on a seeded uniform sample; tracking stays exact
     (up to ``max_tracked_boards``)."""
     max_tracked_boards: int = 4_000_000
-    """Memory bound of the tracked set (see ``bench/RESULTS.md`` for the memory a board takes).
+    """Memory bound of the tracked set: an expansion peaks at about 420 bytes per board it makes
+    (``bench/rbc_memory.py``), so up to about 1.6 GiB at this default.
     Tracking is exact below it; an opponent move that would expand the set past it is applied to
     a seeded sample of the boards instead (counted in ``approximations``), which may lose the true
     board (an observation then finds no board and the set is rebuilt from the log)."""
@@ -144,6 +145,8 @@ class FogsearchBotConfig:
         ):
             _check_int(self, name, least, most)
         _check_seconds(self, "small_set_seconds")
+        if self.small_set_seconds <= 0:
+            raise ValueError(f"small_set_seconds must be positive, got {self.small_set_seconds!r}")
         if not isinstance(self.mate_threats, bool):
             raise ValueError(f"mate_threats must be a bool, got {self.mate_threats!r}")
         opening_moves(self.opening_as_black, "opening_as_black")
@@ -179,6 +182,8 @@ def flat_settings(
             if is_dataclass(kind):
                 walk(kind, (*path, f.name))
             elif (*path, f.name) != ("search", "time_limit"):
+                # A flat name must say one setting: nested configs may not reuse a name.
+                assert f.name not in out, f"setting {f.name!r} appears twice in {config_class}"
                 out[f.name] = ((*path, f.name), kind)
 
     walk(config_class, ())

@@ -63,10 +63,12 @@ class TroutSetConfig:
     is the one that leaves the fewest boards expected. TroutBot's senses (mostly random) hardly
     shrink a set: against RandomBot one grew past 700,000 boards within 23 turns, where the exact
     set no longer fits, and a sampled one soon lost the true board."""
-    max_tracked_boards: int = 4_000_000
-    """Memory bound of the exact set (up to about 0.75 GiB). An opponent move that would grow the set
-    past it is applied to a seeded sample instead (counted in ``approximations``): TroutBot's
-    random senses shrink the set far less than a set-shrinking sense does."""
+    max_tracked_boards: int = 1_000_000
+    """Memory bound of the exact set (about 0.4 GiB at an expansion's peak, at 420 bytes a board).
+    An opponent move that would grow the set past it is applied to a seeded sample instead
+    (counted in ``approximations``). With the set-shrinking sense above
+    ``trout_sense_max_boards`` the set stayed under 25,000 boards in test games against
+    RandomBot and AttackerBot."""
 
     def __post_init__(self) -> None:
         s = self.move_seconds

@@ -1,4 +1,4 @@
-//! A board as 90 bytes, for saving and copying large sets (pickling a board set): FEN text would be
+//! A board as 82 bytes, for saving and copying large sets (pickling a board set): FEN text would be
 //! about as long but thirty times slower to read back.
 //!
 //! Layout, little-endian: the 6 piece-type bitboards (pawn .. king), the 2 colour bitboards (white,
