@@ -173,3 +173,13 @@ def test_trout_set_is_a_tournament_kind_with_an_engine_budget_setting(tmp_path):
         games = store.games(tid)
     assert info["versions"]["stockfish"].startswith("Stockfish")  # the engine is pinned
     assert len(games) == 2 and all(g["crashed"] is None for g in games)
+
+
+def test_reconchess_loads_it_by_module_path():
+    """As ``rc-bot-match fogsearch.opponents.trout_set ...`` does; it builds with no arguments."""
+    import reconchess
+
+    name, player_cls = reconchess.load_player("fogsearch.opponents.trout_set")
+    assert (name, player_cls) == ("TroutSetBot", TroutSetBot)
+    player = player_cls()
+    assert player.config == TroutSetConfig() and player.engine is None  # no engine until a game
