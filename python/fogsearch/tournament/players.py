@@ -26,7 +26,7 @@ from fogsearch.opponents.stockfish import (
     require_stockfish,
     stockfish_version,
 )
-from fogsearch.tournament.settings import config_from_settings
+from fogsearch.settings import config_from_settings
 
 __all__ = [
     "BASELINES",

@@ -11,8 +11,8 @@ import pytest
 
 from fogsearch.arguments import UsageError
 from fogsearch.search import SearchConfig
+from fogsearch.settings import config_from_settings, describe_settings
 from fogsearch.tournament import PlayerSpec
-from fogsearch.tournament.settings import config_from_settings, describe_settings
 
 
 @dataclass
@@ -122,10 +122,10 @@ def test_the_fogsearch_bots_settings_are_read_by_its_own_config():
     config = PlayerSpec.parse("fogsearch:depth=3,mode=sketch,plan_turns=30").fogsearch_config()
     assert config.depth == 3 and config.search.mode == "sketch" and config.clock.plan_turns == 30
     with pytest.raises(
-        UsageError, match="fogsearch:depth=abc: fogsearch setting depth must be int"
+        UsageError, match="fogsearch setting depth=abc: abc is not an int"
     ):
         PlayerSpec.parse("fogsearch:depth=abc").check()
-    with pytest.raises(UsageError, match="unknown fogsearch setting 'bogus'; valid settings: "):
+    with pytest.raises(UsageError, match="fogsearch has no setting 'bogus'; its settings are "):
         PlayerSpec.parse("fogsearch:bogus=1").check()
     with pytest.raises(UsageError, match="tie_margin_cp must be a non-negative integer"):
         PlayerSpec.parse("fogsearch:tie_margin_cp=-1").check()

@@ -5,8 +5,9 @@ moved within) the config is accepted without a change here.
 Every field of the config is a setting, and so is every field of a config nested in it (a field
 whose type, or whose default's type, is itself a dataclass, e.g. ``search: SearchConfig``), under
 its own flat name where that name is not taken by an outer field, and always as ``outer.inner``.
-The fogsearch bot's config reads its own settings (``fogsearch.bot.config.from_settings``); this
-reads those of the players the tournament configures itself (``trout-set``).
+Used for every configurable player: the fogsearch bot (``fogsearch.bot.config.from_settings``)
+and the players the tournament configures itself (``trout-set``). A config may hide fields that
+are not settings (the bot's search ``time_limit``, set by its clock every turn).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import dataclasses
 import sys
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,8 +34,12 @@ class Setting:
     type: Any
 
 
-def settings_of(cls: type) -> dict[str, Setting]:
-    """The settings of config dataclass ``cls``, by the name a user types, outer fields first."""
+Path = tuple[str, ...]
+
+
+def settings_of(cls: type, hidden: frozenset[Path] = frozenset()) -> dict[str, Setting]:
+    """The settings of config dataclass ``cls``, by the name a user types, outer fields first;
+    fields at the paths in ``hidden`` are not settings."""
     flat: dict[str, Setting] = {}
     nested: list[Setting] = []
 
@@ -44,6 +50,8 @@ def settings_of(cls: type) -> dict[str, Setting]:
                 continue
             kind = _nested_type(f, hints.get(f.name, Any))
             path = (*prefix, f.name)
+            if path in hidden:
+                continue
             if dataclasses.is_dataclass(kind):
                 walk(kind, path)
             elif prefix:
@@ -87,11 +95,11 @@ def _nested_type(f: dataclasses.Field, kind: Any) -> Any:
     return kind
 
 
-def describe_settings(cls: type) -> str:
+def describe_settings(cls: type, hidden: frozenset[Path] = frozenset()) -> str:
     """``name (type), ...``: every setting once, by its shortest name."""
     shortest: dict[tuple[str, ...], str] = {}
     kinds: dict[tuple[str, ...], Any] = {}
-    for name, setting in settings_of(cls).items():
+    for name, setting in settings_of(cls, hidden).items():
         if setting.path not in shortest or len(name) < len(shortest[setting.path]):
             shortest[setting.path] = name
         kinds[setting.path] = setting.type
@@ -100,21 +108,22 @@ def describe_settings(cls: type) -> str:
 
 def config_from_settings(
     cls: type,
-    settings: dict[str, Any],
+    settings: Mapping[str, Any],
     who: str,
+    hidden: frozenset[Path] = frozenset(),
 ) -> Any:
     """An instance of config dataclass ``cls`` from ``settings`` (name -> value, values as typed
     or as read from JSON), each converted to its field's type; nested configs start from the
     outer field's default. Raises :class:`UsageError` naming ``who`` (the player kind) for an
     unknown setting, a value of the wrong type, or a value the config itself refuses (the
     message of its ``__post_init__``)."""
-    known = settings_of(cls)
+    known = settings_of(cls, hidden)
     values: dict[tuple[str, ...], Any] = {}
     for name, raw in settings.items():
         setting = known.get(name)
         if setting is None:
             raise UsageError(
-                f"{who} has no setting {name!r}; its settings are {describe_settings(cls)}"
+                f"{who} has no setting {name!r}; its settings are {describe_settings(cls, hidden)}"
             )
         try:
             value = convert(raw, setting.type)
