@@ -103,7 +103,10 @@ KINDS = "player kinds are random, attacker, trout, trout-set, fogsearch, or a re
         (["tournament", "fogsearch:depth=0", "random"], ["depth must be an integer in 1.."]),
         (["tournament", "fogsearch:mode=best", "random"], ['mode must be one of "none", "exact"']),
         (["play", "--opponent", "atacker"], ["unknown player kind 'atacker'", KINDS]),
-        (["play", "--bot", "fogsearch:bogus=1"], ["no setting 'bogus'; its settings are depth (int)"]),
+        (
+            ["play", "--bot", "fogsearch:bogus=1"],
+            ["no setting 'bogus'; its settings are depth (int)"],
+        ),
         (["play", "--opponent", "trout-set:bogus=1"], ["trout-set has no setting 'bogus'"]),
         (["play", "--opponent", "trout-set:move_seconds=0"], ["move_seconds must be in 0.001.."]),
         (["play", "--bot", "nowhere/bot.py"], ["player nowhere/bot.py: no such bot file"]),

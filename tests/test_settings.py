@@ -121,9 +121,7 @@ def test_the_fogsearch_bots_settings_are_read_by_its_own_config():
     """The bot's config says which of its fields are settings (nested ones by their own names)."""
     config = PlayerSpec.parse("fogsearch:depth=3,mode=sketch,plan_turns=30").fogsearch_config()
     assert config.depth == 3 and config.search.mode == "sketch" and config.clock.plan_turns == 30
-    with pytest.raises(
-        UsageError, match="fogsearch setting depth=abc: abc is not an int"
-    ):
+    with pytest.raises(UsageError, match="fogsearch setting depth=abc: abc is not an int"):
         PlayerSpec.parse("fogsearch:depth=abc").check()
     with pytest.raises(UsageError, match="fogsearch has no setting 'bogus'; its settings are "):
         PlayerSpec.parse("fogsearch:bogus=1").check()
