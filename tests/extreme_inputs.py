@@ -13,6 +13,7 @@ import math
 import sys
 
 import chess
+import numpy as np
 
 from fogsearch import _core
 from fogsearch.search import SearchConfig
@@ -66,7 +67,19 @@ VALID = {
     "captured_opponent_piece": False,
     "index": 0,
     "indices": [0],
-    "data": None,  # filled below with a real encoding
+    # sketches
+    "width": 64,
+    "seed": 0,
+    "k": 4,
+    "kind": "bottom_k",
+    "keys": np.arange(10, dtype=np.uint64),
+    "weights": None,
+    "key": 5,
+    "jaccard": 0.5,
+    "size_a": 10.0,
+    "size_b": 10.0,
+    "size_self": 10.0,
+    "size_other": 10.0,
 }
 
 
@@ -74,10 +87,27 @@ def native_board_set() -> _core.rbc.BoardSet:
     return _core.rbc.BoardSet(False, None, 1, None)
 
 
-VALID["data"] = native_board_set().to_bytes()
+# A valid instance of each native class, whose methods are then driven.
+INSTANCES = {
+    "BoardSet": native_board_set,
+    "CountSketch": lambda: _core.sketch.CountSketch(64, 3, 0),
+    "TopK": lambda: _core.sketch.TopK(4, 64, 3, 0),
+    "MinHash": lambda: _core.sketch.MinHash(16, 0),
+}
 
-MODULES = [_core.rbc, _core.search]
+MODULES = [_core.rbc, _core.search, _core.sketch]
 SKIP = {"__reduce__"}
+
+
+def valid(label: str, name: str):
+    """A valid argument ``name`` of the call ``label``: an instance's own class for ``other``
+    (merges, comparisons) and its own encoding for ``data``."""
+    owner = label.split(".")[3] if label.count(".") >= 3 else ""
+    if name == "other":
+        return INSTANCES[owner]()
+    if name == "data":
+        return INSTANCES[owner]().to_bytes()
+    return VALID[name]
 
 
 def parameters(func) -> list[str]:
@@ -94,7 +124,7 @@ def calls():
                 continue
             if isinstance(obj, type):
                 yield f"{module.__name__}.{name}", obj, parameters(obj)
-                instance = native_board_set() if name == "BoardSet" else obj()
+                instance = INSTANCES[name]()
                 for method_name, method in inspect.getmembers(obj):
                     if method_name.startswith("_") or method_name in SKIP:
                         continue
@@ -110,14 +140,14 @@ def main() -> int:
     failures = []
     count = 0
     for label, func, names in calls():
-        for name in names:
-            if name not in VALID:
-                failures.append(f"{label}: no valid value known for parameter {name!r}")
-        if any(name not in VALID for name in names):
+        unknown = [n for n in names if n not in VALID and n not in ("other", "data")]
+        for name in unknown:
+            failures.append(f"{label}: no valid value known for parameter {name!r}")
+        if unknown:
             continue
         for at in range(len(names)):
             for extreme in EXTREMES:
-                args = [VALID[n] for n in names]
+                args = [valid(label, n) for n in names]
                 args[at] = extreme
                 count += 1
                 # A call that hangs is named by the traceback dumped after 20 s.

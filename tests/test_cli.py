@@ -21,6 +21,9 @@ def test_play_logs_a_game_saves_it_and_track_replays_it(tmp_path, capsys):
     assert "without its search" not in out
     history = GameHistory.from_file(str(saved))
     assert history.num_turns() > 0
+    white_turns, black_turns = history.num_turns(True), history.num_turns(False)
+    assert f"in turn {white_turns} (white played {white_turns} turns, black {black_turns})" in out
+    assert f"\n{white_turns:>4} white " in out  # its last row
 
     # AttackerBot senses at random, so its set is never shrunk and grows without bound: the replay
     # stops tracking it at the limit instead of running out of memory (as it once did).
@@ -59,9 +62,7 @@ def test_bench_lists_the_scripts_of_each_area(capsys):
 
 
 def test_arguments_after_double_dash_are_for_bench_only(capsys):
-    with pytest.raises(SystemExit) as exc:
-        cli_main(["track", "game.json", "--", "--states", "1"])
-    assert exc.value.code == 2
+    assert cli_main(["track", "game.json", "--", "--states", "1"]) == 2
     assert "only for `fogsearch bench`" in capsys.readouterr().err
     # With --list nothing runs, whatever the scripts would have been given.
     assert cli_main(["bench", "search", "--list", "--", "--depths", "1"]) == 0
@@ -70,7 +71,106 @@ def test_arguments_after_double_dash_are_for_bench_only(capsys):
 
 
 def test_track_refuses_a_bound_of_no_boards(capsys):
-    with pytest.raises(SystemExit) as exc:
-        cli_main(["track", "game.json", "--max-boards", "0"])
-    assert exc.value.code == 2
-    assert "must be a positive number of boards" in capsys.readouterr().err
+    assert cli_main(["track", "game.json", "--max-boards", "0"]) == 2
+    assert "a positive number of boards" in capsys.readouterr().err
+
+
+def test_a_command_line_error_is_one_line_and_exit_2(capsys):
+    assert cli_main(["nonsense"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("fogsearch: error: argument command: invalid choice: 'nonsense'")
+    assert err.count("\n") == 1
+    assert cli_main(["--debug", "bench", "nonsense"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback (most recent call last)" in err and "UsageError" in err
+    assert err.rstrip().splitlines()[-1] == (
+        "fogsearch: error: unknown bench areas ['nonsense']; choose from rbc, sketch, search, ttcg"
+    )
+
+
+README = str(Path(__file__).parents[1] / "README.md")
+KINDS = "player kinds are random, attacker, trout, trout-set, fogsearch, or a reconchess bot"
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["tournament", "fogsearch", "radnom"], ["unknown player kind 'radnom'", "random?", KINDS]),
+        (
+            ["tournament", "fogsearch:depth=abc", "random"],
+            ["fogsearch setting depth=abc: abc is not an int"],
+        ),
+        (["tournament", "fogsearch:depth=0", "random"], ["depth must be an integer in 1.."]),
+        (["tournament", "fogsearch:mode=best", "random"], ['mode must be one of "none", "exact"']),
+        (["play", "--opponent", "atacker"], ["unknown player kind 'atacker'", KINDS]),
+        (
+            ["play", "--bot", "fogsearch:bogus=1"],
+            ["no setting 'bogus'; its settings are depth (int)"],
+        ),
+        (["play", "--opponent", "trout-set:bogus=1"], ["trout-set has no setting 'bogus'"]),
+        (["play", "--opponent", "trout-set:move_seconds=0"], ["move_seconds must be in 0.001.."]),
+        (["play", "--bot", "nowhere/bot.py"], ["player nowhere/bot.py: no such bot file"]),
+        (["play", "--opponent", "random:speed=3"], ["random takes no settings"]),
+        (["track", "missing.json"], ["game history missing.json does not exist"]),
+        (["track", README], ["is not a reconchess GameHistory JSON file"]),
+        (["tournament", "random", "attacker", "--games", "0"], ["--games: 0 is out of bounds"]),
+        (["tournament", "random", "attacker", "--games", "x"], ["'x' is not a whole number"]),
+        (["tournament", "random", "attacker", "--workers", "0"], ["--workers: 0 is out of"]),
+        (["tournament", "random", "attacker", "--seconds", "nan"], ["--seconds: nan is out of"]),
+        (["tournament", "random"], ["at least 2 players, got 1 (random)"]),
+        (["tournament", "random", "random"], ["names must be unique: random appears more"]),
+        (["tournament", "random", "attacker", "--plot", "x.jpg"], ["name a .png, .pdf, .svg"]),
+        (["tournament", "random", "attacker", "--db", "no/such/dir/r.sqlite"], ["no/such/dir"]),
+        (["tournament", "random", "attacker", "--db", README], ["not an SQLite database"]),
+        (["play", "--seconds", "-5"], ["--seconds: -5 is out of bounds: use 1..86,400 seconds"]),
+        (["play", "--save", "no/such/dir/g.json"], ["--save no/such/dir/g.json: its folder"]),
+        (["demo", "--max-turns", "-1"], ["--max-turns: -1 is out of bounds", "6,300 turns"]),
+        (["demo", "--random-sense-rate", "2"], ["2 is not a probability"]),
+        (["demo", "--white", "radnom"], ["unknown player kind 'radnom'"]),
+        (["bench", "nonsense"], ["unknown bench areas ['nonsense']"]),
+    ],
+)
+def test_a_user_error_is_one_line_and_exit_2_before_any_game(tmp_path, capsys, argv, says):
+    if argv[0] == "tournament" and "--db" not in argv:
+        argv = [*argv, "--db", str(tmp_path / "results.sqlite")]
+    readme_before = Path(README).read_bytes()
+    assert cli_main(argv) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith("fogsearch: error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+    for fragment in says:
+        assert fragment in err
+    assert out == ""  # no game began: nothing was announced or logged
+    assert not (tmp_path / "results.sqlite").exists()
+    assert Path(README).read_bytes() == readme_before  # refused, not written to
+
+
+def test_the_play_log_names_its_columns_and_counts_turns_as_the_result_does(tmp_path, capsys):
+    saved = tmp_path / "game.json"
+    bot = "fogsearch:depth=1,small_set_depth=0"
+    argv = ["play", "--bot", bot, "--opponent", "attacker", "--color", "black"]
+    code = cli_main([*argv, "--seconds", "60", "--seed", "4", "--save", str(saved)])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 0
+    assert out[0] == f"attacker (white) vs {bot} (black), 60s + 5s a turn"
+    assert out[1] == "columns:"
+    header = next(i for i, line in enumerate(out) if line.split()[:2] == ["turn", "side"])
+    assert out[header].split() == [
+        "turn", "side", "boards", "sense", "sensed", "request", "taken", "capture", "after",
+        "value_cp", "depth", "search_s", "budget_s", "clock_s",
+    ]  # fmt: skip
+    legend = out[2:header]
+    assert [line.split()[0] for line in legend] == out[header].split()
+    assert "centipawns" in out[2 + 9] and "seconds" in out[2 + 13]  # value_cp, clock_s
+    rows = [line.split() for line in out[header + 1 :] if line.split()[:1] != ["result:"]]
+    rows = [r for r in rows if len(r) == 14]
+    assert [int(r[0]) for r in rows] == list(range(1, len(rows) + 1))
+    assert {r[1] for r in rows} == {"black"}
+    result = next(line for line in out if line.startswith("result: "))
+    history = GameHistory.from_file(str(saved))
+    white_turns, black_turns = history.num_turns(True), history.num_turns(False)
+    assert len(rows) == black_turns
+    assert (
+        f"in turn {max(white_turns, black_turns)} (white played {white_turns} turns, "
+        f"black {black_turns})" in result
+    )

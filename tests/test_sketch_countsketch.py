@@ -126,10 +126,36 @@ def test_bad_input_is_refused_and_leaves_the_sketch_unchanged():
         CountSketch(0, 3)
     with pytest.raises(SketchError, match="depth must be at least 1"):
         CountSketch(8, 0)
-    with pytest.raises(ValueError, match="width must be a non-negative int"):
+    with pytest.raises(SketchError, match="width must be at least 1, got -4"):
         CountSketch(-4, 3)
     with pytest.raises(SketchError, match="too large"):
         CountSketch(2**31, 64)
+
+
+def test_counters_saturate_instead_of_wrapping():
+    # The reproducer: two updates of 2**63 - 1 gave -2.
+    limit = 2**63 - 1
+    sketch = CountSketch(8, 3)
+    sketch.update(5, limit)
+    sketch.update(5, limit)
+    assert sketch.estimate(5) == limit
+    # Negative weights saturate at -(2**63 - 1), including the most negative int64.
+    down = CountSketch(8, 3)
+    down.update([5, 5], np.array([-(2**63), -(2**63)], dtype=np.int64))
+    assert down.estimate(5) == -limit
+    assert down.counters.min() == -limit
+    # Merges saturate too, and a saturated counter moves back when the other side is opposite.
+    doubled = CountSketch(8, 3)
+    doubled.merge(sketch)
+    doubled.merge(sketch)
+    assert doubled.estimate(5) == limit
+    doubled.merge(down)
+    assert doubled.estimate(5) == 0
+    # Bytes holding a counter outside the saturating range are refused.
+    forged = bytearray(CountSketch(1, 1).to_bytes())
+    forged[-8:] = (2**63).to_bytes(8, "little")
+    with pytest.raises(SketchError, match="outside the saturating range"):
+        CountSketch.from_bytes(bytes(forged))
 
 
 def test_top_k_recalls_every_key_with_twice_the_kth_count():
@@ -161,6 +187,20 @@ def test_top_k_single_updates_match_batches_and_pickle():
     assert back == batch and back.items() == batch.items()
     assert repr(batch) == "TopK(k=10, width=256, depth=5, seed=2, tracked=10)"
     assert batch.items()[0][0] in batch
+
+
+def test_top_k_items_always_report_the_current_estimate():
+    # The reproducer: key 1 shares key 0's only counter; items() kept key 0's stale 1.
+    top = TopK(1, 1, 1)
+    top.update(0)
+    top.update(1)
+    assert [(key, top.estimate(key)) for key, _ in top.items()] == top.items()
+    # On a stream with many collisions every reported estimate is the current one.
+    stream, _, _ = zipf_stream(seed=9, length=20_000, universe=3000)
+    top = TopK(32, 64, 3, seed=4)
+    top.update(stream)
+    items = top.items()
+    assert [estimate for _, estimate in items] == list(top.estimate([key for key, _ in items]))
 
 
 def test_top_k_bad_input():

@@ -3,6 +3,8 @@
 import json
 import logging
 import math
+import re
+import sqlite3
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +12,7 @@ import pytest
 from reconchess import GameHistory
 from reconchess.history import GameHistoryDecoder
 
+from fogsearch.arguments import UsageError
 from fogsearch.cli import main as cli_main
 from fogsearch.tournament import (
     GameRecord,
@@ -29,6 +32,7 @@ from fogsearch.tournament import (
 from fogsearch.tournament.rating import fit_elo, score_to_elo, wilson_interval
 from fogsearch.tournament.report import stopped_moving
 from fogsearch.tournament.runner import run_local, run_ray
+from fogsearch.tournament.store import APPLICATION_ID, SCHEMA_VERSION
 
 CRASHING_BOT = str(Path(__file__).parent / "bots" / "crashing_bot.py")
 DYING_BOT = str(Path(__file__).parent / "bots" / "dying_bot.py")
@@ -62,7 +66,7 @@ def test_gauntlet_pits_the_hero_against_each_opponent():
     assert all(hero in pair for pair in games)
     with pytest.raises(ValueError, match="unique"):
         gauntlet(hero, [hero], 2)
-    with pytest.raises(ValueError, match="at least 1"):
+    with pytest.raises(ValueError, match=r"games per pairing must be in 1\.\.10,000"):
         round_robin([hero, o1], 0)
 
 
@@ -311,6 +315,8 @@ def test_cli_tournament_prints_standings(tmp_path, capsys):
     )
     out = capsys.readouterr().out
     assert code == 0
+    assert out.startswith(f"tournament 1 in {db}: 2 of 2 games;")
+    assert "STOPPED" not in out
     assert "random" in out and "attacker" in out and "Elo" in out
     assert "random against attacker: as White " in out
     assert plot.exists() and plot.stat().st_size > 1000
@@ -353,35 +359,115 @@ def test_a_working_fogsearch_bot_records_no_fallbacks():
     assert record.white_fallbacks == 0 and record.black_fallbacks == 0
 
 
-def test_a_results_database_from_before_the_fallback_columns_is_upgraded(tmp_path):
-    import sqlite3
+FIRST_SCHEMA = """
+CREATE TABLE players (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, kind TEXT NOT NULL,
+    settings_json TEXT NOT NULL);
+CREATE TABLE tournaments (id INTEGER PRIMARY KEY, started_at TEXT NOT NULL, format TEXT NOT NULL,
+    config_json TEXT NOT NULL, versions_json TEXT NOT NULL);
+CREATE TABLE games (id INTEGER PRIMARY KEY, tournament_id INTEGER NOT NULL REFERENCES
+    tournaments(id), task_index INTEGER NOT NULL, white_id INTEGER NOT NULL REFERENCES players(id),
+    black_id INTEGER NOT NULL REFERENCES players(id), seed INTEGER NOT NULL, winner TEXT NOT NULL
+    CHECK (winner IN ('white', 'black', 'draw')), reason TEXT NOT NULL, crashed TEXT CHECK
+    (crashed IS NULL OR crashed IN ('white', 'black')), error TEXT, duration_s REAL NOT NULL,
+    white_seconds_left REAL NOT NULL, black_seconds_left REAL NOT NULL, turns INTEGER NOT NULL,
+    finished_at TEXT NOT NULL, history_json TEXT NOT NULL, UNIQUE (tournament_id, task_index));
+INSERT INTO players (name, kind, settings_json) VALUES ('a', 'random', '{}'), ('b', 'random', '{}');
+INSERT INTO tournaments (started_at, format, config_json, versions_json)
+    VALUES ('t', 'round_robin', '{}', '{}');
+INSERT INTO games (tournament_id, task_index, white_id, black_id, seed, winner, reason,
+    duration_s, white_seconds_left, black_seconds_left, turns, finished_at, history_json)
+    VALUES (1, 0, 1, 2, 0, 'white', 'KING_CAPTURE', 1.0, 50.0, 50.0, 9, 't', '{}');
+"""
+"""fogsearch's first results schema (before the version stamp, the fallback columns and the
+lost_games table), with one game."""
 
-    from fogsearch.tournament.store import SCHEMA
 
-    db = tmp_path / "old.sqlite"
-    old_schema = "\n".join(line for line in SCHEMA.splitlines() if "fallbacks" not in line)
+def _pragmas(db) -> tuple[int, int]:
     conn = sqlite3.connect(db)
-    conn.executescript(old_schema)
-    conn.execute("INSERT INTO players (name, kind, settings_json) VALUES ('a', 'random', '{}')")
-    conn.execute("INSERT INTO players (name, kind, settings_json) VALUES ('b', 'random', '{}')")
-    conn.execute(
-        "INSERT INTO tournaments (started_at, format, config_json, versions_json) "
-        "VALUES ('t', 'round_robin', '{}', '{}')"
-    )
-    conn.execute(
-        "INSERT INTO games (tournament_id, task_index, white_id, black_id, seed, winner, reason, "
-        "duration_s, white_seconds_left, black_seconds_left, turns, finished_at, history_json) "
-        "VALUES (1, 0, 1, 2, 0, 'white', 'KING_CAPTURE', 1.0, 50.0, 50.0, 9, 't', '{}')"
-    )
-    conn.commit()
+    try:
+        return tuple(conn.execute(f"PRAGMA {p}").fetchone()[0] for p in PRAGMAS)
+    finally:
+        conn.close()
+
+
+PRAGMAS = ("application_id", "user_version")
+
+
+def test_a_new_database_is_stamped_as_fogsearchs_with_its_schema_version(tmp_path):
+    db = tmp_path / "new.sqlite"
+    with ResultStore(db):
+        pass
+    assert _pragmas(db) == (APPLICATION_ID, SCHEMA_VERSION)
+    with ResultStore(db) as store:  # reopened as it is
+        assert store.latest_tournament_id() is None
+
+
+def test_a_results_database_of_the_first_schema_is_upgraded(tmp_path):
+    db = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(db)
+    conn.executescript(FIRST_SCHEMA)
     conn.close()
     with ResultStore(db) as store:
         (old,) = store.games(1)
+        assert store.tournament(1)["status"] is None  # how it ended was not recorded then
         record = play_game(GameTask(1, PlayerSpec("random"), PlayerSpec("random"), 4, 60))
         store.add_game(1, record, 1, 2)
         games = store.games(1)
     assert old["winner"] == "white" and old["white_fallbacks"] == old["black_fallbacks"] == 0
     assert len(games) == 2
+    assert _pragmas(db) == (APPLICATION_ID, SCHEMA_VERSION)
+
+
+@pytest.mark.parametrize(
+    ("script", "says"),
+    [
+        (
+            "CREATE TABLE games (id INTEGER PRIMARY KEY, title TEXT, score REAL);"
+            "INSERT INTO games (title, score) VALUES ('chess night', 3.5);",
+            "is not fogsearch's (it holds the tables games)",
+        ),
+        (
+            FIRST_SCHEMA + "CREATE TABLE invoices (id INTEGER PRIMARY KEY);",
+            "is not fogsearch's (it holds the tables games, invoices, players, tournaments)",
+        ),
+        (
+            "CREATE TABLE players (id INTEGER PRIMARY KEY, handle TEXT);"
+            "CREATE TABLE tournaments (id INTEGER PRIMARY KEY);"
+            "CREATE TABLE games (id INTEGER PRIMARY KEY);",
+            "its players table has the columns handle, id",
+        ),
+        ("PRAGMA application_id = 1234; CREATE TABLE t (x);", "belongs to another application"),
+        (
+            f"PRAGMA application_id = {int.from_bytes(b'FOGS', 'big')}; PRAGMA user_version = 99;",
+            "written by a newer fogsearch (schema 99; this one reads up to",
+        ),
+    ],
+)
+def test_a_database_that_is_not_fogsearchs_is_refused_unchanged(tmp_path, capsys, script, says):
+    db = tmp_path / "theirs.sqlite"
+    conn = sqlite3.connect(db)
+    conn.executescript(script)
+    conn.close()
+    before = db.read_bytes()
+    with pytest.raises(UsageError, match=re.escape(says)):
+        ResultStore(db)
+    argv = ["tournament", "random", "attacker", "--db", str(db), "--seconds", "60"]
+    assert cli_main([*argv, "--workers", "1", "--no-progress"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and says in err and str(db) in err and err.count("\n") == 1
+    assert db.read_bytes() == before
+
+
+def test_a_name_stored_with_other_settings_registers_none_of_the_players(tmp_path):
+    db = tmp_path / "names.sqlite"
+    with ResultStore(db) as store:
+        store.player_id(PlayerSpec("fogsearch", {"depth": 1}, label="fog"))
+        with pytest.raises(UsageError, match="already stored"):
+            store.register_players(
+                [PlayerSpec("random"), PlayerSpec("fogsearch", {"depth": 2}, label="fog")]
+            )
+        names = [row[0] for row in store.conn.execute("SELECT name FROM players")]
+    assert names == ["fog"]
 
 
 def test_stopping_early_terminates_the_games_still_running():
@@ -445,8 +531,39 @@ def test_sigterm_stops_a_cli_tournament_and_its_game_processes(tmp_path):
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 130
-    assert "stopped" in err
+    assert err.strip().splitlines()[-1].startswith("stopped by SIGTERM: the running games were")
     assert not any(os.path.exists(f"/proc/{pid}") for pid in games)
+    with ResultStore(db) as store:
+        info = store.tournament(store.latest_tournament_id())
+    assert info["status"] == "stopped" and info["stop_reason"] == "SIGTERM"
+    assert info["ended_at"] and info["games_planned"] == 2
+
+
+def test_an_interrupted_tournament_is_marked_stopped_and_summarised(tmp_path, capsys, monkeypatch):
+    """Ctrl-C after the first stored game: the tournament is marked stopped in the database,
+    and the summary says so above the standings of the games finished before the stop."""
+    from fogsearch.tournament import store as store_module
+
+    add_game = store_module.ResultStore.add_game
+
+    def add_then_interrupt(self, *args):
+        add_game(self, *args)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(store_module.ResultStore, "add_game", add_then_interrupt)
+    db = tmp_path / "interrupted.sqlite"
+    argv = ["tournament", "random", "attacker", "--games", "3", "--seconds", "60"]
+    code = cli_main([*argv, "--workers", "1", "--db", str(db), "--no-progress"])
+    out, err = capsys.readouterr()
+    assert code == 130
+    assert "1 of 3 games" in out
+    assert "STOPPED by SIGINT (Ctrl-C) after 1 of 3 games" in out
+    assert "random against attacker" in out  # the standings of the one game
+    assert "marked stopped" in err
+    with ResultStore(db) as store:
+        info = store.tournament(store.latest_tournament_id())
+        assert len(store.games(info["id"])) == 1
+    assert info["status"] == "stopped" and info["stop_reason"] == "SIGINT (Ctrl-C)"
 
 
 def test_games_whose_process_died_are_stored_as_lost_and_reported(tmp_path, capsys):

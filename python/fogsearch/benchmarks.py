@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from fogsearch.arguments import UsageError
+
 AREAS = ("rbc", "sketch", "search", "ttcg")
 
 
@@ -44,9 +46,11 @@ def add_parser(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     unknown = sorted(set(args.areas) - set(AREAS))
     if unknown:
-        print(f"unknown bench areas {unknown}; choose from {', '.join(AREAS)}", file=sys.stderr)
-        return 2
-    chosen = scripts(args.areas or list(AREAS))
+        raise UsageError(f"unknown bench areas {unknown}; choose from {', '.join(AREAS)}")
+    try:
+        chosen = scripts(args.areas or list(AREAS))
+    except FileNotFoundError as exc:
+        raise UsageError(str(exc)) from None
     if not chosen:
         print(f"no bench scripts found for {args.areas}", file=sys.stderr)
         return 1

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, is_dataclass, replace
-from typing import Any, get_type_hints
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 import chess
 
 from fogsearch.search import MAX_DEPTH, SearchConfig
+from fogsearch.settings import config_from_settings, settings_of
 
 
 def _check_int(owner: object, name: str, least: int, most: int | None = None) -> None:
@@ -166,66 +167,23 @@ def opening_moves(line: str, setting: str = "opening line") -> list[chess.Move]:
     return moves
 
 
-def flat_settings(
-    config_class: type = FogsearchBotConfig,
-) -> dict[str, tuple[tuple[str, ...], Any]]:
-    """Every setting of ``config_class`` by its own name, nested configs (``search``, ``clock``,
+NOT_SETTINGS = frozenset({("search", "time_limit")})
+"""Fields that are no player settings: the clock plan sets the search's time limit every turn."""
+
+
+def flat_settings() -> dict[str, tuple[tuple[str, ...], Any]]:
+    """Every setting of the bot by its own name, nested configs (``search``, ``clock``,
     ``progress``) flattened: ``name -> (path, type)``. Names are unique across the nesting, so a
-    player spec can say ``fogsearch:depth=3,mode=exact,plan_turns=30``. The search's
-    ``time_limit`` is left out: the clock plan sets it every turn."""
-    out: dict[str, tuple[tuple[str, ...], Any]] = {}
-
-    def walk(cls: type, path: tuple[str, ...]) -> None:
-        hints = get_type_hints(cls)
-        for f in fields(cls):
-            kind = hints[f.name]
-            if is_dataclass(kind):
-                walk(kind, (*path, f.name))
-            elif (*path, f.name) != ("search", "time_limit"):
-                # A flat name must say one setting: nested configs may not reuse a name.
-                assert f.name not in out, f"setting {f.name!r} appears twice in {config_class}"
-                out[f.name] = ((*path, f.name), kind)
-
-    walk(config_class, ())
-    return out
+    player spec can say ``fogsearch:depth=3,mode=exact,plan_turns=30``."""
+    return {
+        name: (setting.path, setting.type)
+        for name, setting in settings_of(FogsearchBotConfig, NOT_SETTINGS).items()
+        if "." not in name
+    }
 
 
 def from_settings(settings: Mapping[str, Any]) -> FogsearchBotConfig:
-    """The default config with ``settings`` (flat names, see :func:`flat_settings`) applied; a
-    ValueError naming an unknown setting (with the valid ones) or a value of the wrong type."""
-    known = flat_settings()
-    nested: dict[tuple[str, ...], dict[str, Any]] = {}
-    for name, value in settings.items():
-        if name not in known:
-            valid = ", ".join(f"{n} ({_type_name(t)})" for n, (_, t) in sorted(known.items()))
-            raise ValueError(f"unknown fogsearch setting {name!r}; valid settings: {valid}")
-        path, kind = known[name]
-        nested.setdefault(path[:-1], {})[path[-1]] = _converted(name, value, kind)
-    config = FogsearchBotConfig()
-
-    def build(obj: Any, path: tuple[str, ...]) -> Any:
-        changes = dict(nested.get(path, {}))
-        for f in fields(obj):
-            child = getattr(obj, f.name)
-            if is_dataclass(child):
-                rebuilt = build(child, (*path, f.name))
-                if rebuilt is not child:
-                    changes[f.name] = rebuilt
-        return replace(obj, **changes) if changes else obj
-
-    return build(config, ())
-
-
-def _type_name(kind: Any) -> str:
-    return getattr(kind, "__name__", str(kind).replace("typing.", ""))
-
-
-def _converted(name: str, value: Any, kind: Any) -> Any:
-    """``value`` as the setting's type where that is lossless (an int for a float setting)."""
-    if kind is float and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
-    if kind in (int, float, bool, str) and not (
-        isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
-    ):
-        raise ValueError(f"fogsearch setting {name} must be {_type_name(kind)}, got {value!r}")
-    return value
+    """The default config with ``settings`` (flat names, see :func:`flat_settings`, or dotted
+    ones such as ``search.mode``) applied; a ValueError naming an unknown setting (with the valid
+    ones), a value of the wrong type, or a value the config refuses."""
+    return config_from_settings(FogsearchBotConfig, settings, "fogsearch", NOT_SETTINGS)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from fogsearch.tournament.players import PlayerSpec, stockfish_version
+from fogsearch.arguments import UsageError, cores
+from fogsearch.tournament.players import ENGINE_KINDS, KINDS, PlayerSpec, stockfish_version
 from fogsearch.tournament.rating import Pairing, Standing, standings
 from fogsearch.tournament.report import (
     colour_split,
@@ -26,6 +27,8 @@ from fogsearch.tournament.store import ResultStore
 log = logging.getLogger(__name__)
 
 __all__ = [
+    "FORMATS",
+    "KINDS",
     "GameRecord",
     "GameTask",
     "LostGame",
@@ -33,17 +36,34 @@ __all__ = [
     "PlayerSpec",
     "ResultStore",
     "Standing",
+    "TournamentStopped",
     "colour_split",
     "gauntlet",
     "make_tasks",
     "play_game",
     "plot_standings",
+    "prepare_tournament",
     "round_robin",
     "run_tournament",
     "standings",
     "stalled_notes",
     "summary_table",
 ]
+
+FORMATS = ("round_robin", "gauntlet")
+WORKERS_PER_CORE = 4
+"""More games at once than cores already take time from each game's clock (a clock runs while
+its game waits for a core); beyond this many per core that is a typo, not a choice."""
+
+
+class TournamentStopped(KeyboardInterrupt):
+    """A tournament stopped by Ctrl-C or SIGTERM, after it was marked ``stopped`` in its
+    database; the games finished by then are stored."""
+
+    def __init__(self, tournament_id: int, reason: str):
+        super().__init__(reason)
+        self.tournament_id = tournament_id
+        self.reason = reason
 
 
 def versions(players: list[PlayerSpec]) -> dict:
@@ -57,9 +77,46 @@ def versions(players: list[PlayerSpec]) -> dict:
         "reconchess": getattr(reconchess, "__version__", "1.6.9"),
         "chess": chess.__version__,
     }
-    if any(p.kind == "trout" for p in players):
+    if any(p.kind in ENGINE_KINDS for p in players):
         info["stockfish"] = stockfish_version()
     return info
+
+
+def prepare_tournament(
+    players: list[PlayerSpec],
+    games_per_pairing: int,
+    fmt: str = "round_robin",
+    seconds_per_player: float = 900.0,
+    seconds_increment: float = 5.0,
+    seed: int = 0,
+    workers: int = 1,
+    backend: str = "local",
+) -> list[GameTask]:
+    """The games of a tournament, after checking everything about it that can be checked before
+    the first game (formats, counts, clocks, and each player: its kind, its settings against its
+    config, the Stockfish it needs). Raises :class:`~fogsearch.arguments.UsageError`."""
+    if fmt not in FORMATS:
+        raise UsageError(f"unknown tournament format {fmt!r}; use one of {', '.join(FORMATS)}")
+    if backend not in BACKENDS:
+        raise UsageError(f"unknown backend {backend!r}; use one of {', '.join(sorted(BACKENDS))}")
+    most = WORKERS_PER_CORE * cores()
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= most:
+        raise UsageError(
+            f"workers must be in 1..{most} ({WORKERS_PER_CORE} per core: each game is a process "
+            f"and its clock runs while it waits for a core), got {workers!r}"
+        )
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
+        raise UsageError(f"seed must be an int in [0, 2**32), got {seed!r}")
+    if fmt == "round_robin":
+        pairings = round_robin(players, games_per_pairing)
+    else:
+        if not players:
+            raise UsageError("a gauntlet needs a hero and at least one opponent")
+        pairings = gauntlet(players[0], players[1:], games_per_pairing)
+    tasks = make_tasks(pairings, seed, seconds_per_player, seconds_increment)
+    for player in players:
+        player.check()
+    return tasks
 
 
 def run_tournament(
@@ -77,19 +134,22 @@ def run_tournament(
 ) -> int:
     """Plays a tournament, storing every game as it finishes; returns the tournament id.
 
-    ``fmt="gauntlet"`` pits ``players[0]`` against each of the others.
+    ``fmt="gauntlet"`` pits ``players[0]`` against each of the others. Everything is checked
+    before the first game (:func:`prepare_tournament`, and the database is fogsearch's): a
+    :class:`~fogsearch.arguments.UsageError` then. A tournament stopped by Ctrl-C (or SIGTERM
+    turned into one) is marked ``stopped`` in the database and raises
+    :class:`TournamentStopped`.
     """
-    if fmt == "round_robin":
-        pairings = round_robin(players, games_per_pairing)
-    elif fmt == "gauntlet":
-        pairings = gauntlet(players[0], players[1:], games_per_pairing)
-    else:
-        raise ValueError(f"unknown tournament format {fmt!r}; use 'round_robin' or 'gauntlet'")
-    if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; use one of {sorted(BACKENDS)}")
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, got {workers}")
-    tasks = make_tasks(pairings, seed, seconds_per_player, seconds_increment)
+    tasks = prepare_tournament(
+        players,
+        games_per_pairing,
+        fmt,
+        seconds_per_player,
+        seconds_increment,
+        seed,
+        workers,
+        backend,
+    )
     config = {
         "players": [{"name": p.name, "kind": p.kind, "settings": p.settings} for p in players],
         "games_per_pairing": games_per_pairing,
@@ -100,8 +160,8 @@ def run_tournament(
         "backend": backend,
     }
     with ResultStore(db) as store:
-        ids = {p.name: store.player_id(p) for p in players}
-        tournament_id = store.start_tournament(fmt, config, versions(players))
+        ids = store.register_players(players)
+        tournament_id = store.start_tournament(fmt, config, versions(players), len(tasks))
         if backend == "ray":
             records = BACKENDS["ray"](tasks, ray_address)
         else:
@@ -119,10 +179,18 @@ def run_tournament(
                     continue
                 store.add_game(tournament_id, record, white, black)
                 stored += 1
+        except KeyboardInterrupt as exc:
+            reason = str(exc) or "SIGINT (Ctrl-C)"
+            store.end_tournament(tournament_id, "stopped", reason)
+            raise TournamentStopped(tournament_id, reason) from exc
+        except Exception as exc:
+            store.end_tournament(tournament_id, "failed", f"{type(exc).__name__}: {exc}")
+            raise
         finally:
             # Stopped early (Ctrl-C, SIGTERM via the CLI): stop the running games now, not when
             # the interpreter gets round to collecting the generator.
             records.close()
+        store.end_tournament(tournament_id, "finished")
     if stored < len(tasks):
         log.warning(
             "%d of %d games have no result (lost, see above, or stopped)",

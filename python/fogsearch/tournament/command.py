@@ -1,25 +1,46 @@
-"""``fogsearch tournament``: play a round robin or gauntlet, store it, print and plot standings."""
+"""``fogsearch tournament``: play a round robin or gauntlet, store it, print and plot standings.
+
+Everything is checked before the first game: the player specs (kinds, settings and their types,
+Stockfish), counts and clocks, the results database (fogsearch's, or new) and the plot's path.
+"""
 
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import sys
 import threading
 from contextlib import contextmanager
 from pathlib import Path
 
+from fogsearch.arguments import SEED, UsageError, bounded_int, bounded_seconds, cores
 from fogsearch.tournament import (
+    KINDS,
+    WORKERS_PER_CORE,
     PlayerSpec,
     ResultStore,
+    TournamentStopped,
     colour_split,
     plot_standings,
+    prepare_tournament,
     run_tournament,
     stalled_notes,
     standings,
     summary_table,
 )
+from fogsearch.tournament.report import PLOT_FORMATS, check_plot_path
+from fogsearch.tournament.schedule import (
+    CLOCK_WHY,
+    GAMES_WHY,
+    INCREMENT_WHY,
+    MAX_GAMES_PER_PAIRING,
+    MAX_INCREMENT,
+    MAX_SECONDS_PER_PLAYER,
+    MIN_SECONDS_PER_PLAYER,
+)
+
+SECONDS = bounded_seconds(MIN_SECONDS_PER_PLAYER, MAX_SECONDS_PER_PLAYER, CLOCK_WHY)
+INCREMENT = bounded_seconds(0.0, MAX_INCREMENT, INCREMENT_WHY)
 
 
 def add_parser(subparsers) -> None:
@@ -27,48 +48,103 @@ def add_parser(subparsers) -> None:
         "tournament",
         help="play a round robin or gauntlet between reconchess players",
         description=(
-            "Players are kind[:key=value,...][@label]: random, attacker, trout (Stockfish), "
-            "fogsearch (e.g. fogsearch:depth=2,search_mode=exact@fog2), or a reconchess bot module "
-            "path / .py file."
+            f"Players are kind[:key=value,...][@label]; kinds: {', '.join(KINDS)} "
+            "(e.g. fogsearch:depth=2,mode=exact@fog2, trout-set:move_seconds=2), "
+            "or a reconchess bot module path / .py file."
         ),
     )
     p.add_argument("players", nargs="+", help="player specs; with --gauntlet the first is the hero")
-    p.add_argument("--games", type=int, default=2, help="games per pairing (colours alternate)")
+    p.add_argument(
+        "--games",
+        type=bounded_int(1, MAX_GAMES_PER_PAIRING, GAMES_WHY),
+        default=2,
+        help="games per pairing (colours alternate)",
+    )
     p.add_argument("--gauntlet", action="store_true", help="first player against each other one")
     p.add_argument("--db", default="tournament.sqlite", help="SQLite results file (appended to)")
     p.add_argument(
-        "--seconds", type=float, default=900.0, help="clock per player (reconchess: 900)"
+        "--seconds", type=SECONDS, default=900.0, help="clock per player (reconchess: 900)"
     )
-    p.add_argument("--increment", type=float, default=5.0, help="seconds added per turn (5)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="parallel games")
+    p.add_argument("--increment", type=INCREMENT, default=5.0, help="seconds added per turn (5)")
+    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument(
+        "--workers",
+        type=bounded_int(
+            1,
+            WORKERS_PER_CORE * cores(),
+            f"{WORKERS_PER_CORE} per core: each game is a process whose clock runs while it "
+            "waits for a core",
+        ),
+        default=cores(),
+        help="games played at once (default: one per core)",
+    )
     p.add_argument("--backend", choices=["local", "ray"], default="local")
     p.add_argument("--ray-address", default=None, help="Ray cluster address (default: local Ray)")
-    p.add_argument("--plot", default=None, help="write the standings plot (PNG) here")
+    p.add_argument(
+        "--plot",
+        default=None,
+        help=f"write the standings plot here ({', '.join('.' + f for f in PLOT_FORMATS)})",
+    )
     p.add_argument("--no-progress", action="store_true")
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     players = [PlayerSpec.parse(text) for text in args.players]
+    if args.ray_address and args.backend != "ray":
+        raise UsageError("--ray-address is for --backend ray")
+    fmt = "gauntlet" if args.gauntlet else "round_robin"
+    # Checked here as well as by run_tournament, so that a bad plot path or database is
+    # reported before the database is opened for writing and before any game.
+    prepare_tournament(
+        players,
+        args.games,
+        fmt,
+        args.seconds,
+        args.increment,
+        args.seed,
+        args.workers,
+        args.backend,
+    )
+    if args.plot:
+        check_plot_path(args.plot)
+    stopped = None
     try:
         with sigterm_as_interrupt():
-            tid = _play(args, players)
-    except KeyboardInterrupt:
+            tid = _play(args, players, fmt)
+    except TournamentStopped as exc:
+        stopped, tid = exc, exc.tournament_id
+    print_summary(args.db, tid, args.plot)
+    if stopped is not None:
         print(
-            f"stopped: the running games were terminated; finished games are stored in {args.db}",
+            f"stopped by {stopped.reason}: the running games were terminated; the finished ones "
+            f"are stored in {args.db} (tournament {tid}, marked stopped)",
             file=sys.stderr,
         )
         return 130  # the shell's code for a job ended by an interrupt
-    with ResultStore(args.db) as store:
+    return 0
+
+
+def print_summary(db: str, tid: int, plot: str | None) -> None:
+    """The tournament's standings, notes and lost games; the plot, if asked for."""
+    with ResultStore(db) as store:
         info = store.tournament(tid)
         games = store.games(tid)
         lost = store.lost_games(tid)
         notes = stalled_notes(games, store.history_json)
     ranked, pairs = standings(games)
-    print(f"tournament {tid} in {args.db}: {len(games)} games; versions {info['versions']}")
-    print(summary_table(ranked, pairs))
-    print("", *colour_split(games), sep="\n")
+    planned = info["games_planned"]
+    print(f"tournament {tid} in {db}: {len(games)} of {planned} games; versions {info['versions']}")
+    if info["status"] == "stopped":
+        print(
+            f"STOPPED by {info['stop_reason']} after {len(games) + len(lost)} of {planned} games: "
+            "the standings are of the games finished before the stop"
+        )
+    if not games:
+        print("no game finished: no standings")
+    else:
+        print(summary_table(ranked, pairs))
+        print("", *colour_split(games), sep="\n")
     if notes:
         print("", *notes, sep="\n")
     if lost:
@@ -77,16 +153,16 @@ def run(args: argparse.Namespace) -> int:
             print(
                 f"  game {g['task_index']} {g['white']} vs {g['black']} (seed {g['seed']}): {g['why']}"
             )
-    if args.plot:
-        print(f"plot: {plot_standings(ranked, pairs, Path(args.plot))}")
-    return 0
+    if plot and games:
+        print(f"plot: {plot_standings(ranked, pairs, Path(plot))}")
 
 
 @contextmanager
 def sigterm_as_interrupt():
     """Within the block SIGTERM raises KeyboardInterrupt, as Ctrl-C does, so that a tournament
-    stopped by ``kill`` or a job scheduler unwinds and terminates its game processes instead of
-    leaving them running (Python's default SIGTERM exits without unwinding)."""
+    stopped by ``kill`` or a job scheduler unwinds, is marked stopped, and terminates its game
+    processes instead of leaving them running (Python's default SIGTERM exits without
+    unwinding)."""
     if threading.current_thread() is not threading.main_thread():
         yield  # signal handlers can only be set from the main thread
         return
@@ -98,15 +174,15 @@ def sigterm_as_interrupt():
 
 
 def _raise_interrupt(signum, frame):
-    raise KeyboardInterrupt(f"signal {signum}")
+    raise KeyboardInterrupt(signal.Signals(signum).name)
 
 
-def _play(args: argparse.Namespace, players: list[PlayerSpec]) -> int:
+def _play(args: argparse.Namespace, players: list[PlayerSpec], fmt: str) -> int:
     return run_tournament(
         args.db,
         players,
         games_per_pairing=args.games,
-        fmt="gauntlet" if args.gauntlet else "round_robin",
+        fmt=fmt,
         seconds_per_player=args.seconds,
         seconds_increment=args.increment,
         seed=args.seed,

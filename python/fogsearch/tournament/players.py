@@ -1,31 +1,63 @@
-"""Who can play in a tournament: reconchess's baseline bots, fogsearch bots with settings, or any
-``reconchess.Player`` named by module path or source file.
+"""Who can play in a tournament: reconchess's baseline bots, ``trout-set`` (TroutBot's play on a
+board its exact set allows), fogsearch bots with settings, or any ``reconchess.Player`` named by
+module path or source file.
 
 A :class:`PlayerSpec` is a small picklable value, so it travels to worker processes and Ray tasks;
-the player object itself is built where the game is played.
+the player object itself is built where the game is played. :meth:`PlayerSpec.check` builds
+everything but the player in the process that asks, so a misspelt kind or a bad setting is a
+:class:`~fogsearch.arguments.UsageError` before the first game, not a crash in every game.
 """
 
 from __future__ import annotations
 
+import difflib
+import inspect
 import json
-import os
-import shutil
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import reconchess
+
+from fogsearch.arguments import UsageError
+from fogsearch.opponents.stockfish import (
+    STOCKFISH_ENV_VAR,
+    find_stockfish,
+    require_stockfish,
+    stockfish_version,
+)
+from fogsearch.settings import config_from_settings
+
+__all__ = [
+    "BASELINES",
+    "KINDS",
+    "STOCKFISH_ENV_VAR",
+    "PlayerSpec",
+    "ensure_stockfish_env",
+    "find_stockfish",
+    "stockfish_version",
+]
 
 BASELINES = {
     "random": "reconchess.bots.random_bot",
     "attacker": "reconchess.bots.attacker_bot",
     "trout": "reconchess.bots.trout_bot",
 }
-STOCKFISH_ENV_VAR = "STOCKFISH_EXECUTABLE"
+KINDS = {
+    "random": "reconchess's RandomBot",
+    "attacker": "reconchess's AttackerBot",
+    "trout": "reconchess's TroutBot, as shipped (Stockfish)",
+    "trout-set": "TroutBot's play on boards from an exact board set (Stockfish; move_seconds=...)",
+    "fogsearch": "the fogsearch bot (FogsearchBotConfig settings)",
+}
+"""The named player kinds; any other kind is a reconchess bot module path or ``.py`` file."""
+ENGINE_KINDS = frozenset({"trout", "trout-set"})
+"""Kinds that play with Stockfish (its version is stored with the results)."""
 
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A player: ``kind`` is a baseline name, ``"fogsearch"``, or a module path / ``.py`` file."""
+    """A player: ``kind`` is a name in :data:`KINDS`, or a module path / ``.py`` file."""
 
     kind: str
     settings: dict[str, Any] = field(default_factory=dict)
@@ -50,75 +82,147 @@ class PlayerSpec:
     def parse(cls, text: str) -> PlayerSpec:
         """Parses ``kind[:key=value,...][@label]``, e.g. ``fogsearch:depth=2@fog-d2`` or ``trout``.
 
-        Values are read as JSON where possible (numbers, booleans), else kept as strings.
+        Values are read as JSON where possible (numbers, booleans), else kept as strings; they are
+        converted to each setting's type when the player is built. Raises
+        :class:`~fogsearch.arguments.UsageError` (a ``ValueError``) for malformed text.
         """
-        label = None
+        original, label = text, None
         if "@" in text:
             text, label = text.rsplit("@", 1)
+            if not label.strip():
+                raise UsageError(f"player spec {original!r} has an empty label after @")
         kind, _, args = text.partition(":")
         if not kind:
-            raise ValueError(f"player spec {text!r} has no kind")
+            raise UsageError(f"player spec {original!r} has no kind; {kinds_allowed()}")
         settings: dict[str, Any] = {}
         for item in filter(None, args.split(",")):
             key, sep, value = item.partition("=")
             if not sep or not key:
-                raise ValueError(f"player spec setting {item!r} is not key=value")
+                raise UsageError(
+                    f"player spec {original!r}: setting {item!r} is not key=value "
+                    "(kind:key=value,key=value@label)"
+                )
+            if key in settings:
+                raise UsageError(f"player spec {original!r} gives {key} twice")
             try:
                 settings[key] = json.loads(value)
             except json.JSONDecodeError:
                 settings[key] = value
         return cls(kind=kind, settings=settings, label=label)
 
+    def check(self) -> None:
+        """Raises :class:`~fogsearch.arguments.UsageError` unless this player can be built:
+        its kind is known or loads as a reconchess bot, its settings are its own and of the
+        right types (the config is built here, so its own checks run), and the Stockfish it
+        needs is installed. Nothing is started (no engine, no game)."""
+        if self.kind == "fogsearch":
+            self.fogsearch_config()
+        elif self.kind == "trout-set":
+            self.trout_set_config()
+            self._stockfish()
+        else:
+            if self.kind == "trout":
+                self._stockfish()
+            player_cls = self._player_class()
+            try:
+                inspect.signature(player_cls).bind(**self.settings)
+            except TypeError:
+                raise UsageError(_settings_refused(self.kind, player_cls, self.settings)) from None
+
+    def fogsearch_config(self):
+        """The ``FogsearchBotConfig`` of these settings (:class:`UsageError` if they are bad).
+        The bot's config says which of its fields are settings and of which types
+        (``fogsearch.bot.config.from_settings``: nested configs' fields by their own names, the
+        search's time limit left to the clock plan); building it runs every config's checks."""
+        from fogsearch.bot.config import from_settings
+
+        try:
+            return from_settings(self.settings)
+        except (ValueError, TypeError) as exc:
+            raise UsageError(f"{_spec_text(self.kind, self.settings)}: {exc}") from None
+
+    def trout_set_config(self):
+        from fogsearch.opponents.trout_set import TroutSetConfig
+
+        return config_from_settings(TroutSetConfig, self.settings, "trout-set")
+
     def build(self) -> reconchess.Player:
         """Instantiates the player (in the process that will play the game)."""
         if self.kind == "fogsearch":
             from fogsearch.bot import FogsearchBot
-            from fogsearch.bot.config import from_settings
 
-            return FogsearchBot(from_settings(self.settings))
+            return FogsearchBot(self.fogsearch_config())
+        if self.kind == "trout-set":
+            from fogsearch.opponents.trout_set import TroutSetBot
+
+            return TroutSetBot(self.trout_set_config())
         if self.kind == "trout":
             ensure_stockfish_env()
-        source = BASELINES.get(self.kind, self.kind)
-        _, player_cls = reconchess.load_player(source)
+        player_cls = self._player_class()
         if self.settings:
             return player_cls(**self.settings)
         return player_cls()
 
+    def _player_class(self) -> type[reconchess.Player]:
+        source = BASELINES.get(self.kind, self.kind)
+        if self.kind not in BASELINES:
+            path = Path(self.kind)
+            if self.kind.endswith(".py") and not path.is_file():
+                raise UsageError(f"player {self.kind}: no such bot file")
+            if not path.is_file() and not _module_name(self.kind):
+                raise UsageError(_unknown_kind(self.kind))
+        try:
+            _, player_cls = reconchess.load_player(source)
+        except ModuleNotFoundError as exc:
+            if exc.name and self.kind.split(".")[0] == exc.name.split(".")[0]:
+                raise UsageError(_unknown_kind(self.kind)) from None
+            raise UsageError(f"player {self.kind} cannot be loaded: {exc}") from None
+        except Exception as exc:  # noqa: BLE001 - any failure to import the user's bot is theirs
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise UsageError(f"player {self.kind} cannot be loaded: {first}") from None
+        return player_cls
 
-def find_stockfish() -> str | None:
-    """Path of the Stockfish binary: ``$STOCKFISH_EXECUTABLE``, then ``PATH``, then Debian's
-    ``/usr/games/stockfish``."""
-    candidates = [
-        os.environ.get(STOCKFISH_ENV_VAR),
-        shutil.which("stockfish"),
-        "/usr/games/stockfish",
-    ]
-    return next((c for c in candidates if c and os.path.exists(c)), None)
+    def _stockfish(self) -> None:
+        try:
+            require_stockfish(self.kind)
+        except RuntimeError as exc:
+            raise UsageError(str(exc)) from None
 
 
 def ensure_stockfish_env() -> str:
-    path = find_stockfish()
-    if path is None:
-        raise RuntimeError(
-            "TroutBot needs Stockfish: run scripts/install.sh (installs Debian's stockfish) "
-            f"or set {STOCKFISH_ENV_VAR}"
-        )
-    os.environ[STOCKFISH_ENV_VAR] = path
-    return path
+    """The Stockfish path, set in ``$STOCKFISH_EXECUTABLE`` for reconchess's TroutBot."""
+    return require_stockfish("TroutBot")
 
 
-def stockfish_version() -> str | None:
-    """Stockfish's own version line (``Stockfish 15.1 by ...``), pinned in tournament results."""
-    import subprocess
+def _spec_text(kind: str, settings: dict[str, Any]) -> str:
+    return f"{kind}:" + ",".join(f"{k}={v}" for k, v in settings.items())
 
-    path = find_stockfish()
-    if path is None:
-        return None
-    try:
-        out = subprocess.run(
-            [path], input="quit\n", capture_output=True, text=True, timeout=10
-        ).stdout
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    first = out.strip().splitlines()[0] if out.strip() else ""
-    return first or None
+
+def kinds_allowed() -> str:
+    named = ", ".join(KINDS)
+    return f"player kinds are {named}, or a reconchess bot module or .py file"
+
+
+def _unknown_kind(kind: str) -> str:
+    close = difflib.get_close_matches(kind, list(KINDS), n=1)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    return f"unknown player kind {kind!r}{hint}; {kinds_allowed()}"
+
+
+def _module_name(text: str) -> bool:
+    """Whether ``text`` reads as a dotted Python module path."""
+    return all(part.isidentifier() for part in text.split("."))
+
+
+def _settings_refused(kind: str, player_cls: type, settings: dict[str, Any]) -> str:
+    params = [
+        p
+        for p in inspect.signature(player_cls).parameters.values()
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    ]
+    given = ",".join(settings)
+    if not params:
+        return f"{kind} takes no settings (got {given})"
+    return (
+        f"{kind} does not take the settings {given}; it takes {', '.join(p.name for p in params)}"
+    )

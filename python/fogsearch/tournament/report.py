@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -123,36 +124,111 @@ def _wdl(counts: list[int]) -> str:
     return "-".join(str(n) for n in counts)
 
 
+PLOT_FORMATS = ("png", "pdf", "svg")
+"""File types the standings plot is written as (by the path's suffix)."""
+NAME_WIDTH = 26
+"""Player names are wrapped at this many characters in the plot's tick labels."""
+
+
+def check_plot_path(path: str | Path) -> Path:
+    """``path`` if the plot can be written there (a known suffix, an existing writable folder);
+    else a :class:`~fogsearch.arguments.UsageError`, checked before any game is played."""
+    from fogsearch.arguments import UsageError, writable_path
+
+    path = writable_path(path, "plot")
+    if path.suffix.lower().lstrip(".") not in PLOT_FORMATS:
+        raise UsageError(
+            f"plot {path}: name a {', '.join('.' + f for f in PLOT_FORMATS)} file "
+            "(the suffix picks the format)"
+        )
+    return path
+
+
+def _wrapped(name: str, width: int = NAME_WIDTH) -> str:
+    """``name`` on lines of about ``width`` characters, broken after its ``:`` and ``,`` (a
+    spec's kind and settings), never inside a setting."""
+    parts = re.split(r"(?<=[:,])", name)
+    lines = [""]
+    for part in parts:
+        if lines[-1] and len(lines[-1]) + len(part) > width:
+            lines.append("")
+        lines[-1] += part
+    return "\n".join(lines)
+
+
 def plot_standings(ranked: list[Standing], pairs: list[Pairing], path: str | Path) -> Path:
-    """Elo with intervals, and the score matrix, in one PNG."""
+    """Elo with intervals, and the score matrix, in one figure (PNG, PDF or SVG by suffix)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
+    from matplotlib.colors import to_rgb
+    from matplotlib.ticker import MaxNLocator
 
     names = [s.name for s in ranked]
-    fig, (ax_elo, ax_mat) = plt.subplots(1, 2, figsize=(12, 0.6 * len(names) + 2.5))
+    # Rows carry the names, numbered by rank; columns only the numbers, since rotated
+    # multi-line names under a matrix run into each other.
+    labels = [_wrapped(f"{rank}. {n}") for rank, n in enumerate(names, 1)]
+    lines_per_label = max(label.count("\n") + 1 for label in labels)
+    height = max(3.5, (0.45 + 0.2 * lines_per_label) * len(names) + 2.0)
+    fig, (ax_elo, ax_mat) = plt.subplots(
+        1, 2, figsize=(13, height), gridspec_kw={"width_ratios": [1, 1.1]}
+    )
+
     y = np.arange(len(names))[::-1]
     elo = np.array([s.elo for s in ranked])
     err = np.array([[s.elo - s.elo_low for s in ranked], [s.elo_high - s.elo for s in ranked]])
-    ax_elo.errorbar(elo, y, xerr=err, fmt="o", capsize=4)
-    ax_elo.set_yticks(y, names)
-    ax_elo.set_xlabel("Elo (MAP, 95% interval)")
+    ax_elo.errorbar(elo, y, xerr=err, fmt="o", capsize=4, color="tab:blue")
+    for yi, s in zip(y, ranked, strict=True):
+        ax_elo.annotate(
+            f"{s.elo:+.0f}",
+            (s.elo, yi),
+            textcoords="offset points",
+            xytext=(0, 7),
+            ha="center",
+            fontsize=9,
+        )
+    ax_elo.set_yticks(y, labels, fontsize=9)
+    ax_elo.set_ylim(-0.7, len(names) - 0.3)
+    # Few ticks, so that four-digit Elo labels with their signs never run into each other.
+    ax_elo.xaxis.set_major_locator(MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]))
+    ax_elo.tick_params(axis="x", labelsize=9)
+    ax_elo.set_xlabel("Elo relative to the field's mean")
     ax_elo.axvline(0, color="grey", lw=0.5)
+    ax_elo.grid(axis="x", alpha=0.3)
+    ax_elo.set_title("Elo (maximum a posteriori) with 95% interval")
 
     index = {n: i for i, n in enumerate(names)}
     matrix = np.full((len(names), len(names)), np.nan)
+    games = np.zeros((len(names), len(names)), dtype=int)
     for p in pairs:
         matrix[index[p.player], index[p.opponent]] = p.score
-    im = ax_mat.imshow(matrix, vmin=0, vmax=1, cmap="RdYlGn")
-    ax_mat.set_xticks(range(len(names)), names, rotation=45, ha="right")
-    ax_mat.set_yticks(range(len(names)), names)
+        games[index[p.player], index[p.opponent]] = p.games
+    # Grey for pairs that did not play, and the diagonal.
+    cmap = plt.get_cmap("RdYlGn").with_extremes(bad="#dddddd")
+    im = ax_mat.imshow(np.ma.masked_invalid(matrix), vmin=0, vmax=1, cmap=cmap)
+    ax_mat.set_xticks(range(len(names)), [str(rank) for rank in range(1, len(names) + 1)])
+    ax_mat.set_xlabel("opponent (numbered as the rows)")
+    ax_mat.set_yticks(range(len(names)), labels, fontsize=9)
     for (i, j), v in np.ndenumerate(matrix):
-        if not np.isnan(v):
-            ax_mat.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=8)
-    ax_mat.set_title("score of row against column")
-    fig.colorbar(im, ax=ax_mat, fraction=0.046)
+        if np.isnan(v):
+            continue
+        # Dark text on light cells, white on dark ones (the colormap's ends are dark).
+        r, g, b = to_rgb(cmap(v))
+        luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+        ax_mat.text(
+            j,
+            i,
+            f"{v:.2f}\n({games[i, j]})",
+            ha="center",
+            va="center",
+            fontsize=9,
+            color="black" if luminance > 0.5 else "white",
+        )
+    ax_mat.set_title("score of row against column (games)")
+    bar = fig.colorbar(im, ax=ax_mat, fraction=0.046)
+    bar.set_label("score")
     fig.tight_layout()
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

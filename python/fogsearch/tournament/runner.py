@@ -25,7 +25,7 @@ from multiprocessing import get_context
 
 import chess
 import numpy as np
-from reconchess import GameHistory, LocalGame, play_turn
+from reconchess import GameHistory, LocalGame, Player, play_turn
 from reconchess.history import GameHistoryEncoder
 
 from fogsearch.tournament.schedule import GameTask
@@ -72,9 +72,14 @@ class LostGame:
     why: str
 
 
-def play_game(task: GameTask) -> GameRecord:
+TurnListener = Callable[[chess.Color, Player, LocalGame], None]
+"""Called after each turn with the colour that played it, its player and the game."""
+
+
+def play_game(task: GameTask, on_turn: TurnListener | None = None) -> GameRecord:
     """Plays ``task`` to the end in this process and returns its record. Never raises for a bot's
-    fault: a crash is recorded as a loss of the side that crashed."""
+    fault: a crash is recorded as a loss of the side that crashed. ``on_turn`` (``fogsearch
+    play``'s log) is called after each turn."""
     random.seed(task.seed)
     np.random.seed(task.seed % 2**32)
     game = LocalGame(
@@ -90,7 +95,7 @@ def play_game(task: GameTask) -> GameRecord:
             crashed, error = chess.COLOR_NAMES[color], traceback.format_exc()
             break
     if crashed is None:
-        crashed, error = _play_to_end(game, players, task)
+        crashed, error = _play_to_end(game, players, task, on_turn)
     duration = time.perf_counter() - started
     # A game that never started (a bot could not be built) has no history of its own.
     history = game.get_game_history() or GameHistory()
@@ -128,7 +133,9 @@ def fallbacks_of(player) -> int:
     return count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 0
 
 
-def _play_to_end(game: LocalGame, players: dict, task: GameTask) -> tuple[str | None, str | None]:
+def _play_to_end(
+    game: LocalGame, players: dict, task: GameTask, on_turn: TurnListener | None
+) -> tuple[str | None, str | None]:
     game.store_players(task.white.name, task.black.name)
     side = chess.WHITE
     try:
@@ -139,6 +146,8 @@ def _play_to_end(game: LocalGame, players: dict, task: GameTask) -> tuple[str | 
         while not game.is_over():
             side = game.turn
             play_turn(game, players[side], end_turn_last=True)
+            if on_turn is not None:
+                on_turn(side, players[side], game)
     except Exception:  # noqa: BLE001 - recorded against the side whose turn raised
         game.end()
         return chess.COLOR_NAMES[side], traceback.format_exc()

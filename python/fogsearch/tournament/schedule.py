@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations
 
+from fogsearch.arguments import UsageError
 from fogsearch.tournament.players import PlayerSpec
+
+MAX_GAMES_PER_PAIRING = 10_000
+GAMES_WHY = "10,000 games pin a pairing's Elo difference to about +-7; run more into the same --db"
+MIN_SECONDS_PER_PLAYER = 1.0
+MAX_SECONDS_PER_PLAYER = 86_400.0
+CLOCK_WHY = "the clock is in seconds: at least one for a first turn, at most a day"
+MAX_INCREMENT = 3_600.0
+INCREMENT_WHY = "seconds added to a clock after each turn, at most an hour"
 
 
 @dataclass(frozen=True)
@@ -51,17 +62,53 @@ def make_tasks(
     seconds_per_player: float = 900.0,
     seconds_increment: float = 5.0,
 ) -> list[GameTask]:
+    check_clock(seconds_per_player, seconds_increment)
     return [
         GameTask(i, white, black, seed * 1_000_003 + i, seconds_per_player, seconds_increment)
         for i, (white, black) in enumerate(pairings)
     ]
 
 
+def check_clock(seconds_per_player: float, seconds_increment: float) -> None:
+    """Raises :class:`UsageError` for a clock no game can be played with."""
+    if not (
+        isinstance(seconds_per_player, (int, float))
+        and math.isfinite(seconds_per_player)
+        and MIN_SECONDS_PER_PLAYER <= seconds_per_player <= MAX_SECONDS_PER_PLAYER
+    ):
+        raise UsageError(
+            f"seconds per player must be in {MIN_SECONDS_PER_PLAYER:g}..{MAX_SECONDS_PER_PLAYER:,g} "
+            f"({CLOCK_WHY}), got {seconds_per_player!r}"
+        )
+    if not (
+        isinstance(seconds_increment, (int, float))
+        and math.isfinite(seconds_increment)
+        and 0 <= seconds_increment <= MAX_INCREMENT
+    ):
+        raise UsageError(
+            f"the increment must be in 0..{MAX_INCREMENT:,g} seconds ({INCREMENT_WHY}), "
+            f"got {seconds_increment!r}"
+        )
+
+
 def _check(players: list[PlayerSpec], games_per_pairing: int, minimum: int) -> None:
     if len(players) < minimum:
-        raise ValueError(f"a tournament needs at least {minimum} players, got {len(players)}")
-    names = [p.name for p in players]
-    if len(set(names)) != len(names):
-        raise ValueError(f"player names must be unique, got {names} (give labels with @name)")
-    if games_per_pairing < 1:
-        raise ValueError(f"games_per_pairing must be at least 1, got {games_per_pairing}")
+        raise UsageError(
+            f"a tournament needs at least {minimum} players, got {len(players)}"
+            + (f" ({players[0].name})" if players else "")
+        )
+    twice = [name for name, n in Counter(p.name for p in players).items() if n > 1]
+    if twice:
+        raise UsageError(
+            f"player names must be unique: {', '.join(twice)} appears more than once "
+            "(give each its own label: kind:settings@label)"
+        )
+    if (
+        isinstance(games_per_pairing, bool)
+        or not isinstance(games_per_pairing, int)
+        or not 1 <= games_per_pairing <= MAX_GAMES_PER_PAIRING
+    ):
+        raise UsageError(
+            f"games per pairing must be in 1..{MAX_GAMES_PER_PAIRING:,} ({GAMES_WHY}), "
+            f"got {games_per_pairing!r}"
+        )

@@ -1,5 +1,12 @@
 """Tournament results in SQLite: players with their settings, tournaments with the versions that
-played (Stockfish pinned), and every game with its reason, duration, clocks and GameHistory JSON."""
+played (Stockfish pinned) and how they ended, and every game with its reason, duration, clocks and
+GameHistory JSON.
+
+The file is marked as fogsearch's (SQLite's ``application_id``) with the schema's version
+(``user_version``). A file that is not fogsearch's (not SQLite, or another application's tables)
+is refused before anything is written to it; results written before the schema was versioned
+are upgraded in place; a file from a newer fogsearch is refused.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +15,16 @@ import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
 
+from fogsearch.arguments import UsageError
 from fogsearch.tournament.players import PlayerSpec
 from fogsearch.tournament.runner import GameRecord, LostGame
+
+APPLICATION_ID = int.from_bytes(b"FOGS", "big")
+"""SQLite's ``PRAGMA application_id`` of a fogsearch results file."""
+SCHEMA_VERSION = 2
+"""``PRAGMA user_version``: 2 added how each tournament ended (status, ended_at, stop_reason,
+games_planned). Unversioned files (0) are fogsearch's first schemas, with or without the
+fallback columns and the lost_games table."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -23,7 +38,11 @@ CREATE TABLE IF NOT EXISTS tournaments (
     started_at TEXT NOT NULL,
     format TEXT NOT NULL,
     config_json TEXT NOT NULL,
-    versions_json TEXT NOT NULL
+    versions_json TEXT NOT NULL,
+    games_planned INTEGER,
+    status TEXT CHECK (status IS NULL OR status IN ('running', 'finished', 'stopped', 'failed')),
+    ended_at TEXT,
+    stop_reason TEXT
 );
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
@@ -58,30 +77,132 @@ CREATE TABLE IF NOT EXISTS lost_games (
     UNIQUE (tournament_id, task_index)
 );
 """
-# Columns added after the first release: (name, definition) appended to older databases on open,
-# so results stored before them stay readable and can be appended to.
-ADDED_GAME_COLUMNS = (
-    ("white_fallbacks", "INTEGER NOT NULL DEFAULT 0"),
-    ("black_fallbacks", "INTEGER NOT NULL DEFAULT 0"),
-)
+FIRST_COLUMNS = {
+    "players": {"id", "name", "kind", "settings_json"},
+    "tournaments": {"id", "started_at", "format", "config_json", "versions_json"},
+    "games": {
+        "id",
+        "tournament_id",
+        "task_index",
+        "white_id",
+        "black_id",
+        "seed",
+        "winner",
+        "reason",
+        "crashed",
+        "error",
+        "duration_s",
+        "white_seconds_left",
+        "black_seconds_left",
+        "turns",
+        "finished_at",
+        "history_json",
+    },
+}
+"""The tables and columns of fogsearch's first schema: an unversioned file holding them (and
+no other tables but ``lost_games``) is fogsearch's, and is upgraded."""
+ADDED_COLUMNS = {
+    "games": (
+        ("white_fallbacks", "INTEGER NOT NULL DEFAULT 0"),
+        ("black_fallbacks", "INTEGER NOT NULL DEFAULT 0"),
+    ),
+    "tournaments": (
+        ("games_planned", "INTEGER"),
+        ("status", "TEXT"),
+        ("ended_at", "TEXT"),
+        ("stop_reason", "TEXT"),
+    ),
+}
+"""Columns added since the first schema, appended to older files (earlier rows keep their
+defaults: no fallbacks, and NULL for how a tournament ended, which was not recorded)."""
+TOURNAMENT_ENDS = ("finished", "stopped", "failed")
 
 
 class ResultStore:
-    """A SQLite results database; safe to reopen and append to."""
+    """A SQLite results database; safe to reopen and append to. Raises
+    :class:`~fogsearch.arguments.UsageError` (naming the path) for a file that cannot be
+    fogsearch's results, before writing anything to it."""
 
     def __init__(self, path: str | Path):
         self.path = str(path)
-        self.conn = sqlite3.connect(self.path)
-        self.conn.execute("PRAGMA foreign_keys = ON")
-        self.conn.executescript(SCHEMA)
-        self._add_missing_columns()
+        folder = Path(self.path).parent
+        if not folder.is_dir():
+            raise UsageError(f"results database {self.path}: its folder {folder} does not exist")
+        if Path(self.path).is_dir():
+            raise UsageError(f"results database {self.path} is a folder; name a file")
+        try:
+            self.conn = sqlite3.connect(self.path)
+        except sqlite3.Error as exc:
+            raise UsageError(f"results database {self.path} cannot be opened: {exc}") from None
+        try:
+            self._open()
+        except BaseException:
+            self.conn.close()
+            raise
 
-    def _add_missing_columns(self) -> None:
-        present = {row[1] for row in self.conn.execute("PRAGMA table_info(games)")}
+    def _open(self) -> None:
+        try:
+            app_id = self.conn.execute("PRAGMA application_id").fetchone()[0]
+            version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+            tables = {
+                row[0]
+                for row in self.conn.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' "
+                    "AND name NOT LIKE 'sqlite_%'"
+                )
+            }
+        except sqlite3.DatabaseError as exc:
+            raise UsageError(
+                f"results database {self.path} is not an SQLite database ({exc}); "
+                "name a new file or a fogsearch results file"
+            ) from None
+        if app_id == APPLICATION_ID:
+            if version > SCHEMA_VERSION:
+                raise UsageError(
+                    f"results database {self.path} was written by a newer fogsearch (schema "
+                    f"{version}; this one reads up to {SCHEMA_VERSION}): upgrade fogsearch"
+                )
+        elif app_id != 0 or version != 0:
+            raise UsageError(
+                f"results database {self.path} belongs to another application "
+                f"(application_id {app_id}, user_version {version}); it was left unchanged"
+            )
+        elif tables:
+            self._check_first_schema(tables)
+        self.conn.execute("PRAGMA foreign_keys = ON")
+        if app_id == APPLICATION_ID and version == SCHEMA_VERSION:
+            return
+        # New, or an older fogsearch file: create what is missing and stamp the version, at once.
         with self.conn:
-            for name, definition in ADDED_GAME_COLUMNS:
-                if name not in present:
-                    self.conn.execute(f"ALTER TABLE games ADD COLUMN {name} {definition}")
+            self.conn.execute("BEGIN")  # sqlite3 opens no transaction for DDL by itself
+            for statement in filter(str.strip, SCHEMA.split(";")):
+                self.conn.execute(statement)
+            for table, columns in ADDED_COLUMNS.items():
+                present = {row[1] for row in self.conn.execute(f"PRAGMA table_info({table})")}
+                for name, definition in columns:
+                    if name not in present:
+                        self.conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
+            self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def _check_first_schema(self, tables: set[str]) -> None:
+        """Raises unless the unversioned file's tables are fogsearch's first schema's."""
+        foreign = sorted(tables - {*FIRST_COLUMNS, "lost_games"})
+        missing = sorted(set(FIRST_COLUMNS) - tables)
+        why = None
+        if foreign or missing:
+            why = f"it holds the tables {', '.join(sorted(tables))}"
+        else:
+            for table, needed in FIRST_COLUMNS.items():
+                present = {row[1] for row in self.conn.execute(f"PRAGMA table_info({table})")}
+                if not needed <= present:
+                    why = f"its {table} table has the columns {', '.join(sorted(present))}"
+                    break
+        if why is not None:
+            raise UsageError(
+                f"results database {self.path} is not fogsearch's ({why}); it was left "
+                "unchanged: name a new file or a fogsearch results file"
+            )
 
     def close(self) -> None:
         self.conn.close()
@@ -93,38 +214,63 @@ class ResultStore:
         self.close()
 
     def player_id(self, spec: PlayerSpec) -> int:
-        """The id of ``spec``'s name, registering it; a name reused with other settings is an error,
-        because results under one name must come from one configuration."""
-        row = self.conn.execute(
-            "SELECT id, kind, settings_json FROM players WHERE name = ?", (spec.name,)
-        ).fetchone()
-        if row is not None:
-            if (row[1], row[2]) != (spec.kind, spec.settings_json()):
-                raise ValueError(
-                    f"player name {spec.name!r} is already stored with kind {row[1]!r} and settings "
-                    f"{row[2]}; label this configuration differently (kind:settings@label)"
-                )
-            return row[0]
-        with self.conn:
-            cur = self.conn.execute(
-                "INSERT INTO players (name, kind, settings_json) VALUES (?, ?, ?)",
-                (spec.name, spec.kind, spec.settings_json()),
-            )
-        return cur.lastrowid
+        """The id of ``spec``'s name, registering it; a name reused with other settings is a
+        :class:`~fogsearch.arguments.UsageError`, because results under one name must come from
+        one configuration."""
+        return self.register_players([spec])[spec.name]
 
-    def start_tournament(self, fmt: str, config: dict, versions: dict) -> int:
+    def register_players(self, specs: list[PlayerSpec]) -> dict[str, int]:
+        """Ids by name, registering new names; checks every name before registering any."""
+        known = {}
+        for spec in specs:
+            row = self.conn.execute(
+                "SELECT id, kind, settings_json FROM players WHERE name = ?", (spec.name,)
+            ).fetchone()
+            if row is not None and (row[1], row[2]) != (spec.kind, spec.settings_json()):
+                raise UsageError(
+                    f"player name {spec.name!r} is already stored in {self.path} with kind "
+                    f"{row[1]!r} and settings {row[2]}; label this configuration differently "
+                    "(kind:settings@label)"
+                )
+            known[spec.name] = None if row is None else row[0]
+        with self.conn:
+            for spec in specs:
+                if known[spec.name] is None:
+                    cur = self.conn.execute(
+                        "INSERT INTO players (name, kind, settings_json) VALUES (?, ?, ?)",
+                        (spec.name, spec.kind, spec.settings_json()),
+                    )
+                    known[spec.name] = cur.lastrowid
+        return known
+
+    def start_tournament(
+        self, fmt: str, config: dict, versions: dict, games_planned: int | None = None
+    ) -> int:
+        """A new tournament, ``running`` until :meth:`end_tournament`."""
         with self.conn:
             cur = self.conn.execute(
-                "INSERT INTO tournaments (started_at, format, config_json, versions_json) "
-                "VALUES (?, ?, ?, ?)",
+                "INSERT INTO tournaments (started_at, format, config_json, versions_json, "
+                "games_planned, status) VALUES (?, ?, ?, ?, ?, 'running')",
                 (
                     _now(),
                     fmt,
                     json.dumps(config, sort_keys=True),
                     json.dumps(versions, sort_keys=True),
+                    games_planned,
                 ),
             )
         return cur.lastrowid
+
+    def end_tournament(self, tournament_id: int, status: str, reason: str | None = None) -> None:
+        """Records how the tournament ended: ``finished``, ``stopped`` (by a signal: ``reason``
+        names it) or ``failed`` (``reason`` says why)."""
+        if status not in TOURNAMENT_ENDS:
+            raise ValueError(f"a tournament ends {', '.join(TOURNAMENT_ENDS)}, not {status!r}")
+        with self.conn:
+            self.conn.execute(
+                "UPDATE tournaments SET status = ?, ended_at = ?, stop_reason = ? WHERE id = ?",
+                (status, _now(), reason, tournament_id),
+            )
 
     def add_game(
         self, tournament_id: int, record: GameRecord, white_id: int, black_id: int
@@ -219,7 +365,8 @@ class ResultStore:
 
     def tournament(self, tournament_id: int) -> dict:
         row = self.conn.execute(
-            "SELECT started_at, format, config_json, versions_json FROM tournaments WHERE id = ?",
+            "SELECT started_at, format, config_json, versions_json, games_planned, status, "
+            "ended_at, stop_reason FROM tournaments WHERE id = ?",
             (tournament_id,),
         ).fetchone()
         if row is None:
@@ -230,6 +377,10 @@ class ResultStore:
             "format": row[1],
             "config": json.loads(row[2]),
             "versions": json.loads(row[3]),
+            "games_planned": row[4],
+            "status": row[5],
+            "ended_at": row[6],
+            "stop_reason": row[7],
         }
 
     def latest_tournament_id(self) -> int | None:

@@ -1,12 +1,16 @@
-//! Bindings for `fogsearch_core::sketch`: argument conversion, GIL-free calls, pickling and reprs.
+//! `fogsearch._core.sketch`, the bindings for `fogsearch_core::sketch`: argument conversion,
+//! GIL-free calls, pickling and reprs.
+//!
+//! Sizes (`k`, `width`, `depth`) go through the core's `check_*` functions before anything is
+//! allocated, so a size beyond its limit raises `SketchError` with the core's sentence (the
+//! parameter, the limit, the memory it would need).
 //!
 //! Keys: a numpy `uint64` array is borrowed without copying (a non-contiguous one is copied);
 //! other integer arrays, Python ints, numpy integer scalars and sequences of them are converted
 //! when every value lies in `[0, 2**64)` (negative values are refused rather than reinterpreted);
 //! floats, bools, strings and arrays of more than one dimension are refused with a
-//! `TypeError`/`ValueError`. Every check runs
-//! before the sketch is touched, and the core validates lengths before mutating, so a refused call
-//! leaves the sketch as it was.
+//! `TypeError`/`ValueError`. Every check runs before the sketch is touched, and the core validates
+//! lengths before mutating, so a refused call leaves the sketch as it was.
 
 use fogsearch_core::sketch as core;
 use fogsearch_core::sketch::SizeEstimates;
@@ -18,7 +22,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyInt, PyString};
 
-use crate::errors::{detach_guarded, FogsearchError};
+use crate::errors::{detach_guarded, read, write, FogsearchError};
 use crate::pickle;
 
 pyo3::create_exception!(
@@ -229,27 +233,62 @@ fn weight_from_int(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
         .map_err(|_| PyValueError::new_err(format!("weight {obj} does not fit in int64")))
 }
 
-/// A size parameter (`k`, `width`, `depth`): a non-negative int; zero is refused by the core.
-fn size_param(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-    if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
+/// A size parameter (`k`, `width`, `depth`): an int, checked against its limit by the core's
+/// `check_*` functions before anything is allocated. A negative value is refused here with the
+/// core's wording; one beyond 64 bits becomes `u64::MAX`, which every limit refuses ("or more").
+fn size_param(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    if obj.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be an int, got a bool"
+        )));
+    }
+    let Some(int) = int_like(obj)? else {
         return Err(PyTypeError::new_err(format!(
             "{name} must be an int, got {}",
             type_name(obj)
         )));
+    };
+    if let Ok(value) = int.extract::<u64>() {
+        return Ok(value);
     }
-    obj.extract::<usize>()
-        .map_err(|_| PyValueError::new_err(format!("{name} must be a non-negative int, got {obj}")))
+    if int.lt(0)? {
+        return Err(SketchError::new_err(format!(
+            "{name} must be at least 1, got {int}"
+        )));
+    }
+    Ok(u64::MAX)
+}
+
+/// A checked size as the core's `usize` (every limit is far below `usize::MAX` on 64-bit
+/// machines, so this never truncates a checked value).
+fn checked(value: u64) -> usize {
+    value as usize
 }
 
 fn seed_param(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
-    if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
+    if obj.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err("seed must be an int, got a bool"));
+    }
+    let Some(int) = int_like(obj)? else {
         return Err(PyTypeError::new_err(format!(
             "seed must be an int, got {}",
             type_name(obj)
         )));
+    };
+    int.extract::<u64>()
+        .map_err(|_| PyValueError::new_err(format!("seed must be in [0, 2**64), got {int}")))
+}
+
+/// One key (`mix64`, `in`): an int or numpy integer scalar in `[0, 2**64)`; bools, floats and
+/// other types raise `TypeError`, values out of range `ValueError`.
+fn scalar_key(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    match int_like(obj)? {
+        Some(int) => key_from_int(&int),
+        None => Err(PyTypeError::new_err(format!(
+            "key must be an int or a numpy integer in [0, 2**64), got {}",
+            type_name(obj)
+        ))),
     }
-    obj.extract::<u64>()
-        .map_err(|_| PyValueError::new_err(format!("seed must be in [0, 2**64), got {obj}")))
 }
 
 /// Known set sizes: both or neither.
@@ -265,7 +304,11 @@ fn sizes_param(size_self: Option<f64>, size_other: Option<f64>) -> PyResult<Opti
 
 // ---- CountSketch -------------------------------------------------------------------------------
 
-#[pyclass(module = "fogsearch._core", name = "CountSketch")]
+// Every method takes `slf: &Bound<Self>` and borrows through `read`/`write`: a call on a sketch
+// that another thread holds (an `update` runs without the GIL, keeping its borrow) raises
+// `ConcurrentUseError` instead of PyO3's bare `RuntimeError: Already borrowed`.
+
+#[pyclass(module = "fogsearch._core.sketch", name = "CountSketch")]
 pub struct PyCountSketch {
     inner: core::CountSketch,
 }
@@ -280,45 +323,44 @@ impl PyCountSketch {
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let seed = seed.map(seed_param).transpose()?.unwrap_or(0);
-        let inner = core::CountSketch::new(
-            size_param("width", width)?,
-            size_param("depth", depth)?,
-            seed,
-        )
-        .map_err(sketch_err)?;
+        let (width, depth) = (size_param("width", width)?, size_param("depth", depth)?);
+        core::check_count_sketch_shape(width, depth).map_err(sketch_err)?;
+        let inner =
+            core::CountSketch::new(checked(width), checked(depth), seed).map_err(sketch_err)?;
         Ok(PyCountSketch { inner })
     }
 
-    /// Adds `weights[i]` (default 1) occurrences of `keys[i]`.
+    /// Adds `weights[i]` (default 1) occurrences of `keys[i]`; counters saturate.
     #[pyo3(signature = (keys, weights = None))]
     fn update(
-        &mut self,
-        py: Python<'_>,
+        slf: &Bound<'_, Self>,
         keys: &Bound<'_, PyAny>,
         weights: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let (keys, _) = extract_keys(keys)?;
         let weights = extract_weights(weights)?;
         let (keys, weights) = (keys.as_slice(), weights.as_ref().map(|w| w.as_slice()));
-        let sketch = &mut self.inner;
-        detach_guarded(py, || sketch.update_many(keys, weights))?.map_err(sketch_err)
+        let mut this = write(slf)?;
+        let sketch = &mut this.inner;
+        detach_guarded(slf.py(), || sketch.update_many(keys, weights))?.map_err(sketch_err)
     }
 
     /// Median-of-rows estimates: an int for an int, an int64 array otherwise.
     fn estimate<'py>(
-        &self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
         keys: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
         let (keys, scalar) = extract_keys(keys)?;
+        let this = read(slf)?;
         if scalar {
-            return Ok(self
+            return Ok(this
                 .inner
                 .estimate(keys.as_slice()[0])
                 .into_pyobject(py)?
                 .into_any());
         }
-        let sketch = &self.inner;
+        let sketch = &this.inner;
         let keys = keys.as_slice();
         let estimates = detach_guarded(py, || sketch.estimate_many(keys))?;
         Ok(PyArray1::from_vec(py, estimates).into_any())
@@ -327,45 +369,44 @@ impl PyCountSketch {
     /// Adds `other`'s counters; `sketch.merge(sketch)` doubles every count.
     fn merge(slf: &Bound<'_, Self>, other: &Bound<'_, Self>) -> PyResult<()> {
         if slf.is(other) {
-            let copy = slf.borrow().inner.clone();
-            return slf.borrow_mut().inner.merge(&copy).map_err(sketch_err);
+            let copy = read(slf)?.inner.clone();
+            return write(slf)?.inner.merge(&copy).map_err(sketch_err);
         }
-        let other = other.borrow();
-        slf.borrow_mut()
-            .inner
-            .merge(&other.inner)
-            .map_err(sketch_err)
+        let other = read(other)?;
+        write(slf)?.inner.merge(&other.inner).map_err(sketch_err)
     }
 
-    fn clear(&mut self) {
-        self.inner.clear();
-    }
-
-    #[getter]
-    fn width(&self) -> usize {
-        self.inner.width()
+    fn clear(slf: &Bound<'_, Self>) -> PyResult<()> {
+        write(slf)?.inner.clear();
+        Ok(())
     }
 
     #[getter]
-    fn depth(&self) -> usize {
-        self.inner.depth()
+    fn width(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(read(slf)?.inner.width())
     }
 
     #[getter]
-    fn seed(&self) -> u64 {
-        self.inner.seed()
+    fn depth(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(read(slf)?.inner.depth())
+    }
+
+    #[getter]
+    fn seed(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        Ok(read(slf)?.inner.seed())
     }
 
     /// The counters as a `(depth, width)` int64 array (a copy).
     #[getter]
-    fn counters<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let flat = PyArray1::from_slice(py, self.inner.counters());
-        flat.reshape([self.inner.depth(), self.inner.width()])
+    fn counters<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let this = read(slf)?;
+        let flat = PyArray1::from_slice(slf.py(), this.inner.counters());
+        flat.reshape([this.inner.depth(), this.inner.width()])
             .map(|a| a.into_any())
     }
 
-    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.inner.to_bytes())
+    fn to_bytes<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(PyBytes::new(slf.py(), &read(slf)?.inner.to_bytes()))
     }
 
     #[staticmethod]
@@ -376,29 +417,29 @@ impl PyCountSketch {
     }
 
     fn __reduce__<'py>(
-        &self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
-        pickle::reduce::<Self>(py, &self.inner.to_bytes())
+        pickle::reduce::<Self>(slf.py(), &read(slf)?.inner.to_bytes())
     }
 
-    fn __eq__(&self, other: PyRef<'_, Self>) -> bool {
-        self.inner == other.inner
+    fn __eq__(slf: &Bound<'_, Self>, other: &Bound<'_, Self>) -> PyResult<bool> {
+        Ok(read(slf)?.inner == read(other)?.inner)
     }
 
-    fn __repr__(&self) -> String {
-        format!(
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let this = read(slf)?;
+        Ok(format!(
             "CountSketch(width={}, depth={}, seed={})",
-            self.inner.width(),
-            self.inner.depth(),
-            self.inner.seed()
-        )
+            this.inner.width(),
+            this.inner.depth(),
+            this.inner.seed()
+        ))
     }
 }
 
 // ---- TopK --------------------------------------------------------------------------------------
 
-#[pyclass(module = "fogsearch._core", name = "TopK")]
+#[pyclass(module = "fogsearch._core.sketch", name = "TopK")]
 pub struct PyTopK {
     inner: core::TopK,
 }
@@ -414,21 +455,18 @@ impl PyTopK {
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let seed = seed.map(seed_param).transpose()?.unwrap_or(0);
-        let inner = core::TopK::new(
-            size_param("k", k)?,
-            size_param("width", width)?,
-            size_param("depth", depth)?,
-            seed,
-        )
-        .map_err(sketch_err)?;
+        let k = size_param("k", k)?;
+        let (width, depth) = (size_param("width", width)?, size_param("depth", depth)?);
+        core::check_top_k(k, width, depth).map_err(sketch_err)?;
+        let inner = core::TopK::new(checked(k), checked(width), checked(depth), seed)
+            .map_err(sketch_err)?;
         Ok(PyTopK { inner })
     }
 
     /// Adds occurrences; returns the new estimate for a single int key, else None.
     #[pyo3(signature = (keys, weights = None))]
     fn update(
-        &mut self,
-        py: Python<'_>,
+        slf: &Bound<'_, Self>,
         keys: &Bound<'_, PyAny>,
         weights: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<i64>> {
@@ -445,74 +483,76 @@ impl PyTopK {
                     )))
                 }
             };
-            return Ok(Some(self.inner.update(keys.as_slice()[0], weight)));
+            return Ok(Some(write(slf)?.inner.update(keys.as_slice()[0], weight)));
         }
         let (keys, weights) = (keys.as_slice(), weights.as_ref().map(|w| w.as_slice()));
-        let top = &mut self.inner;
-        detach_guarded(py, || top.update_many(keys, weights))?.map_err(sketch_err)?;
+        let mut this = write(slf)?;
+        let top = &mut this.inner;
+        detach_guarded(slf.py(), || top.update_many(keys, weights))?.map_err(sketch_err)?;
         Ok(None)
     }
 
-    /// (key, estimate) pairs, highest estimate first.
-    fn items(&self) -> Vec<(u64, i64)> {
-        self.inner.items()
+    /// (key, estimate) pairs, highest estimate first; each estimate is `estimate(key)`.
+    fn items(slf: &Bound<'_, Self>) -> PyResult<Vec<(u64, i64)>> {
+        Ok(read(slf)?.inner.items())
     }
 
     fn estimate<'py>(
-        &self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
         keys: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
         let (keys, scalar) = extract_keys(keys)?;
+        let this = read(slf)?;
         if scalar {
-            return Ok(self
+            return Ok(this
                 .inner
                 .estimate(keys.as_slice()[0])
                 .into_pyobject(py)?
                 .into_any());
         }
-        let sketch = self.inner.sketch();
+        let sketch = this.inner.sketch();
         let keys = keys.as_slice();
         let estimates = detach_guarded(py, || sketch.estimate_many(keys))?;
         Ok(PyArray1::from_vec(py, estimates).into_any())
     }
 
-    fn clear(&mut self) {
-        self.inner.clear();
+    fn clear(slf: &Bound<'_, Self>) -> PyResult<()> {
+        write(slf)?.inner.clear();
+        Ok(())
     }
 
     #[getter]
-    fn k(&self) -> usize {
-        self.inner.k()
+    fn k(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(read(slf)?.inner.k())
     }
 
     #[getter]
-    fn width(&self) -> usize {
-        self.inner.sketch().width()
+    fn width(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(read(slf)?.inner.sketch().width())
     }
 
     #[getter]
-    fn depth(&self) -> usize {
-        self.inner.sketch().depth()
+    fn depth(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(read(slf)?.inner.sketch().depth())
     }
 
     #[getter]
-    fn seed(&self) -> u64 {
-        self.inner.sketch().seed()
+    fn seed(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        Ok(read(slf)?.inner.sketch().seed())
     }
 
-    fn __len__(&self) -> usize {
-        self.inner.len()
+    fn __len__(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(read(slf)?.inner.len())
     }
 
-    fn __contains__(&self, key: &Bound<'_, PyAny>) -> bool {
-        key.extract::<u64>()
-            .map(|key| self.inner.contains(key))
-            .unwrap_or(false)
+    fn __contains__(slf: &Bound<'_, Self>, key: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let key = scalar_key(key)?;
+        Ok(read(slf)?.inner.contains(key))
     }
 
-    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.inner.to_bytes())
+    fn to_bytes<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(PyBytes::new(slf.py(), &read(slf)?.inner.to_bytes()))
     }
 
     #[staticmethod]
@@ -523,32 +563,32 @@ impl PyTopK {
     }
 
     fn __reduce__<'py>(
-        &self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
-        pickle::reduce::<Self>(py, &self.inner.to_bytes())
+        pickle::reduce::<Self>(slf.py(), &read(slf)?.inner.to_bytes())
     }
 
-    fn __eq__(&self, other: PyRef<'_, Self>) -> bool {
-        self.inner == other.inner
+    fn __eq__(slf: &Bound<'_, Self>, other: &Bound<'_, Self>) -> PyResult<bool> {
+        Ok(read(slf)?.inner == read(other)?.inner)
     }
 
-    fn __repr__(&self) -> String {
-        let sketch = self.inner.sketch();
-        format!(
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let this = read(slf)?;
+        let sketch = this.inner.sketch();
+        Ok(format!(
             "TopK(k={}, width={}, depth={}, seed={}, tracked={})",
-            self.inner.k(),
+            this.inner.k(),
             sketch.width(),
             sketch.depth(),
             sketch.seed(),
-            self.inner.len()
-        )
+            this.inner.len()
+        ))
     }
 }
 
 // ---- MinHash -----------------------------------------------------------------------------------
 
-#[pyclass(module = "fogsearch._core", name = "MinHash")]
+#[pyclass(module = "fogsearch._core.sketch", name = "MinHash")]
 pub struct PyMinHash {
     inner: core::MinHash,
 }
@@ -562,98 +602,109 @@ impl PyMinHash {
         let kind = core::MinHashKind::from_name(kind).ok_or_else(|| {
             PyValueError::new_err(format!("kind must be 'bottom_k' or 'k_hash', got {kind:?}"))
         })?;
-        let inner = core::MinHash::new(kind, size_param("k", k)?, seed).map_err(sketch_err)?;
+        let k = size_param("k", k)?;
+        core::check_minhash_k(kind, k).map_err(sketch_err)?;
+        let inner = core::MinHash::new(kind, checked(k), seed).map_err(sketch_err)?;
         Ok(PyMinHash { inner })
     }
 
     /// Adds keys to the set (an int, an array or a sequence).
-    fn update(&mut self, py: Python<'_>, keys: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn update(slf: &Bound<'_, Self>, keys: &Bound<'_, PyAny>) -> PyResult<()> {
         let (keys, _) = extract_keys(keys)?;
-        let (keys, signature) = (keys.as_slice(), &mut self.inner);
-        detach_guarded(py, || signature.extend(keys))
+        let keys = keys.as_slice();
+        let mut this = write(slf)?;
+        let signature = &mut this.inner;
+        detach_guarded(slf.py(), || signature.extend(keys))
     }
 
-    fn jaccard(&self, other: PyRef<'_, Self>) -> PyResult<f64> {
-        self.inner.jaccard(&other.inner).map_err(sketch_err)
+    fn jaccard(slf: &Bound<'_, Self>, other: &Bound<'_, Self>) -> PyResult<f64> {
+        read(slf)?
+            .inner
+            .jaccard(&read(other)?.inner)
+            .map_err(sketch_err)
     }
 
     #[pyo3(signature = (other, size_self = None, size_other = None))]
     fn intersection_size(
-        &self,
-        other: PyRef<'_, Self>,
+        slf: &Bound<'_, Self>,
+        other: &Bound<'_, Self>,
         size_self: Option<f64>,
         size_other: Option<f64>,
     ) -> PyResult<f64> {
-        match sizes_param(size_self, size_other)? {
-            None => self.inner.intersection_size(&other.inner),
-            Some((a, b)) => self.inner.intersection_size_with_sizes(&other.inner, a, b),
+        let sizes = sizes_param(size_self, size_other)?;
+        let (this, other) = (read(slf)?, read(other)?);
+        match sizes {
+            None => this.inner.intersection_size(&other.inner),
+            Some((a, b)) => this.inner.intersection_size_with_sizes(&other.inner, a, b),
         }
         .map_err(sketch_err)
     }
 
     #[pyo3(signature = (other, size_self = None, size_other = None))]
     fn containment(
-        &self,
-        other: PyRef<'_, Self>,
+        slf: &Bound<'_, Self>,
+        other: &Bound<'_, Self>,
         size_self: Option<f64>,
         size_other: Option<f64>,
     ) -> PyResult<f64> {
-        match sizes_param(size_self, size_other)? {
-            None => self.inner.containment(&other.inner),
-            Some((a, b)) => self.inner.containment_with_sizes(&other.inner, a, b),
+        let sizes = sizes_param(size_self, size_other)?;
+        let (this, other) = (read(slf)?, read(other)?);
+        match sizes {
+            None => this.inner.containment(&other.inner),
+            Some((a, b)) => this.inner.containment_with_sizes(&other.inner, a, b),
         }
         .map_err(sketch_err)
     }
 
-    fn cardinality(&self) -> f64 {
-        self.inner.cardinality()
+    fn cardinality(slf: &Bound<'_, Self>) -> PyResult<f64> {
+        Ok(read(slf)?.inner.cardinality())
     }
 
     /// Becomes the signature of the union; merging a signature with itself changes nothing.
     fn merge(slf: &Bound<'_, Self>, other: &Bound<'_, Self>) -> PyResult<()> {
         if slf.is(other) {
+            // Still refuse while another thread holds it, as every other call does.
+            write(slf)?;
             return Ok(());
         }
-        let other = other.borrow();
-        slf.borrow_mut()
-            .inner
-            .merge(&other.inner)
-            .map_err(sketch_err)
+        let other = read(other)?;
+        write(slf)?.inner.merge(&other.inner).map_err(sketch_err)
     }
 
-    fn clear(&mut self) {
-        self.inner.clear();
+    fn clear(slf: &Bound<'_, Self>) -> PyResult<()> {
+        write(slf)?.inner.clear();
+        Ok(())
     }
 
-    fn copy(&self) -> Self {
-        PyMinHash {
-            inner: self.inner.clone(),
-        }
-    }
-
-    #[getter]
-    fn k(&self) -> usize {
-        self.inner.k()
+    fn copy(slf: &Bound<'_, Self>) -> PyResult<Self> {
+        Ok(PyMinHash {
+            inner: read(slf)?.inner.clone(),
+        })
     }
 
     #[getter]
-    fn seed(&self) -> u64 {
-        self.inner.seed()
+    fn k(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(read(slf)?.inner.k())
     }
 
     #[getter]
-    fn kind(&self) -> &'static str {
-        self.inner.kind().name()
+    fn seed(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        Ok(read(slf)?.inner.seed())
+    }
+
+    #[getter]
+    fn kind(slf: &Bound<'_, Self>) -> PyResult<&'static str> {
+        Ok(read(slf)?.inner.kind().name())
     }
 
     /// The signature as a uint64 array (a copy): ascending bottom-k values, or the k slot minima.
     #[getter]
-    fn signature<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
-        PyArray1::from_slice(py, self.inner.values())
+    fn signature<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArray1<u64>>> {
+        Ok(PyArray1::from_slice(slf.py(), read(slf)?.inner.values()))
     }
 
-    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.inner.to_bytes())
+    fn to_bytes<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(PyBytes::new(slf.py(), &read(slf)?.inner.to_bytes()))
     }
 
     #[staticmethod]
@@ -664,23 +715,23 @@ impl PyMinHash {
     }
 
     fn __reduce__<'py>(
-        &self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
-        pickle::reduce::<Self>(py, &self.inner.to_bytes())
+        pickle::reduce::<Self>(slf.py(), &read(slf)?.inner.to_bytes())
     }
 
-    fn __eq__(&self, other: PyRef<'_, Self>) -> bool {
-        self.inner == other.inner
+    fn __eq__(slf: &Bound<'_, Self>, other: &Bound<'_, Self>) -> PyResult<bool> {
+        Ok(read(slf)?.inner == read(other)?.inner)
     }
 
-    fn __repr__(&self) -> String {
-        format!(
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let this = read(slf)?;
+        Ok(format!(
             "MinHash(k={}, seed={}, kind='{}')",
-            self.inner.k(),
-            self.inner.seed(),
-            self.inner.kind().name()
-        )
+            this.inner.k(),
+            this.inner.seed(),
+            this.inner.kind().name()
+        ))
     }
 }
 
@@ -697,13 +748,7 @@ fn set_id(py: Python<'_>, keys: &Bound<'_, PyAny>) -> PyResult<u64> {
 /// The 64-bit finaliser every sketch applies to keys first.
 #[pyfunction]
 fn mix64(key: &Bound<'_, PyAny>) -> PyResult<u64> {
-    if key.is_instance_of::<PyBool>() || !key.is_instance_of::<PyInt>() {
-        return Err(PyTypeError::new_err(format!(
-            "key must be an int, got {}",
-            type_name(key)
-        )));
-    }
-    Ok(core::mix64(key_from_int(key)?))
+    Ok(core::mix64(scalar_key(key)?))
 }
 
 /// |A ∩ B| = J(|A| + |B|)/(1 + J), clamped to [0, min(|A|, |B|)].
@@ -724,13 +769,18 @@ fn intersection_from_jaccard(jaccard: f64, size_a: f64, size_b: f64) -> PyResult
     Ok(core::intersection_from_jaccard(jaccard, size_a, size_b))
 }
 
+/// `fogsearch._core.sketch`; `SketchError` is also on `fogsearch._core`, beside every other
+/// exception class.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SketchError", m.py().get_type::<SketchError>())?;
-    m.add_class::<PyCountSketch>()?;
-    m.add_class::<PyTopK>()?;
-    m.add_class::<PyMinHash>()?;
-    m.add_function(wrap_pyfunction!(set_id, m)?)?;
-    m.add_function(wrap_pyfunction!(mix64, m)?)?;
-    m.add_function(wrap_pyfunction!(intersection_from_jaccard, m)?)?;
-    Ok(())
+    crate::submodule::add(m, "sketch", |m| {
+        m.add("SketchError", m.py().get_type::<SketchError>())?;
+        m.add_class::<PyCountSketch>()?;
+        m.add_class::<PyTopK>()?;
+        m.add_class::<PyMinHash>()?;
+        m.add_function(wrap_pyfunction!(set_id, m)?)?;
+        m.add_function(wrap_pyfunction!(mix64, m)?)?;
+        m.add_function(wrap_pyfunction!(intersection_from_jaccard, m)?)?;
+        Ok(())
+    })
 }

@@ -10,13 +10,23 @@
 //! the two signatures' own minima position by position instead would be biased.
 
 use super::encoding::{corrupt, Decoder, Encoder};
-use super::error::{check_same, check_size, SketchError};
+use super::error::{check_same, Limit, SketchError};
 use super::hashing::{seed_salt, seeded_mix64};
-use super::minhash::SizeEstimates;
+use super::size_estimates::SizeEstimates;
 
-/// At most this many values per signature.
-pub const MAX_K: u64 = 1 << 24;
+/// At most this many values per signature (128 MiB once full).
+pub const MAX_BOTTOM_K: u64 = 1 << 24;
+const K_LIMIT: Limit = Limit {
+    max: MAX_BOTTOM_K,
+    unit: "signature values",
+    bytes_each: std::mem::size_of::<u64>() as u64,
+};
 const MAGIC: &[u8; 4] = b"FSBK";
+
+/// Checks a bottom-k signature size: `k` between 1 and [`MAX_BOTTOM_K`].
+pub fn check_bottom_k(k: u64) -> Result<(), SketchError> {
+    K_LIMIT.check("k", k)
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BottomKMinHash {
@@ -29,7 +39,7 @@ pub struct BottomKMinHash {
 
 impl BottomKMinHash {
     pub fn new(k: usize, seed: u64) -> Result<Self, SketchError> {
-        check_size("k", k, MAX_K)?;
+        check_bottom_k(k as u64)?;
         Ok(BottomKMinHash {
             k,
             seed,
@@ -184,9 +194,9 @@ impl BottomKMinHash {
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, SketchError> {
         let mut decoder = Decoder::new(bytes, MAGIC, "bottom-k MinHash")?;
-        let k = decoder.len(MAX_K)?;
+        let k = decoder.len(MAX_BOTTOM_K)?;
         let seed = decoder.u64()?;
-        let held = decoder.len(MAX_K)?;
+        let held = decoder.len(MAX_BOTTOM_K)?;
         let mut sketch = Self::new(k, seed).map_err(|e| corrupt(e.to_string()))?;
         if held > k {
             return Err(corrupt(format!("{held} values exceed k = {k}")));
@@ -351,5 +361,76 @@ mod tests {
             sketch
         );
         assert!(BottomKMinHash::from_bytes(&sketch.to_bytes()[..20]).is_err());
+    }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+        use std::collections::BTreeSet;
+
+        fn keys() -> impl Strategy<Value = Vec<u64>> {
+            // Keys from a small range, so that sets overlap and repeat keys.
+            prop::collection::vec(0u64..60, 0..80)
+        }
+
+        proptest! {
+            #![proptest_config(crate::sketch::proptest_config(512))]
+
+            /// Against the brute-force model: the k smallest distinct hashed keys, and estimates
+            /// that are exact while both signatures hold their whole sets.
+            #[test]
+            fn signatures_and_estimates_match_the_brute_force_model(
+                k in 1usize..40, seed: u64, a in keys(), b in keys(),
+            ) {
+                let sa = BottomKMinHash::from_keys(k, seed, &a).unwrap();
+                let sb = BottomKMinHash::from_keys(k, seed, &b).unwrap();
+                let salt = seed_salt(seed);
+                let hashed = |keys: &[u64]| -> BTreeSet<u64> {
+                    keys.iter().map(|&key| seeded_mix64(key, salt)).collect()
+                };
+                let (ha, hb) = (hashed(&a), hashed(&b));
+                prop_assert_eq!(sa.values(), &ha.iter().take(k).copied().collect::<Vec<_>>()[..]);
+                let mut union = sa.clone();
+                union.merge(&sb).unwrap();
+                let all: Vec<u64> = a.iter().chain(&b).copied().collect();
+                prop_assert_eq!(&union, &BottomKMinHash::from_keys(k, seed, &all).unwrap());
+
+                let j = sa.jaccard(&sb).unwrap();
+                prop_assert!((0.0..=1.0).contains(&j));
+                prop_assert_eq!(j, sb.jaccard(&sa).unwrap());
+                let (size_a, size_b) = (ha.len() as f64, hb.len() as f64);
+                let intersection = sa.intersection_size_with_sizes(&sb, size_a, size_b).unwrap();
+                prop_assert!(intersection >= 0.0 && intersection <= size_a.min(size_b));
+                let containment = sa.containment(&sb).unwrap();
+                prop_assert!((0.0..=1.0).contains(&containment));
+                if ha.len() < k {
+                    prop_assert_eq!(sa.cardinality(), size_a);
+                }
+                // The union's k smallest values are the whole union: every estimate is exact.
+                let both = ha.union(&hb).count();
+                if both <= k {
+                    let shared = ha.intersection(&hb).count() as f64;
+                    let exact = if both == 0 { 1.0 } else { shared / both as f64 };
+                    prop_assert_eq!(j, exact);
+                    prop_assert_eq!(sa.jaccard_sample(&sb).unwrap().exact(), ha.len() < k && hb.len() < k);
+                    prop_assert!((intersection - shared).abs() < 1e-9);
+                }
+                if sa.is_full() {
+                    prop_assert!(sa.cardinality() > 0.0 && sa.cardinality().is_finite());
+                }
+            }
+
+            #[test]
+            fn bytes_round_trip_and_corrupt_bytes_are_refused(
+                k in 1usize..12, seed: u64, keys in keys(), flip_at: usize, flip: u8,
+            ) {
+                let sketch = BottomKMinHash::from_keys(k, seed, &keys).unwrap();
+                let bytes = sketch.to_bytes();
+                prop_assert_eq!(&BottomKMinHash::from_bytes(&bytes).unwrap(), &sketch);
+                crate::sketch::check_decoder(
+                    &bytes, BottomKMinHash::from_bytes, BottomKMinHash::to_bytes, flip_at, flip,
+                );
+            }
+        }
     }
 }

@@ -62,4 +62,28 @@ mod tests {
         assert_ne!(set_id(&[5, 5]), set_id(&[5]));
         assert_ne!(set_id(&[]), set_id(&[0]));
     }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(crate::sketch::proptest_config(512))]
+
+            #[test]
+            fn set_id_depends_on_the_multiset_only(
+                keys in prop::collection::vec(any::<u64>(), 0..40), rotate: usize, extra: u64,
+            ) {
+                let mut moved = keys.clone();
+                if !moved.is_empty() {
+                    let by = rotate % moved.len();
+                    moved.rotate_left(by);
+                    moved.reverse();
+                }
+                prop_assert_eq!(set_id(&keys), set_id(&moved));
+                moved.push(extra);
+                prop_assert_ne!(set_id(&keys), set_id(&moved));
+            }
+        }
+    }
 }

@@ -8,13 +8,23 @@
 use rayon::prelude::*;
 
 use super::encoding::{corrupt, Decoder, Encoder};
-use super::error::{check_same, check_size, SketchError};
+use super::error::{check_same, try_filled, try_zeroed, Limit, SketchError};
 use super::hashing::{seed_salt, seeded_mix64};
-use super::minhash::SizeEstimates;
+use super::size_estimates::SizeEstimates;
 use crate::rng::Rng;
 
-/// At most this many slots.
-pub const MAX_K: u64 = 1 << 20;
+/// At most this many slots (24 MiB: a minimum, an xor and a multiplier per slot).
+pub const MAX_K_HASH: u64 = 1 << 20;
+const K_LIMIT: Limit = Limit {
+    max: MAX_K_HASH,
+    unit: "hash slots",
+    bytes_each: 3 * std::mem::size_of::<u64>() as u64,
+};
+
+/// Checks a k-hash signature size: `k` between 1 and [`MAX_K_HASH`].
+pub fn check_k_hash(k: u64) -> Result<(), SketchError> {
+    K_LIMIT.check("k", k)
+}
 const MAGIC: &[u8; 4] = b"FSKH";
 /// Keys hashed per block: the block's hashes stay in L1 while every slot sweeps over them.
 const BLOCK: usize = 256;
@@ -34,12 +44,14 @@ pub struct KHashMinHash {
 
 impl KHashMinHash {
     pub fn new(k: usize, seed: u64) -> Result<Self, SketchError> {
-        check_size("k", k, MAX_K)?;
+        check_k_hash(k as u64)?;
+        let mut xors = try_zeroed("k-hash MinHash", k)?;
+        let mut multipliers = try_zeroed("k-hash MinHash", k)?;
+        let minima = try_filled("k-hash MinHash", k, u64::MAX)?;
         let mut rng = Rng::stream(seed, 0x4B_4A54);
-        let (mut xors, mut multipliers) = (Vec::with_capacity(k), Vec::with_capacity(k));
-        for _ in 0..k {
-            xors.push(rng.next_u64());
-            multipliers.push(rng.next_u64() | 1);
+        for (xor, multiplier) in xors.iter_mut().zip(&mut multipliers) {
+            *xor = rng.next_u64();
+            *multiplier = rng.next_u64() | 1;
         }
         Ok(KHashMinHash {
             k,
@@ -47,7 +59,7 @@ impl KHashMinHash {
             salt: seed_salt(seed),
             xors,
             multipliers,
-            minima: vec![u64::MAX; k],
+            minima,
         })
     }
 
@@ -151,8 +163,12 @@ impl KHashMinHash {
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, SketchError> {
         let mut decoder = Decoder::new(bytes, MAGIC, "k-hash MinHash")?;
-        let k = decoder.len(MAX_K)?;
+        let k = decoder.len(MAX_K_HASH)?;
         let seed = decoder.u64()?;
+        // Check the payload before allocating k slots for it.
+        if decoder.words_left() != k {
+            return Err(corrupt(format!("expected {k} slot minima")));
+        }
         let mut sketch = Self::new(k, seed).map_err(|e| corrupt(e.to_string()))?;
         sketch.minima = decoder.u64s(k)?;
         decoder.finish()?;
@@ -246,5 +262,60 @@ mod tests {
             KHashMinHash::new(0, 0).unwrap_err(),
             SketchError::ZeroParameter { name: "k" }
         );
+    }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn keys() -> impl Strategy<Value = Vec<u64>> {
+            prop::collection::vec(0u64..60, 0..80)
+        }
+
+        proptest! {
+            #![proptest_config(crate::sketch::proptest_config(256))]
+
+            #[test]
+            fn merge_is_the_union_and_estimates_stay_in_bounds(
+                k in 1usize..64, seed: u64, a in keys(), b in keys(),
+            ) {
+                let sa = KHashMinHash::from_keys(k, seed, &a).unwrap();
+                let sb = KHashMinHash::from_keys(k, seed, &b).unwrap();
+                let mut union = sa.clone();
+                union.merge(&sb).unwrap();
+                let all: Vec<u64> = b.iter().chain(&a).copied().collect();
+                prop_assert_eq!(&union, &KHashMinHash::from_keys(k, seed, &all).unwrap());
+                // Slot i of the signature is the minimum of slot i over the keys, one at a time.
+                for (slot, &minimum) in sa.values().iter().enumerate() {
+                    let model = a
+                        .iter()
+                        .map(|&key| KHashMinHash::from_keys(k, seed, &[key]).unwrap().values()[slot])
+                        .min()
+                        .unwrap_or(u64::MAX);
+                    prop_assert_eq!(minimum, model);
+                }
+                let j = sa.jaccard(&sb).unwrap();
+                let equal = sa.values().iter().zip(sb.values()).filter(|(x, y)| x == y).count();
+                prop_assert_eq!(j, equal as f64 / k as f64);
+                prop_assert_eq!(sa.jaccard(&sa).unwrap(), 1.0);
+                let (size_a, size_b) = (a.len() as f64, b.len() as f64);
+                let intersection = sa.intersection_size_with_sizes(&sb, size_a, size_b).unwrap();
+                prop_assert!(intersection >= 0.0 && intersection <= size_a.min(size_b));
+                prop_assert!((0.0..=1.0).contains(&sa.containment(&sb).unwrap()));
+                prop_assert_eq!(sa.is_empty(), a.is_empty());
+            }
+
+            #[test]
+            fn bytes_round_trip_and_corrupt_bytes_are_refused(
+                k in 1usize..8, seed: u64, keys in keys(), flip_at: usize, flip: u8,
+            ) {
+                let sketch = KHashMinHash::from_keys(k, seed, &keys).unwrap();
+                let bytes = sketch.to_bytes();
+                prop_assert_eq!(&KHashMinHash::from_bytes(&bytes).unwrap(), &sketch);
+                crate::sketch::check_decoder(
+                    &bytes, KHashMinHash::from_bytes, KHashMinHash::to_bytes, flip_at, flip,
+                );
+            }
+        }
     }
 }
