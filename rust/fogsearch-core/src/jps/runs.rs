@@ -1,0 +1,229 @@
+//! Many seeds at once, as Table 1 and Table 2 are measured: per seed, a starting policy (CFR or
+//! a random one), then JPS; seeds run in parallel on a pool of `threads`.
+//!
+//! Every random choice of a seed's run (CFR's start and noise, the depth order, the samples)
+//! comes from that seed's own generators, and results are returned in seed order, so the output
+//! does not depend on the number of threads.
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::rng::Rng;
+
+use super::cfr::{cfr, CfrConfig, MAX_ITERATIONS};
+use super::error::{bounded, JpsError};
+use super::policy::{expected_reward, Policy};
+use super::search::{joint_policy_search, SearchConfig, SearchStats};
+use super::tree::GameTree;
+
+pub const MAX_SEEDS: u64 = 1_000_000;
+pub const MAX_THREADS: usize = 256;
+/// Each worker holds a few arrays of one value per state (about 40 bytes per state while CFR
+/// runs); threads x states is capped so that memory stays near 2.5 GiB at most.
+pub const MAX_THREAD_STATES: u64 = 1 << 26;
+/// Stream of the random starting policy of [`Init::Random`].
+const STREAM_RANDOM_START: u64 = 5;
+
+/// The policy JPS improves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Init {
+    /// The paper's CFR (simultaneous updates from a random start) run for this many iterations;
+    /// `cfr1k` is 1,000.
+    Cfr { iterations: u32 },
+    /// Independent U(0, 1) weights per information set, normalised (the paper's "uniform
+    /// random" start).
+    Random,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunConfig {
+    pub init: Init,
+    /// Start JPS from CFR's purified policy rather than its raw last iterate.
+    pub purify_start: bool,
+    pub depth: Option<u16>,
+    pub samples: Option<u32>,
+    /// T, JPS's most iterations.
+    pub iterations: u32,
+}
+
+/// One seed's result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeedRun {
+    pub seed: u64,
+    /// The value of the starting policy as Table 1 reports it: CFR's purified last iterate, or
+    /// the random policy.
+    pub init_value: f64,
+    /// The value of the policy JPS started from.
+    pub start_value: f64,
+    /// The value after JPS (the best iterate for sample-based JPS).
+    pub value: f64,
+    pub iterations: u32,
+    pub improvements: u32,
+    pub init_seconds: f64,
+    pub stats: SearchStats,
+}
+
+/// Runs seeds `first_seed .. first_seed + count`. `stop` is polled throughout; `progress` is
+/// called once per finished seed (from worker threads).
+pub fn run_seeds(
+    tree: &GameTree,
+    config: &RunConfig,
+    first_seed: u64,
+    count: u64,
+    threads: usize,
+    stop: &(dyn Fn() -> bool + Sync),
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<SeedRun>, JpsError> {
+    bounded("seeds", count, 1, MAX_SEEDS)?;
+    bounded("threads", threads, 1, MAX_THREADS)?;
+    if first_seed.checked_add(count).is_none() {
+        return Err(JpsError::OutOfRange(format!(
+            "the seeds {first_seed}..{first_seed}+{count} overflow 64 bits"
+        )));
+    }
+    if let Init::Cfr { iterations } = config.init {
+        bounded("cfr iterations", iterations, 1, MAX_ITERATIONS)?;
+    }
+    search_config(config, 0).validate()?;
+    let workers = threads.min(count as usize);
+    let load = workers as u64 * tree.num_states() as u64;
+    if load > MAX_THREAD_STATES {
+        return Err(JpsError::OutOfRange(format!(
+            "threads x states must be at most {MAX_THREAD_STATES} (memory); {workers} threads x {} states of {} is {load}",
+            tree.num_states(),
+            tree.name()
+        )));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(workers)
+        .build()
+        .map_err(|e| JpsError::OutOfRange(format!("could not start {workers} threads: {e}")))?;
+    pool.install(|| {
+        (first_seed..first_seed + count)
+            .into_par_iter()
+            .map(|seed| {
+                let run = run_seed(tree, config, seed, stop);
+                progress();
+                run
+            })
+            .collect()
+    })
+}
+
+fn search_config(config: &RunConfig, seed: u64) -> SearchConfig {
+    SearchConfig {
+        depth: config.depth,
+        samples: config.samples,
+        iterations: config.iterations,
+        seed,
+    }
+}
+
+/// One seed: its starting policy, then JPS.
+pub fn run_seed(
+    tree: &GameTree,
+    config: &RunConfig,
+    seed: u64,
+    stop: &dyn Fn() -> bool,
+) -> Result<SeedRun, JpsError> {
+    let t0 = Instant::now();
+    let (init_value, start) = match config.init {
+        Init::Cfr { iterations } => {
+            let result = cfr(tree, &CfrConfig::paper(iterations, seed), stop)?;
+            let purified = result.current.purified(tree);
+            let value = expected_reward(tree, &purified)?;
+            (
+                value,
+                if config.purify_start {
+                    purified
+                } else {
+                    result.current
+                },
+            )
+        }
+        Init::Random => {
+            let policy = Policy::random(tree, &mut Rng::stream(seed, STREAM_RANDOM_START));
+            (expected_reward(tree, &policy)?, policy)
+        }
+    };
+    let init_seconds = t0.elapsed().as_secs_f64();
+    let outcome = joint_policy_search(tree, &start, &search_config(config, seed), stop)?;
+    Ok(SeedRun {
+        seed,
+        init_value,
+        start_value: outcome.initial_value,
+        value: outcome.value,
+        iterations: outcome.iterations,
+        improvements: outcome.improvements,
+        init_seconds,
+        stats: outcome.stats,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jps::testing::game;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[test]
+    fn results_do_not_depend_on_the_number_of_threads() {
+        let tree = game("mini_bridge:n=3");
+        let config = RunConfig {
+            init: Init::Cfr { iterations: 100 },
+            purify_start: false,
+            depth: None,
+            samples: None,
+            iterations: 100,
+        };
+        let done = AtomicUsize::new(0);
+        let progress = || {
+            done.fetch_add(1, Ordering::Relaxed);
+        };
+        let one = run_seeds(tree, &config, 3, 6, 1, &|| false, &progress).unwrap();
+        let two = run_seeds(tree, &config, 3, 6, 2, &|| false, &progress).unwrap();
+        assert_eq!(done.load(Ordering::Relaxed), 12);
+        let strip = |runs: &[SeedRun]| {
+            runs.iter()
+                .map(|r| (r.seed, r.init_value, r.start_value, r.value, r.iterations))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(strip(&one), strip(&two));
+        assert_eq!(
+            one.iter().map(|r| r.seed).collect::<Vec<_>>(),
+            vec![3, 4, 5, 6, 7, 8]
+        );
+        for run in &one {
+            assert!(run.value >= run.start_value, "Theorem 2, seed {}", run.seed);
+        }
+    }
+
+    #[test]
+    fn random_starts_and_bounds() {
+        let tree = game("simple_bidding:n=4");
+        let config = RunConfig {
+            init: Init::Random,
+            purify_start: false,
+            depth: None,
+            samples: Some(2),
+            iterations: 20,
+        };
+        let runs = run_seeds(tree, &config, 0, 4, 2, &|| false, &|| ()).unwrap();
+        assert!(runs
+            .iter()
+            .all(|r| r.init_value == r.start_value && r.iterations == 20));
+        let err = |threads, count| {
+            run_seeds(tree, &config, 0, count, threads, &|| false, &|| ())
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(err(0, 4).contains("threads must be between 1 and 256"));
+        assert!(err(1, 0).contains("seeds must be between 1 and 1000000"));
+        let big = game("comm:l=7");
+        let err = run_seeds(big, &config, 0, 64, 64, &|| false, &|| ()).unwrap_err();
+        assert!(err.to_string().contains("threads x states"), "{err}");
+        let interrupted = run_seeds(tree, &config, 0, 4, 2, &|| true, &|| ()).unwrap_err();
+        assert_eq!(interrupted, JpsError::Interrupted);
+    }
+}
