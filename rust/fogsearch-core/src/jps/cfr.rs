@@ -12,6 +12,7 @@
 //! `I`; the average policy weights `sigma(I, a)` by the player's own reach.
 
 use crate::rng::Rng;
+use crate::stop::Stop;
 
 use super::error::{bounded, JpsError};
 use super::policy::{dot, Policy};
@@ -85,11 +86,7 @@ pub(crate) const STREAM_CFR_START: u64 = 1;
 pub(crate) const STREAM_CFR_NOISE: u64 = 2;
 
 /// Runs CFR on `tree`; `stop` is polled once per iteration.
-pub fn cfr(
-    tree: &GameTree,
-    config: &CfrConfig,
-    stop: &dyn Fn() -> bool,
-) -> Result<CfrResult, JpsError> {
+pub fn cfr(tree: &GameTree, config: &CfrConfig, stop: &Stop) -> Result<CfrResult, JpsError> {
     bounded("cfr iterations", config.iterations, 1, MAX_ITERATIONS)?;
     if !(config.exploration.is_finite() && (0.0..=1.0).contains(&config.exploration)) {
         return Err(JpsError::OutOfRange(format!(
@@ -100,7 +97,7 @@ pub fn cfr(
     let mut solver = Solver::new(tree, config);
     let mut value_sum = 0.0;
     for t in 1..=config.iterations {
-        if stop() {
+        if stop.requested() {
             return Err(JpsError::Interrupted);
         }
         let weight = if config.plus { t as f64 } else { 1.0 };
@@ -285,7 +282,8 @@ fn gaussian(rng: &mut Rng) -> f64 {
 mod tests {
     use super::*;
     use crate::jps::policy::expected_reward;
-    use crate::jps::testing::game;
+    use crate::jps::testing::{game, raised};
+    use crate::stop::NEVER;
 
     /// CFR as textbooks write it: recursion over histories with per-player reach, regret
     /// matching per information set (the reference the sweeps must match).
@@ -432,7 +430,7 @@ mod tests {
                     exploration: 0.0,
                     seed: 0,
                 };
-                let ours = cfr(tree, &config, &|| false).unwrap();
+                let ours = cfr(tree, &config, &NEVER).unwrap();
                 let (current, average) = textbook_cfr(tree, 50, plus, alternating);
                 assert!(close(&ours.current, &current) < 1e-9, "{name} {config:?}");
                 assert!(close(&ours.average, &average) < 1e-9, "{name} {config:?}");
@@ -443,7 +441,7 @@ mod tests {
     #[test]
     fn the_papers_cfr_depends_on_its_seed_only_and_beats_the_uniform_policy() {
         let tree = game("simple_bidding:n=8");
-        let run = |seed| cfr(tree, &CfrConfig::paper(300, seed), &|| false).unwrap();
+        let run = |seed| cfr(tree, &CfrConfig::paper(300, seed), &NEVER).unwrap();
         let (a, b, c) = (run(1), run(1), run(2));
         assert_eq!(a.current, b.current);
         assert_ne!(a.current, c.current);
@@ -460,7 +458,7 @@ mod tests {
             iterations: 0,
             ..CfrConfig::paper(1, 0)
         };
-        assert!(cfr(tree, &zero, &|| false)
+        assert!(cfr(tree, &zero, &NEVER)
             .unwrap_err()
             .to_string()
             .contains("cfr iterations"));
@@ -468,9 +466,9 @@ mod tests {
             exploration: f64::NAN,
             ..CfrConfig::paper(1, 0)
         };
-        assert!(cfr(tree, &noisy, &|| false).is_err());
+        assert!(cfr(tree, &noisy, &NEVER).is_err());
         assert_eq!(
-            cfr(tree, &CfrConfig::paper(5, 0), &|| true).unwrap_err(),
+            cfr(tree, &CfrConfig::paper(5, 0), &raised()).unwrap_err(),
             JpsError::Interrupted
         );
     }

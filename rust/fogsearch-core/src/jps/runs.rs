@@ -9,7 +9,9 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use crate::pool;
 use crate::rng::Rng;
+use crate::stop::Stop;
 
 use super::cfr::{cfr, CfrConfig, MAX_ITERATIONS};
 use super::error::{bounded, JpsError};
@@ -18,7 +20,6 @@ use super::search::{joint_policy_search, SearchConfig, SearchStats};
 use super::tree::GameTree;
 
 pub const MAX_SEEDS: u64 = 1_000_000;
-pub const MAX_THREADS: usize = 256;
 /// Each worker holds a few arrays of one value per state (about 40 bytes per state while CFR
 /// runs); threads x states is capped so that memory stays near 2.5 GiB at most.
 pub const MAX_THREAD_STATES: u64 = 1 << 26;
@@ -64,19 +65,18 @@ pub struct SeedRun {
     pub stats: SearchStats,
 }
 
-/// Runs seeds `first_seed .. first_seed + count`. `stop` is polled throughout; `progress` is
-/// called once per finished seed (from worker threads).
+/// Runs seeds `first_seed .. first_seed + count` on the shared pool of `threads` workers;
+/// `stop` is polled throughout.
 pub fn run_seeds(
     tree: &GameTree,
     config: &RunConfig,
     first_seed: u64,
     count: u64,
     threads: usize,
-    stop: &(dyn Fn() -> bool + Sync),
-    progress: &(dyn Fn() + Sync),
+    stop: &Stop,
 ) -> Result<Vec<SeedRun>, JpsError> {
     bounded("seeds", count, 1, MAX_SEEDS)?;
-    bounded("threads", threads, 1, MAX_THREADS)?;
+    pool::check_threads(threads).map_err(|e| JpsError::OutOfRange(e.to_string()))?;
     if first_seed.checked_add(count).is_none() {
         return Err(JpsError::OutOfRange(format!(
             "the seeds {first_seed}..{first_seed}+{count} overflow 64 bits"
@@ -95,20 +95,13 @@ pub fn run_seeds(
             tree.name()
         )));
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(workers)
-        .build()
-        .map_err(|e| JpsError::OutOfRange(format!("could not start {workers} threads: {e}")))?;
-    pool.install(|| {
+    pool::install(workers, || {
         (first_seed..first_seed + count)
             .into_par_iter()
-            .map(|seed| {
-                let run = run_seed(tree, config, seed, stop);
-                progress();
-                run
-            })
+            .map(|seed| run_seed(tree, config, seed, stop))
             .collect()
     })
+    .map_err(|e| JpsError::OutOfRange(e.to_string()))?
 }
 
 fn search_config(config: &RunConfig, seed: u64) -> SearchConfig {
@@ -125,7 +118,7 @@ pub fn run_seed(
     tree: &GameTree,
     config: &RunConfig,
     seed: u64,
-    stop: &dyn Fn() -> bool,
+    stop: &Stop,
 ) -> Result<SeedRun, JpsError> {
     let t0 = Instant::now();
     let (init_value, start) = match config.init {
@@ -164,8 +157,8 @@ pub fn run_seed(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jps::testing::game;
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use crate::jps::testing::{game, raised};
+    use crate::stop::NEVER;
 
     #[test]
     fn results_do_not_depend_on_the_number_of_threads() {
@@ -177,13 +170,8 @@ mod tests {
             samples: None,
             iterations: 100,
         };
-        let done = AtomicUsize::new(0);
-        let progress = || {
-            done.fetch_add(1, Ordering::Relaxed);
-        };
-        let one = run_seeds(tree, &config, 3, 6, 1, &|| false, &progress).unwrap();
-        let two = run_seeds(tree, &config, 3, 6, 2, &|| false, &progress).unwrap();
-        assert_eq!(done.load(Ordering::Relaxed), 12);
+        let one = run_seeds(tree, &config, 3, 6, 1, &NEVER).unwrap();
+        let two = run_seeds(tree, &config, 3, 6, 2, &NEVER).unwrap();
         let strip = |runs: &[SeedRun]| {
             runs.iter()
                 .map(|r| (r.seed, r.init_value, r.start_value, r.value, r.iterations))
@@ -209,21 +197,21 @@ mod tests {
             samples: Some(2),
             iterations: 20,
         };
-        let runs = run_seeds(tree, &config, 0, 4, 2, &|| false, &|| ()).unwrap();
+        let runs = run_seeds(tree, &config, 0, 4, 2, &NEVER).unwrap();
         assert!(runs
             .iter()
             .all(|r| r.init_value == r.start_value && r.iterations == 20));
         let err = |threads, count| {
-            run_seeds(tree, &config, 0, count, threads, &|| false, &|| ())
+            run_seeds(tree, &config, 0, count, threads, &NEVER)
                 .unwrap_err()
                 .to_string()
         };
         assert!(err(0, 4).contains("threads must be between 1 and 256"));
         assert!(err(1, 0).contains("seeds must be between 1 and 1000000"));
         let big = game("comm:l=7");
-        let err = run_seeds(big, &config, 0, 64, 64, &|| false, &|| ()).unwrap_err();
+        let err = run_seeds(big, &config, 0, 64, 64, &NEVER).unwrap_err();
         assert!(err.to_string().contains("threads x states"), "{err}");
-        let interrupted = run_seeds(tree, &config, 0, 4, 2, &|| true, &|| ()).unwrap_err();
+        let interrupted = run_seeds(tree, &config, 0, 4, 2, &raised()).unwrap_err();
         assert_eq!(interrupted, JpsError::Interrupted);
     }
 }

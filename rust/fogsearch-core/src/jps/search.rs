@@ -27,6 +27,7 @@
 use std::time::Instant;
 
 use crate::rng::Rng;
+use crate::stop::Stop;
 
 use super::error::{bounded, JpsError};
 use super::policy::{Policy, Sweep};
@@ -175,7 +176,7 @@ pub fn joint_policy_search(
     tree: &GameTree,
     start: &Policy,
     config: &SearchConfig,
-    stop: &dyn Fn() -> bool,
+    stop: &Stop,
 ) -> Result<JpsOutcome, JpsError> {
     config.validate()?;
     start.check(tree)?;
@@ -201,7 +202,7 @@ pub fn joint_policy_search(
     let mut iterations = 0;
     let mut improvements = 0;
     for _ in 0..config.iterations {
-        if stop() {
+        if stop.requested() {
             return Err(JpsError::Interrupted);
         }
         let t0 = Instant::now();
@@ -270,7 +271,7 @@ pub fn jps_step(
     policy: &Policy,
     starts: &[u32],
     depth: Option<u16>,
-    stop: &dyn Fn() -> bool,
+    stop: &Stop,
 ) -> Result<Step, JpsError> {
     policy.check(tree)?;
     let mut searcher = Searcher::new(tree, policy.clone(), stop);
@@ -290,7 +291,7 @@ pub fn brute_force_step(
     policy: &Policy,
     starts: &[u32],
     depth: Option<u16>,
-    stop: &dyn Fn() -> bool,
+    stop: &Stop,
 ) -> Result<Step, JpsError> {
     policy.check(tree)?;
     let t0 = Instant::now();
@@ -327,7 +328,7 @@ pub(crate) fn visit_chains(
     depth: Option<u16>,
     visit: ChainVisitor<'_>,
 ) {
-    let mut searcher = Searcher::new(tree, policy.clone(), &|| false);
+    let mut searcher = Searcher::new(tree, policy.clone(), &crate::stop::NEVER);
     searcher.visit = Some(visit);
     searcher.evaluate();
     searcher.activate_all();
@@ -354,13 +355,13 @@ struct Searcher<'t, 'v> {
     best: f64,
     best_chain: Vec<(u32, u16)>,
     stats: SearchStats,
-    stop: &'v dyn Fn() -> bool,
+    stop: &'v Stop,
     #[cfg_attr(not(test), allow(dead_code))]
     visit: Option<ChainVisitor<'v>>,
 }
 
 impl<'t, 'v> Searcher<'t, 'v> {
-    fn new(tree: &'t GameTree, policy: Policy, stop: &'v dyn Fn() -> bool) -> Searcher<'t, 'v> {
+    fn new(tree: &'t GameTree, policy: Policy, stop: &'v Stop) -> Searcher<'t, 'v> {
         let max_actions = tree
             .infosets()
             .iter()
@@ -462,7 +463,7 @@ impl<'t, 'v> Searcher<'t, 'v> {
             self.infoset_gains(i, &mut gains[..n]);
             for a in 0..n {
                 self.stats.links += 1;
-                if self.stats.links & 0xFFF == 0 && (self.stop)() {
+                if self.stats.links & 0xFFF == 0 && self.stop.requested() {
                     return Err(JpsError::Interrupted);
                 }
                 let total = prefix + gains[a];
@@ -572,7 +573,7 @@ struct BruteForce<'t, 'v> {
     tree: &'t GameTree,
     policy: Policy,
     sweep: Sweep,
-    stop: &'v dyn Fn() -> bool,
+    stop: &'v Stop,
     base: f64,
     best: f64,
     best_chain: Vec<(u32, u16)>,
@@ -589,7 +590,7 @@ impl BruteForce<'_, '_> {
         for &i in candidates {
             let saved = self.policy.at(tree, i).to_vec();
             for a in 0..tree.infoset(i).num_actions {
-                if (self.stop)() {
+                if self.stop.requested() {
                     return Err(JpsError::Interrupted);
                 }
                 self.stats.links += 1;
@@ -616,7 +617,8 @@ impl BruteForce<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jps::testing::{game, naive_value, TABLE1};
+    use crate::jps::testing::{game, naive_value, raised, TABLE1};
+    use crate::stop::NEVER;
 
     fn applied(tree: &GameTree, policy: &Policy, chain: &[(u32, u16)]) -> Policy {
         let mut out = policy.clone();
@@ -681,8 +683,8 @@ mod tests {
             for seed in 0..3 {
                 let policy = Policy::random(tree, &mut Rng::new(seed));
                 let starts = start_infosets(tree, start);
-                let jps = jps_step(tree, &policy, &starts, depth, &|| false).unwrap();
-                let brute = brute_force_step(tree, &policy, &starts, depth, &|| false).unwrap();
+                let jps = jps_step(tree, &policy, &starts, depth, &NEVER).unwrap();
+                let brute = brute_force_step(tree, &policy, &starts, depth, &NEVER).unwrap();
                 assert!(
                     (jps.gain - brute.gain).abs() < 1e-10,
                     "{name}: {} vs {}",
@@ -713,7 +715,7 @@ mod tests {
                 seed: 5,
             };
             let start = Policy::random(tree, &mut Rng::new(2));
-            let out = joint_policy_search(tree, &start, &config, &|| false).unwrap();
+            let out = joint_policy_search(tree, &start, &config, &NEVER).unwrap();
             assert!(out.improvements > 0, "{name}");
             for (t, gain) in out.predicted.iter().enumerate() {
                 let step = out.history[t + 1] - out.history[t];
@@ -735,7 +737,7 @@ mod tests {
             let tree = game(name);
             for seed in 0..4 {
                 let start =
-                    crate::jps::cfr::cfr(tree, &crate::jps::CfrConfig::paper(200, seed), &|| false)
+                    crate::jps::cfr::cfr(tree, &crate::jps::CfrConfig::paper(200, seed), &NEVER)
                         .unwrap()
                         .current;
                 let config = SearchConfig {
@@ -744,7 +746,7 @@ mod tests {
                     iterations: 100,
                     seed,
                 };
-                let out = joint_policy_search(tree, &start, &config, &|| false).unwrap();
+                let out = joint_policy_search(tree, &start, &config, &NEVER).unwrap();
                 assert!(
                     (out.value - 1.0).abs() < 1e-12,
                     "{name} seed {seed}: {}",
@@ -768,8 +770,8 @@ mod tests {
             samples: Some(10_000),
             ..full
         };
-        let a = joint_policy_search(tree, &start, &full, &|| false).unwrap();
-        let b = joint_policy_search(tree, &start, &all_sampled, &|| false).unwrap();
+        let a = joint_policy_search(tree, &start, &full, &NEVER).unwrap();
+        let b = joint_policy_search(tree, &start, &all_sampled, &NEVER).unwrap();
         assert_eq!(a.predicted, b.predicted);
         assert_eq!(a.history, b.history);
 
@@ -779,18 +781,18 @@ mod tests {
             iterations: 40,
             seed: 9,
         };
-        let c = joint_policy_search(tree, &start, &sampled, &|| false).unwrap();
+        let c = joint_policy_search(tree, &start, &sampled, &NEVER).unwrap();
         assert_eq!(c.iterations, 40);
         let best = c.history.iter().copied().fold(f64::MIN, f64::max);
         assert_eq!(c.value, best);
         assert!((naive_value(tree, &c.policy) - best).abs() < 1e-9);
-        let again = joint_policy_search(tree, &start, &sampled, &|| false).unwrap();
+        let again = joint_policy_search(tree, &start, &sampled, &NEVER).unwrap();
         assert_eq!(c.history, again.history, "a seed fixes the samples");
         let other = SearchConfig {
             seed: 10,
             ..sampled
         };
-        let d = joint_policy_search(tree, &start, &other, &|| false).unwrap();
+        let d = joint_policy_search(tree, &start, &other, &NEVER).unwrap();
         assert_ne!(c.history, d.history, "another seed draws other samples");
     }
 
@@ -804,7 +806,7 @@ mod tests {
             iterations: 10,
             seed: 0,
         };
-        let err = joint_policy_search(tree, &start, &config, &|| true).unwrap_err();
+        let err = joint_policy_search(tree, &start, &config, &raised()).unwrap_err();
         assert_eq!(err, JpsError::Interrupted);
         for bad in [
             SearchConfig {
@@ -820,7 +822,7 @@ mod tests {
                 ..config
             },
         ] {
-            let err = joint_policy_search(tree, &start, &bad, &|| false).unwrap_err();
+            let err = joint_policy_search(tree, &start, &bad, &NEVER).unwrap_err();
             assert!(matches!(err, JpsError::OutOfRange(_)), "{err}");
         }
     }

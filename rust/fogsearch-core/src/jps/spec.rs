@@ -4,6 +4,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::stop::{Stop, NEVER};
+
 use super::comm::Comm;
 use super::error::JpsError;
 use super::mini_bridge::MiniBridge;
@@ -99,7 +101,7 @@ impl GameSpec {
     }
 
     /// Enumerates the game; `stop` is polled while building.
-    pub fn build(&self, stop: &dyn Fn() -> bool) -> Result<GameTree, JpsError> {
+    pub fn build(&self, stop: &Stop) -> Result<GameTree, JpsError> {
         match self {
             GameSpec::Comm(g) => build(g, stop),
             GameSpec::MiniHanabi(g) => build(g, stop),
@@ -111,7 +113,7 @@ impl GameSpec {
 
 /// Reads a game name and enumerates it.
 pub fn load_game(name: &str) -> Result<GameTree, JpsError> {
-    name.parse::<GameSpec>()?.build(&|| false)
+    name.parse::<GameSpec>()?.build(&NEVER)
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 use crate::rng::Rng;
+use crate::stop::Stop;
 
 use super::policy::Policy;
 use super::spec::load_game;
@@ -31,6 +32,13 @@ pub(crate) fn game(name: &str) -> &'static GameTree {
     games
         .entry(name.to_string())
         .or_insert_with(|| Box::leak(Box::new(load_game(name).unwrap())))
+}
+
+/// A stop flag already raised.
+pub(crate) fn raised() -> Stop {
+    let stop = Stop::new();
+    stop.request();
+    stop
 }
 
 /// The game value by plain recursion over histories (no sweeps, no shared arrays).

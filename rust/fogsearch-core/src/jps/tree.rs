@@ -10,6 +10,8 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
+use crate::stop::Stop;
+
 use super::error::JpsError;
 
 /// No tree is built with more states than this (the largest game of Table 1 has 2,129,793).
@@ -119,7 +121,7 @@ pub struct GameTree {
 
 /// Builds the whole tree of `rules`, breadth first. The size is checked against
 /// [`MAX_STATES`] before anything is allocated; `stop` is polled every 65,536 states.
-pub(crate) fn build<R: Rules>(rules: &R, stop: &dyn Fn() -> bool) -> Result<GameTree, JpsError> {
+pub(crate) fn build<R: Rules>(rules: &R, stop: &Stop) -> Result<GameTree, JpsError> {
     let expected = rules.num_states();
     if expected > MAX_STATES {
         return Err(JpsError::OutOfRange(format!(
@@ -154,7 +156,7 @@ pub(crate) fn build<R: Rules>(rules: &R, stop: &dyn Fn() -> bool) -> Result<Game
     depth.push(0);
     let mut id = 0usize;
     while let Some(state) = queue.pop_front() {
-        if id & 0xFFFF == 0 && stop() {
+        if id & 0xFFFF == 0 && stop.requested() {
             return Err(JpsError::Interrupted);
         }
         let children_at = parent.len() as u32;
