@@ -32,7 +32,7 @@ pub use error::JpsError;
 pub use mini_bridge::MiniBridge;
 pub use mini_hanabi::{MiniHanabi, PAYOFF as MINI_HANABI_PAYOFF};
 pub use policy::{expected_reward, Policy, Sweep};
-pub use runs::{run_seed, run_seeds, Init, RunConfig, SeedRun};
+pub use runs::{run_seed, run_seeds, Init, RunConfig, SearchRun, SearchSettings, SeedRun};
 pub use search::{
     brute_force_step, joint_policy_search, jps_step, start_infosets, JpsOutcome, SearchConfig,
     SearchStats, Start, Step,

@@ -37,15 +37,34 @@ pub enum Init {
     Random,
 }
 
+/// One JPS setting to run from each seed's start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RunConfig {
-    pub init: Init,
-    /// Start JPS from CFR's purified policy rather than its raw last iterate.
-    pub purify_start: bool,
+pub struct SearchSettings {
     pub depth: Option<u16>,
     pub samples: Option<u32>,
     /// T, JPS's most iterations.
     pub iterations: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunConfig {
+    pub init: Init,
+    /// Start JPS from CFR's purified policy rather than its raw last iterate.
+    pub purify_start: bool,
+    /// The JPS settings, each run from the same start (Table 2's columns share their CFR).
+    pub searches: Vec<SearchSettings>,
+}
+
+/// One JPS setting's result for one seed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchRun {
+    /// The value of the policy JPS started from.
+    pub start_value: f64,
+    /// The value after JPS (the best iterate for sample-based JPS).
+    pub value: f64,
+    pub iterations: u32,
+    pub improvements: u32,
+    pub stats: SearchStats,
 }
 
 /// One seed's result.
@@ -55,15 +74,13 @@ pub struct SeedRun {
     /// The value of the starting policy as Table 1 reports it: CFR's purified last iterate, or
     /// the random policy.
     pub init_value: f64,
-    /// The value of the policy JPS started from.
-    pub start_value: f64,
-    /// The value after JPS (the best iterate for sample-based JPS).
-    pub value: f64,
-    pub iterations: u32,
-    pub improvements: u32,
     pub init_seconds: f64,
-    pub stats: SearchStats,
+    /// One result per [`RunConfig::searches`] entry, in order.
+    pub searches: Vec<SearchRun>,
 }
+
+/// At most this many JPS settings per run.
+pub const MAX_SEARCHES: usize = 64;
 
 /// Runs seeds `first_seed .. first_seed + count` on the shared pool of `threads` workers;
 /// `stop` is polled throughout.
@@ -85,7 +102,15 @@ pub fn run_seeds(
     if let Init::Cfr { iterations } = config.init {
         bounded("cfr iterations", iterations, 1, MAX_ITERATIONS)?;
     }
-    search_config(config, 0).validate()?;
+    bounded(
+        "jps settings per run",
+        config.searches.len(),
+        1,
+        MAX_SEARCHES,
+    )?;
+    for settings in &config.searches {
+        search_config(settings, 0).validate()?;
+    }
     let workers = threads.min(count as usize);
     let load = workers as u64 * tree.num_states() as u64;
     if load > MAX_THREAD_STATES {
@@ -104,11 +129,11 @@ pub fn run_seeds(
     .map_err(|e| JpsError::OutOfRange(e.to_string()))?
 }
 
-fn search_config(config: &RunConfig, seed: u64) -> SearchConfig {
+fn search_config(settings: &SearchSettings, seed: u64) -> SearchConfig {
     SearchConfig {
-        depth: config.depth,
-        samples: config.samples,
-        iterations: config.iterations,
+        depth: settings.depth,
+        samples: settings.samples,
+        iterations: settings.iterations,
         seed,
     }
 }
@@ -141,16 +166,22 @@ pub fn run_seed(
         }
     };
     let init_seconds = t0.elapsed().as_secs_f64();
-    let outcome = joint_policy_search(tree, &start, &search_config(config, seed), stop)?;
+    let mut searches = Vec::with_capacity(config.searches.len());
+    for settings in &config.searches {
+        let outcome = joint_policy_search(tree, &start, &search_config(settings, seed), stop)?;
+        searches.push(SearchRun {
+            start_value: outcome.initial_value,
+            value: outcome.value,
+            iterations: outcome.iterations,
+            improvements: outcome.improvements,
+            stats: outcome.stats,
+        });
+    }
     Ok(SeedRun {
         seed,
         init_value,
-        start_value: outcome.initial_value,
-        value: outcome.value,
-        iterations: outcome.iterations,
-        improvements: outcome.improvements,
         init_seconds,
-        stats: outcome.stats,
+        searches,
     })
 }
 
@@ -166,15 +197,31 @@ mod tests {
         let config = RunConfig {
             init: Init::Cfr { iterations: 100 },
             purify_start: false,
-            depth: None,
-            samples: None,
-            iterations: 100,
+            searches: vec![
+                SearchSettings {
+                    depth: None,
+                    samples: None,
+                    iterations: 100,
+                },
+                SearchSettings {
+                    depth: Some(2),
+                    samples: Some(1),
+                    iterations: 10,
+                },
+            ],
         };
         let one = run_seeds(tree, &config, 3, 6, 1, &NEVER).unwrap();
         let two = run_seeds(tree, &config, 3, 6, 2, &NEVER).unwrap();
         let strip = |runs: &[SeedRun]| {
             runs.iter()
-                .map(|r| (r.seed, r.init_value, r.start_value, r.value, r.iterations))
+                .map(|r| {
+                    let s: Vec<_> = r
+                        .searches
+                        .iter()
+                        .map(|s| (s.start_value, s.value, s.iterations))
+                        .collect();
+                    (r.seed, r.init_value, s)
+                })
                 .collect::<Vec<_>>()
         };
         assert_eq!(strip(&one), strip(&two));
@@ -183,7 +230,17 @@ mod tests {
             vec![3, 4, 5, 6, 7, 8]
         );
         for run in &one {
-            assert!(run.value >= run.start_value, "Theorem 2, seed {}", run.seed);
+            let full = &run.searches[0];
+            assert!(
+                full.value >= full.start_value,
+                "Theorem 2, seed {}",
+                run.seed
+            );
+            assert_eq!(
+                run.searches[1].start_value, full.start_value,
+                "one start for both"
+            );
+            assert_eq!(run.searches[1].iterations, 10);
         }
     }
 
@@ -193,14 +250,28 @@ mod tests {
         let config = RunConfig {
             init: Init::Random,
             purify_start: false,
-            depth: None,
-            samples: Some(2),
-            iterations: 20,
+            searches: vec![SearchSettings {
+                depth: None,
+                samples: Some(2),
+                iterations: 20,
+            }],
         };
         let runs = run_seeds(tree, &config, 0, 4, 2, &NEVER).unwrap();
-        assert!(runs
-            .iter()
-            .all(|r| r.init_value == r.start_value && r.iterations == 20));
+        for run in &runs {
+            assert_eq!(run.init_value, run.searches[0].start_value);
+            assert_eq!(run.searches[0].iterations, 20);
+        }
+        let none = RunConfig {
+            searches: vec![],
+            ..config.clone()
+        };
+        let err = run_seeds(tree, &none, 0, 1, 1, &NEVER)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("jps settings per run must be between 1 and 64"),
+            "{err}"
+        );
         let err = |threads, count| {
             run_seeds(tree, &config, 0, count, threads, &NEVER)
                 .unwrap_err()
