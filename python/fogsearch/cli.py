@@ -13,6 +13,7 @@ import traceback
 
 from fogsearch import benchmarks, play, tracking
 from fogsearch.arguments import UsageError
+from fogsearch.jps import command as jps_command
 from fogsearch.tournament import command as tournament_command
 
 USAGE_EXIT = 2
@@ -39,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_parser(subparsers)
     tournament_command.add_parser(subparsers)
     benchmarks.add_parser(subparsers)
+    jps_command.add_parser(subparsers)
     return parser
 
 
