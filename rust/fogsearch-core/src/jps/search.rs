@@ -274,6 +274,7 @@ pub fn jps_step(
     stop: &Stop,
 ) -> Result<Step, JpsError> {
     policy.check(tree)?;
+    check_starts(tree, starts)?;
     let mut searcher = Searcher::new(tree, policy.clone(), stop);
     let t0 = Instant::now();
     searcher.evaluate();
@@ -294,6 +295,7 @@ pub fn brute_force_step(
     stop: &Stop,
 ) -> Result<Step, JpsError> {
     policy.check(tree)?;
+    check_starts(tree, starts)?;
     let t0 = Instant::now();
     let mut brute = BruteForce {
         tree,
@@ -317,6 +319,18 @@ pub fn brute_force_step(
         chain: brute.best_chain,
         stats: brute.stats,
     })
+}
+
+fn check_starts(tree: &GameTree, starts: &[u32]) -> Result<(), JpsError> {
+    match starts.iter().find(|&&i| i as usize >= tree.num_infosets()) {
+        Some(i) => Err(JpsError::OutOfRange(format!(
+            "starting information set {i} does not exist; {} has {} (0 to {})",
+            tree.name(),
+            tree.num_infosets(),
+            tree.num_infosets() - 1
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// Every chain JPS examines from `starts`, with its predicted value change (test support).
