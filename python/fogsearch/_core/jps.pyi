@@ -82,6 +82,9 @@ class Game:
     def action_label(self, player: int, action: int) -> str | None:
         """The label of ``action`` for ``player`` (-1: chance)."""
 
+    def deal_view(self, player: int, action: int) -> str | None:
+        """What ``player`` sees of the deal ``action`` at the root (its private value)."""
+
 def expected_reward(game: Game, probs: _Probs) -> float: ...
 def purified(game: Game, probs: _Probs) -> _Probs:
     """Each information set's most likely action with certainty (the lowest on ties)."""
@@ -138,13 +141,12 @@ def run_seeds(
     *,
     init: str,
     cfr_iterations: int,
-    purify_start: bool,
-    searches: list[tuple[int | None, int | None, int]],
+    searches: list[tuple[bool, int | None, int | None, int]],
     first_seed: int,
     count: int,
     threads: int,
 ) -> dict[str, npt.NDArray[Any]]:
-    """Per seed a start (``init`` "cfr" or "random"), then each ``(depth, samples, iterations)``
-    JPS setting: arrays per seed (``seed``, ``init_value``, ``init_seconds``) and per seed and
+    """Per seed a start (``init`` "cfr" or "random"), then each ``(purify_start, depth, samples,
+    iterations)`` JPS setting: arrays per seed (``seed``, ``init_value``, ``init_seconds``) and per seed and
     setting (``start_value``, ``value``, ``iterations``, ``improvements``, ``links``,
     ``states``, ``evaluations``, ``search_seconds``, ``evaluate_seconds``)."""

@@ -6,9 +6,9 @@ of a game is the core's enumerated state, so OpenSpiel's algorithms (CFR, exploi
 simulation) run on exactly the trees fogsearch searches. Utilities are identical (both players
 receive the common payoff); chance is explicit (one chance node deals both private values).
 
-Information-state strings are those of the player to move (all OpenSpiel's CFR asks for);
-asking another player's raises ``JpsError``. In Mini-Hanabi they are OpenSpiel ``tiny_hanabi``'s
-own strings (``p0:d1``, ``p1:d0 p0:a2``).
+A player's information state is what it saw of the deal and every move since (all moves are
+public): ``p1:s3 p0:a2 p1:a0`` reads "player 1, dealt 3, then player 0 played action 2 and player 1
+action 0". In Mini-Hanabi these are OpenSpiel ``tiny_hanabi``'s own strings (``p1:d0 p0:a2``).
 
 >>> import pyspiel
 >>> from fogsearch.jps import openspiel
@@ -19,6 +19,7 @@ own strings (``p0:d1``, ``p1:d0 p0:a2``).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -27,7 +28,13 @@ import pyspiel
 from fogsearch._core.jps import Game, JpsError
 from fogsearch.jps.game import Policy, load_game
 
-__all__ = ["FAMILIES", "from_tabular_policy", "pyspiel_game", "to_tabular_policy"]
+__all__ = [
+    "FAMILIES",
+    "from_tabular_policy",
+    "infoset_of",
+    "pyspiel_game",
+    "to_tabular_policy",
+]
 
 #: pyspiel short name -> (fogsearch family, parameter name or None, default value).
 FAMILIES: dict[str, tuple[str, str | None, int]] = {
@@ -54,7 +61,16 @@ class _Tree:
         self.infoset = a["infoset"].tolist()
         self.utility = a["utility"].tolist()
         self.chance_prob = a["chance_prob"].tolist()
+        self.parent = a["parent"].tolist()
         self.labels = [label for label, _, _, _ in game.infosets()]
+        # What each player sees of each deal, and a state of each information set.
+        self.views = [
+            [game.deal_view(p, d) or "" for d in range(game.max_chance_outcomes)] for p in (0, 1)
+        ]
+        self.representative = [-1] * len(self.labels)
+        for node, i in enumerate(self.infoset):
+            if i >= 0 and self.representative[i] < 0:
+                self.representative[i] = node
         utilities = a["utility"][a["player"] == pyspiel.PlayerId.TERMINAL]
         self.min_utility = float(utilities.min())
         self.max_utility = float(utilities.max())
@@ -70,6 +86,22 @@ class _Tree:
     def children(self, node: int) -> range:
         first = self.first_child[node]
         return range(first, first + self.num_children[node])
+
+    def information_state(self, node: int, player: int) -> str:
+        """``p<player>:<its view of the deal>`` then `` p<mover>:a<action>`` per move."""
+        moves = []
+        while self.parent[node] > 0:  # stop at the deal, the root's child
+            parent = self.parent[node]
+            moves.append(f" p{self.player[parent]}:a{self.action[node]}")
+            node = parent
+        if self.parent[node] < 0:
+            return f"p{player}:"  # the root: nothing dealt yet
+        return f"p{player}:{self.views[player][self.action[node]]}" + "".join(reversed(moves))
+
+
+@functools.lru_cache(maxsize=16)
+def _tree_of(name: str) -> _Tree:
+    return _Tree(load_game(name))
 
 
 def _game_type(short_name: str) -> pyspiel.GameType:
@@ -100,7 +132,7 @@ class _SpielGame(pyspiel.Game):
         family, param, default = FAMILIES[short_name]
         value = int((params or {}).get(param, default)) if param else 0
         self.fogsearch_game = load_game(_name(family, param, value))
-        self.tree = _Tree(self.fogsearch_game)
+        self.tree = _tree_of(self.fogsearch_game.name)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.fogsearch_game.num_distinct_actions,
             max_chance_outcomes=self.fogsearch_game.max_chance_outcomes,
@@ -161,7 +193,7 @@ class _SpielState(pyspiel.State):
 
 
 class _Observer:
-    """Information states of the player to move."""
+    """Information states (perfect recall) of any player."""
 
     def __init__(self, tree: _Tree) -> None:
         self.tree = tree
@@ -172,12 +204,7 @@ class _Observer:
         pass
 
     def string_from(self, state: _SpielState, player: int) -> str:
-        i = self.tree.infoset[state.node]
-        if i < 0 or self.tree.player[state.node] != player:
-            raise JpsError(
-                f"only the information state of the player to move is provided (asked for {player})"
-            )
-        return self.tree.labels[i]
+        return self.tree.information_state(state.node, player)
 
 
 # pyspiel keeps the constructor for the life of the process: it must be a class (a closure is
@@ -217,13 +244,28 @@ def pyspiel_game(game: Game | str) -> pyspiel.Game:
     return pyspiel.load_game(short, params)
 
 
+def infoset_of(state: Any) -> int:
+    """The core's information set of the player to move in a state of :func:`pyspiel_game`."""
+    i = state.tree.infoset[state.node]
+    if i < 0:
+        raise JpsError("no player decides in this state")
+    return i
+
+
+def _strings(game: Game) -> list[str]:
+    """The pyspiel information-state string of each of the core's information sets."""
+    tree = _tree_of(game.name)
+    return [tree.information_state(node, tree.player[node]) for node in tree.representative]
+
+
 def from_tabular_policy(game: Game | str, tabular: Any) -> Policy:
     """A fogsearch policy from an OpenSpiel ``TabularPolicy`` of :func:`pyspiel_game` (or, for
     Mini-Hanabi, of OpenSpiel's own ``tiny_hanabi``: the information-state strings agree)."""
     g = load_game(game) if isinstance(game, str) else game
     probs = np.empty(g.num_policy_entries)
-    for label, _, offset, n in g.infosets():
-        row = tabular.state_lookup[label]
+    strings = _strings(g)
+    for i, (label, _, offset, n) in enumerate(g.infosets()):
+        row = tabular.state_lookup[strings[i]]
         probs[offset : offset + n] = tabular.action_probability_array[row][_actions_of(g, label, n)]
     return Policy(g, probs)
 
@@ -233,8 +275,9 @@ def to_tabular_policy(policy: Policy, spiel_game: pyspiel.Game) -> Any:
     from open_spiel.python import policy as openspiel_policy
 
     tabular = openspiel_policy.TabularPolicy(spiel_game)
-    for label, _, offset, n in policy.game.infosets():
-        row = tabular.state_lookup[label]
+    strings = _strings(policy.game)
+    for i, (label, _, offset, n) in enumerate(policy.game.infosets()):
+        row = tabular.state_lookup[strings[i]]
         tabular.action_probability_array[row][:] = 0.0
         tabular.action_probability_array[row][_actions_of(policy.game, label, n)] = policy.probs[
             offset : offset + n
@@ -244,15 +287,8 @@ def to_tabular_policy(policy: Policy, spiel_game: pyspiel.Game) -> Any:
 
 def _actions_of(game: Game, label: str, n: int) -> list[int]:
     """The game's action ids of an information set's actions, in the policy's order."""
-    cache = _ACTIONS.setdefault(game.name, {})
-    if not cache:
-        tree = _Tree(game)
-        for node, i in enumerate(tree.infoset):
-            if i >= 0 and tree.labels[i] not in cache:
-                cache[tree.labels[i]] = [tree.action[c] for c in tree.children(node)]
-    actions = cache[label]
+    tree = _tree_of(game.name)
+    node = tree.representative[tree.labels.index(label)]
+    actions = [tree.action[c] for c in tree.children(node)]
     assert len(actions) == n
     return actions
-
-
-_ACTIONS: dict[str, dict[str, list[int]]] = {}

@@ -230,6 +230,7 @@ class SeedsResult:
     """Table 1's #Infosets."""
     depth: int | None
     samples: int | None
+    purify_start: bool
     seeds: npt.NDArray[np.uint64] = field(repr=False)
     init_values: npt.NDArray[np.float64] = field(repr=False)
     """The start's value as Table 1 reports it (CFR's purified last iterate, or the random
@@ -289,26 +290,31 @@ def run_seeds_many(
     *,
     first_seed: int = 0,
     threads: int | None = None,
-    purify_start: bool = False,
     progress: bool = False,
 ) -> list[SeedsResult]:
     """For each seed: a start (``init``: ``"cfr1k"`` is the paper's CFR for 1,000 iterations,
     ``"cfr<N>"`` for N, ``"uniform"`` a random policy), then JPS once per entry of ``settings``
-    (keys ``depth``, ``samples``, ``iterations`` as :func:`jps`), all from the same start. Seeds
-    run in parallel on ``threads`` workers (default: all cores); results do not depend on the
-    thread count. ``progress`` shows a tqdm bar (on stderr). JPS starts from CFR's raw last
-    iterate, as the paper's code does, unless ``purify_start``."""
+    (keys ``depth``, ``samples``, ``iterations`` as :func:`jps`, and ``purify_start``: JPS starts
+    from CFR's raw last iterate, as the paper's code does, unless it is true), all from the same
+    start. Seeds run in parallel on ``threads`` workers (default: all cores); results do not
+    depend on the thread count. ``progress`` shows a tqdm bar (on stderr)."""
     g = _game(game)
     kind, cfr_iterations = _parse_init(init)
     searches = []
     for s in settings:
-        unknown = set(s) - {"depth", "samples", "iterations"}
+        unknown = set(s) - {"depth", "samples", "iterations", "purify_start"}
         if unknown:
             raise JpsError(
-                f"unknown JPS settings {sorted(unknown)}; use depth, samples, iterations"
+                f"unknown JPS settings {sorted(unknown)}; use depth, samples, iterations, "
+                "purify_start"
             )
         searches.append(
-            (_depth(g, s.get("depth", "paper")), s.get("samples"), s.get("iterations", 100))
+            (
+                bool(s.get("purify_start", False)),
+                _depth(g, s.get("depth", "paper")),
+                s.get("samples"),
+                s.get("iterations", 100),
+            )
         )
     workers = _threads(threads)
     if not 1 <= seeds <= 1_000_000:
@@ -330,7 +336,6 @@ def run_seeds_many(
                     g,
                     init=kind,
                     cfr_iterations=max(cfr_iterations, 1),
-                    purify_start=purify_start,
                     searches=searches,
                     first_seed=first_seed + done,
                     count=count,
@@ -348,7 +353,7 @@ def run_seeds_many(
         return np.concatenate([p[key] for p in parts])
 
     results = []
-    for k, (depth, samples, _) in enumerate(searches):
+    for k, (purify_start, depth, samples, _) in enumerate(searches):
         results.append(
             SeedsResult(
                 game=g.name,
@@ -357,6 +362,7 @@ def run_seeds_many(
                 infosets=g.num_infosets,
                 depth=depth,
                 samples=samples,
+                purify_start=purify_start,
                 seeds=cat("seed"),
                 init_values=cat("init_value"),
                 start_values=cat("start_value")[:, k],
@@ -387,14 +393,14 @@ def run_seeds(
     progress: bool = False,
 ) -> SeedsResult:
     """Table 1 (or, with ``samples``, Table 2) over ``seeds`` seeds: see :func:`run_seeds_many`."""
-    settings = [{"depth": depth, "samples": samples, "iterations": iterations}]
+    settings = [
+        {
+            "depth": depth,
+            "samples": samples,
+            "iterations": iterations,
+            "purify_start": purify_start,
+        }
+    ]
     return run_seeds_many(
-        game,
-        init,
-        seeds,
-        settings,
-        first_seed=first_seed,
-        threads=threads,
-        purify_start=purify_start,
-        progress=progress,
+        game, init, seeds, settings, first_seed=first_seed, threads=threads, progress=progress
     )[0]

@@ -209,6 +209,11 @@ impl PyGame {
         self.tree.action_label(actor, action).map(str::to_string)
     }
 
+    /// What `player` sees of the deal `action` at the root (its private value, e.g. `s5`).
+    fn deal_view(&self, player: u8, action: u16) -> Option<String> {
+        self.tree.deal_view(player, action).map(str::to_string)
+    }
+
     fn __repr__(&self) -> String {
         format!("Game({:?})", self.spec.name())
     }
@@ -449,20 +454,20 @@ fn brute_force_step<'py>(
 }
 
 /// Seeds `first_seed .. first_seed + count`, each: a start (`init` "cfr" with `cfr_iterations`,
-/// or "random"), then every JPS setting `(depth, samples, iterations)` in `searches`. Returns a
+/// or "random"), then every JPS setting `(purify_start, depth, samples, iterations)` in
+/// `searches`. Returns a
 /// dict of arrays: per seed `seed`, `init_value`, `init_seconds`; per seed and setting (2-D)
 /// `start_value`, `value`, `iterations`, `improvements`, `links`, `states`, `evaluations`,
 /// `search_seconds`, `evaluate_seconds`.
 #[pyfunction]
-#[pyo3(signature = (game, *, init, cfr_iterations, purify_start, searches, first_seed, count, threads))]
+#[pyo3(signature = (game, *, init, cfr_iterations, searches, first_seed, count, threads))]
 #[allow(clippy::too_many_arguments)]
 fn run_seeds<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyGame>,
     init: &str,
     cfr_iterations: u32,
-    purify_start: bool,
-    searches: Vec<(Option<u16>, Option<u32>, u32)>,
+    searches: Vec<(bool, Option<u16>, Option<u32>, u32)>,
     first_seed: u64,
     count: u64,
     threads: usize,
@@ -480,14 +485,16 @@ fn run_seeds<'py>(
     };
     let config = RunConfig {
         init,
-        purify_start,
         searches: searches
             .into_iter()
-            .map(|(depth, samples, iterations)| SearchSettings {
-                depth,
-                samples,
-                iterations,
-            })
+            .map(
+                |(purify_start, depth, samples, iterations)| SearchSettings {
+                    purify_start,
+                    depth,
+                    samples,
+                    iterations,
+                },
+            )
             .collect(),
     };
     let tree = Arc::clone(&game.get().tree);

@@ -88,6 +88,8 @@ pub(crate) const STREAM_CFR_NOISE: u64 = 2;
 /// Runs CFR on `tree`; `stop` is polled once per iteration.
 pub fn cfr(tree: &GameTree, config: &CfrConfig, stop: &Stop) -> Result<CfrResult, JpsError> {
     bounded("cfr iterations", config.iterations, 1, MAX_ITERATIONS)?;
+    // The sweeps keep reach as (player 0, player 1, chance) triples.
+    debug_assert_eq!(tree.num_players(), 2);
     if !(config.exploration.is_finite() && (0.0..=1.0).contains(&config.exploration)) {
         return Err(JpsError::OutOfRange(format!(
             "cfr exploration must be between 0 and 1, got {}",
@@ -115,25 +117,49 @@ pub fn cfr(tree: &GameTree, config: &CfrConfig, stop: &Stop) -> Result<CfrResult
         }
     }
     let average = solver.average();
+    let current = solver.current();
     Ok(CfrResult {
-        current: solver.policy,
+        current,
         average,
         mean_value: value_sum / config.iterations as f64,
     })
 }
 
+/// One state with children, as the CFR sweeps read it: everything a sweep needs in one record,
+/// in breadth-first order, so that narrow states (two or three actions, most of Mini-Bridge) cost
+/// a few loads rather than a walk through the tree's arrays.
+#[derive(Clone, Copy, Debug)]
+struct Internal {
+    node: u32,
+    first_child: u32,
+    num_children: u16,
+    /// 0 or 1 for a player, [`CHANCE`] for chance.
+    mover: u8,
+    /// Where this state's edge probabilities start in `Solver::probs` (policy, then chance).
+    offset: u32,
+    /// The record of the parent, and the `probs` index of the edge from it.
+    parent: u32,
+    edge: u32,
+    parent_mover: u8,
+    infoset: u32,
+}
+
+/// Index of chance in a reach triple.
+const CHANCE: u8 = 2;
+
 struct Solver<'t> {
     tree: &'t GameTree,
     config: CfrConfig,
-    policy: Policy,
+    layout: Vec<Internal>,
+    /// The current policy's probabilities (the first `num_slots`), then chance's.
+    probs: Vec<f64>,
     regret: Vec<f64>,
     policy_sum: Vec<f64>,
     /// The updating player's own reach summed over each information set's states this pass.
     own_reach: Vec<f64>,
-    /// `reach[k][h]`: the product of player k's (k < players) or chance's (k = players)
-    /// probabilities on the way to `h`.
-    reach: Vec<Vec<f64>>,
-    /// `v(h)` under the current policy; terminal entries are the payoffs.
+    /// Per record: the product of player 0's, player 1's and chance's probabilities above it.
+    reach: Vec<[f64; 3]>,
+    /// `v(h)` under the current policy, per state; terminal entries are the payoffs.
     values: Vec<f64>,
     noise: Rng,
 }
@@ -147,14 +173,51 @@ impl<'t> Solver<'t> {
             }
         };
         let slots = tree.num_slots();
+        let mut probs = policy.into_probs();
+        let mut record_of = vec![u32::MAX; tree.num_states()];
+        let mut layout: Vec<Internal> = Vec::with_capacity(tree.internal().len());
+        for (k, &h) in tree.internal().iter().enumerate() {
+            record_of[h as usize] = k as u32;
+            let (mover, offset, infoset) = match tree.actor(h) {
+                Actor::Player(p) => {
+                    let i = tree.raw_table(h);
+                    (p, tree.infoset(i).offset, i)
+                }
+                _ => {
+                    let offset = probs.len() as u32;
+                    probs.extend_from_slice(tree.chance_probs(h));
+                    (CHANCE, offset, u32::MAX)
+                }
+            };
+            let (parent, edge, parent_mover) = match tree.parent(h) {
+                Some(p) => {
+                    let pk = record_of[p as usize];
+                    let pr = &layout[pk as usize];
+                    (pk, pr.offset + (h - tree.first_child(p)), pr.mover)
+                }
+                None => (0, 0, CHANCE),
+            };
+            layout.push(Internal {
+                node: h,
+                first_child: tree.first_child(h),
+                num_children: tree.children(h).len() as u16,
+                mover,
+                offset,
+                parent,
+                edge,
+                parent_mover,
+                infoset,
+            });
+        }
         Solver {
             tree,
             config: *config,
-            policy,
+            reach: vec![[1.0; 3]; layout.len()],
+            layout,
+            probs,
             regret: vec![0.0; slots],
             policy_sum: vec![0.0; slots],
             own_reach: vec![0.0; tree.num_infosets()],
-            reach: vec![vec![0.0; tree.num_states()]; tree.num_players() as usize + 1],
             values: tree.utilities().to_vec(),
             noise: Rng::stream(config.seed, STREAM_CFR_NOISE),
         }
@@ -163,59 +226,38 @@ impl<'t> Solver<'t> {
     /// One pass under the current policy: accumulates regrets and the average policy for
     /// `player` (every player when `None`); returns the game value.
     fn traverse(&mut self, player: Option<u8>, weight: f64) -> f64 {
-        let tree = self.tree;
-        let chance = tree.num_players() as usize;
-        let probs = self.policy.probs();
-        for r in &mut self.reach {
-            r[0] = 1.0;
-        }
-        for &i in &tree.internal()[1..] {
-            let p = tree.raw_parent(i);
-            let a = (i - tree.first_child(p)) as usize;
-            let q = tree.edge_probs(p, probs)[a];
-            let mover = match tree.actor(p) {
-                Actor::Player(k) => k as usize,
-                _ => chance,
-            };
-            for (k, r) in self.reach.iter_mut().enumerate() {
-                r[i as usize] = if k == mover {
-                    r[p as usize] * q
-                } else {
-                    r[p as usize]
-                };
-            }
+        let probs = &self.probs;
+        let reach = &mut self.reach;
+        for (k, record) in self.layout.iter().enumerate().skip(1) {
+            let mut r = reach[record.parent as usize];
+            r[record.parent_mover as usize] *= probs[record.edge as usize];
+            reach[k] = r;
         }
         // Backward: values, and each decision state's regrets while its children are in cache.
         let values = &mut self.values;
-        for &h in tree.internal().iter().rev() {
-            let edge = tree.edge_probs(h, probs);
-            let first = tree.first_child(h) as usize;
-            let n = edge.len();
-            let vh = dot(edge, &values[first..first + n]);
-            values[h as usize] = vh;
-            let Actor::Player(mover) = tree.actor(h) else {
-                continue;
-            };
-            if player.is_some_and(|p| p != mover) {
+        for (k, record) in self.layout.iter().enumerate().rev() {
+            let n = record.num_children as usize;
+            let first = record.first_child as usize;
+            let o = record.offset as usize;
+            let vh = dot(&probs[o..o + n], &values[first..first + n]);
+            values[record.node as usize] = vh;
+            let mover = record.mover;
+            if mover == CHANCE || player.is_some_and(|p| p != mover) {
                 continue;
             }
-            let others: f64 = (0..self.reach.len())
-                .filter(|&k| k != mover as usize)
-                .map(|k| self.reach[k][h as usize])
-                .product();
-            let infoset = tree.raw_table(h);
-            self.own_reach[infoset as usize] += self.reach[mover as usize][h as usize];
-            let o = tree.infoset(infoset).offset as usize;
-            for (r, v) in self.regret[o..o + n]
+            let r = reach[k];
+            let others = r[1 - mover as usize] * r[CHANCE as usize];
+            self.own_reach[record.infoset as usize] += r[mover as usize];
+            for (g, v) in self.regret[o..o + n]
                 .iter_mut()
                 .zip(&values[first..first + n])
             {
-                *r += others * (v - vh);
+                *g += others * (v - vh);
             }
         }
         // sigma(I, a) is the same at every state of I, so its reach-weighted sum is sigma(I, a)
         // times I's summed own reach.
-        for (k, info) in tree.infosets().iter().enumerate() {
+        for (k, info) in self.tree.infosets().iter().enumerate() {
             let own = std::mem::take(&mut self.own_reach[k]);
             if own == 0.0 {
                 continue;
@@ -244,7 +286,7 @@ impl<'t> Solver<'t> {
                 regret.iter_mut().for_each(|r| *r = r.max(0.0));
             }
             let positive: f64 = regret.iter().map(|r| r.max(0.0)).sum();
-            let out = &mut self.policy.probs_mut()[o..o + n];
+            let out = &mut self.probs[o..o + n];
             if positive > 0.0 {
                 for (p, r) in out.iter_mut().zip(regret.iter()) {
                     *p = r.max(0.0) / positive;
@@ -259,6 +301,11 @@ impl<'t> Solver<'t> {
                 }
             }
         }
+    }
+
+    fn current(&self) -> Policy {
+        let probs = self.probs[..self.tree.num_slots()].to_vec();
+        Policy::from_probs(self.tree, probs).unwrap_or_else(|_| Policy::uniform(self.tree))
     }
 
     fn average(&self) -> Policy {

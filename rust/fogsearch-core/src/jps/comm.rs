@@ -136,6 +136,14 @@ impl Rules for Comm {
         }
     }
 
+    fn deal_view(&self, action: u16, player: u8) -> String {
+        if player == 0 {
+            format!("s{action}")
+        } else {
+            String::new()
+        }
+    }
+
     fn action_label(&self, actor: Actor, action: u16) -> String {
         match actor {
             Actor::Chance => format!("s={action}"),

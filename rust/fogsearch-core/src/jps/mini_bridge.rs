@@ -171,6 +171,16 @@ impl Rules for MiniBridge {
         format!("p{player} spades={own} bids={}", Self::history_text(s))
     }
 
+    fn deal_view(&self, action: u16, player: u8) -> String {
+        let width = self.n as u16 + 1;
+        let own = if player == 0 {
+            action / width
+        } else {
+            action % width
+        };
+        format!("s{own}")
+    }
+
     fn action_label(&self, actor: Actor, action: u16) -> String {
         match actor {
             Actor::Chance => {

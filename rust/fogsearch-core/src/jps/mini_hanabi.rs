@@ -112,6 +112,11 @@ impl Rules for MiniHanabi {
         }
     }
 
+    fn deal_view(&self, action: u16, player: u8) -> String {
+        let card = if player == 0 { action / 2 } else { action % 2 };
+        format!("d{card}")
+    }
+
     fn action_label(&self, actor: Actor, action: u16) -> String {
         match actor {
             Actor::Chance => format!("d{}{}", action / 2, action % 2),

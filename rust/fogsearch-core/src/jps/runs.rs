@@ -40,6 +40,9 @@ pub enum Init {
 /// One JPS setting to run from each seed's start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchSettings {
+    /// Start from CFR's purified policy rather than its raw last iterate (the paper's code
+    /// starts from the raw one); a random start is already what it is.
+    pub purify_start: bool,
     pub depth: Option<u16>,
     pub samples: Option<u32>,
     /// T, JPS's most iterations.
@@ -49,8 +52,6 @@ pub struct SearchSettings {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunConfig {
     pub init: Init,
-    /// Start JPS from CFR's purified policy rather than its raw last iterate.
-    pub purify_start: bool,
     /// The JPS settings, each run from the same start (Table 2's columns share their CFR).
     pub searches: Vec<SearchSettings>,
 }
@@ -146,29 +147,27 @@ pub fn run_seed(
     stop: &Stop,
 ) -> Result<SeedRun, JpsError> {
     let t0 = Instant::now();
-    let (init_value, start) = match config.init {
+    // The raw start, and its purified form (the same policy for a pure start).
+    let (init_value, raw, purified) = match config.init {
         Init::Cfr { iterations } => {
             let result = cfr(tree, &CfrConfig::paper(iterations, seed), stop)?;
             let purified = result.current.purified(tree);
-            let value = expected_reward(tree, &purified)?;
-            (
-                value,
-                if config.purify_start {
-                    purified
-                } else {
-                    result.current
-                },
-            )
+            (expected_reward(tree, &purified)?, result.current, purified)
         }
         Init::Random => {
             let policy = Policy::random(tree, &mut Rng::stream(seed, STREAM_RANDOM_START));
-            (expected_reward(tree, &policy)?, policy)
+            (expected_reward(tree, &policy)?, policy.clone(), policy)
         }
     };
     let init_seconds = t0.elapsed().as_secs_f64();
     let mut searches = Vec::with_capacity(config.searches.len());
     for settings in &config.searches {
-        let outcome = joint_policy_search(tree, &start, &search_config(settings, seed), stop)?;
+        let start = if settings.purify_start && config.init != Init::Random {
+            &purified
+        } else {
+            &raw
+        };
+        let outcome = joint_policy_search(tree, start, &search_config(settings, seed), stop)?;
         searches.push(SearchRun {
             start_value: outcome.initial_value,
             value: outcome.value,
@@ -196,14 +195,15 @@ mod tests {
         let tree = game("mini_bridge:n=3");
         let config = RunConfig {
             init: Init::Cfr { iterations: 100 },
-            purify_start: false,
             searches: vec![
                 SearchSettings {
+                    purify_start: false,
                     depth: None,
                     samples: None,
                     iterations: 100,
                 },
                 SearchSettings {
+                    purify_start: true,
                     depth: Some(2),
                     samples: Some(1),
                     iterations: 10,
@@ -249,8 +249,8 @@ mod tests {
         let tree = game("simple_bidding:n=4");
         let config = RunConfig {
             init: Init::Random,
-            purify_start: false,
             searches: vec![SearchSettings {
+                purify_start: true,
                 depth: None,
                 samples: Some(2),
                 iterations: 20,

@@ -31,7 +31,7 @@ use crate::stop::Stop;
 
 use super::error::{bounded, JpsError};
 use super::policy::{Policy, Sweep};
-use super::tree::GameTree;
+use super::tree::{GameTree, NONE};
 
 /// No information set's action is switched.
 const UNSWITCHED: u16 = u16::MAX;
@@ -42,6 +42,9 @@ pub const MIN_GAIN: f64 = 1e-10;
 pub const MAX_JPS_ITERATIONS: u32 = 100_000;
 pub const MAX_SAMPLES: u32 = 1_000_000;
 pub const MAX_DEPTH: u16 = 64;
+/// Up to this many states in the chain's links, a trace checks their subtree intervals rather
+/// than climbing the tree.
+const INTERVAL_TRACE_LIMIT: usize = 16;
 /// Seed streams of the random depth order and of the sampled states.
 const STREAM_DEPTHS: u64 = 3;
 const STREAM_SAMPLES: u64 = 4;
@@ -357,6 +360,14 @@ struct Searcher<'t, 'v> {
     switched: Vec<u16>,
     /// `pi'(h)` for the states of the information sets at the current chain's levels.
     altered: Vec<f64>,
+    /// Which level computed `altered[h]`, and in which of its visits: the value is current while
+    /// `stamp[h] == level_visit[stamp_level[h]]` (nothing above that level has changed since).
+    stamp: Vec<u64>,
+    stamp_level: Vec<u16>,
+    level_visit: Vec<u64>,
+    visits: u64,
+    /// The number of states in the chain's links (what a trace by subtree intervals checks).
+    link_states: usize,
     /// States that count (all, or the samples and what lies below them).
     active: Vec<bool>,
     sampled: Vec<u32>,
@@ -388,6 +399,11 @@ impl<'t, 'v> Searcher<'t, 'v> {
             sweep: Sweep::new(tree),
             switched: vec![UNSWITCHED; tree.num_infosets()],
             altered: vec![0.0; tree.num_states()],
+            stamp: vec![0; tree.num_states()],
+            stamp_level: vec![0; tree.num_states()],
+            level_visit: vec![u64::MAX; tree.max_depth() as usize + 2],
+            visits: 0,
+            link_states: 0,
             active: vec![true; tree.num_states()],
             sampled: Vec::new(),
             base: vec![0.0; tree.num_slots()],
@@ -463,10 +479,14 @@ impl<'t, 'v> Searcher<'t, 'v> {
             return Ok(());
         }
         let tree = self.tree;
+        self.visits += 1;
+        self.level_visit[level] = self.visits;
         for &i in candidates {
             for &h in tree.states(i) {
                 if self.active[h as usize] {
-                    self.altered[h as usize] = self.trace(h);
+                    self.altered[h as usize] = self.trace(h, level);
+                    self.stamp[h as usize] = self.visits;
+                    self.stamp_level[h as usize] = level as u16;
                 }
             }
             self.stats.states += tree.states(i).len() as u64;
@@ -483,6 +503,7 @@ impl<'t, 'v> Searcher<'t, 'v> {
                 let total = prefix + gains[a];
                 self.switched[i as usize] = a as u16;
                 self.chain.push((i, a as u16));
+                self.link_states += tree.states(i).len();
                 #[cfg(test)]
                 if let Some(visit) = self.visit.as_mut() {
                     visit(&self.chain, total);
@@ -494,6 +515,7 @@ impl<'t, 'v> Searcher<'t, 'v> {
                 let next = tree.succ(i, a as u16);
                 let result = self.level(next, links_left - 1, total, level + 1);
                 self.chain.pop();
+                self.link_states -= tree.states(i).len();
                 if let Err(e) = result {
                     self.switched[i as usize] = UNSWITCHED;
                     self.gains[level] = gains;
@@ -552,10 +574,50 @@ impl<'t, 'v> Searcher<'t, 'v> {
         self.stats.states += tree.states(i).len() as u64;
     }
 
-    /// `pi'(h)` under the current chain. The nearest switched ancestor is found by subtree
-    /// intervals (the links' few states are checked, deepest link first) rather than by climbing
-    /// the tree; only a state below a switched one is then walked up to it.
-    fn trace(&self, h: u32) -> f64 {
+    /// `pi'(h)` under the current chain, for a state at `level`: unchanged without a chain;
+    /// otherwise from the nearest ancestor that is either in a link (through its chosen action
+    /// or not at all) or already has its `pi'` from an earlier level, times sigma's
+    /// probabilities on the way. When the links hold few states (Comm's links hold one), their
+    /// subtree intervals are checked instead of climbing, which avoids walks to the root.
+    fn trace(&self, h: u32, level: usize) -> f64 {
+        if self.chain.is_empty() {
+            return self.sweep.reach()[h as usize];
+        }
+        if self.link_states <= INTERVAL_TRACE_LIMIT {
+            return self.trace_by_intervals(h);
+        }
+        let tree = self.tree;
+        let probs = self.policy.probs();
+        let mut node = h;
+        let mut carried = 1.0;
+        loop {
+            let p = tree.raw_parent(node);
+            if p == NONE {
+                return self.sweep.reach()[h as usize];
+            }
+            let a = node - tree.first_child(p);
+            if !tree.is_chance(p) {
+                let switched = self.switched[tree.raw_table(p) as usize];
+                if switched != UNSWITCHED {
+                    return if switched as u32 == a {
+                        self.altered[p as usize] * carried
+                    } else {
+                        0.0
+                    };
+                }
+            }
+            carried *= tree.edge_probs(p, probs)[a as usize];
+            let known = self.stamp_level[p as usize] as usize;
+            if known < level && self.stamp[p as usize] == self.level_visit[known] {
+                return self.altered[p as usize] * carried;
+            }
+            node = p;
+        }
+    }
+
+    /// [`Self::trace`] through the links' subtree intervals, deepest link first; only a state
+    /// below a link is walked up to it.
+    fn trace_by_intervals(&self, h: u32) -> f64 {
         let tree = self.tree;
         for &(i, a) in self.chain.iter().rev() {
             for &g in tree.states(i) {

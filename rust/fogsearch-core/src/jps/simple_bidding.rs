@@ -150,6 +150,11 @@ impl Rules for SimpleBidding {
         format!("p{player} s={own} bids={}", Self::history_text(s))
     }
 
+    fn deal_view(&self, action: u16, player: u8) -> String {
+        let (s1, s2) = (action as u32 / self.n, action as u32 % self.n);
+        format!("s{}", if player == 0 { s1 } else { s2 })
+    }
+
     fn action_label(&self, actor: Actor, action: u16) -> String {
         match actor {
             Actor::Chance => format!(

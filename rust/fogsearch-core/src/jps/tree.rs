@@ -67,6 +67,9 @@ pub(crate) trait Rules {
     /// What the player to move knows, as text (OpenSpiel's information-state string).
     fn infoset_label(&self, state: &Self::State, player: u8) -> String;
     fn action_label(&self, actor: Actor, action: u16) -> String;
+    /// What `player` sees of the deal `action` (chance's only move in these games, at the root):
+    /// its own private value, e.g. `s5` or `d1`; empty when it is dealt nothing.
+    fn deal_view(&self, action: u16, player: u8) -> String;
 }
 
 /// An information set: the decision states one player cannot tell apart.
@@ -117,6 +120,8 @@ pub struct GameTree {
     max_depth: u16,
     chance_labels: Vec<String>,
     player_labels: Vec<Vec<String>>,
+    /// `deal_views[player][deal action]`.
+    deal_views: Vec<Vec<String>>,
 }
 
 /// Builds the whole tree of `rules`, breadth first. The size is checked against
@@ -321,6 +326,13 @@ pub(crate) fn build<R: Rules>(rules: &R, stop: &Stop) -> Result<GameTree, JpsErr
                 .collect()
         })
         .collect();
+    let deal_views = (0..num_players)
+        .map(|p| {
+            (0..rules.max_chance_outcomes())
+                .map(|a| rules.deal_view(a, p))
+                .collect()
+        })
+        .collect();
     Ok(GameTree {
         name: rules.name(),
         num_players,
@@ -347,6 +359,7 @@ pub(crate) fn build<R: Rules>(rules: &R, stop: &Stop) -> Result<GameTree, JpsErr
         max_depth,
         chance_labels,
         player_labels,
+        deal_views,
     })
 }
 
@@ -487,6 +500,14 @@ impl GameTree {
             Actor::Terminal => None,
         }
         .map(String::as_str)
+    }
+
+    /// What `player` sees of the deal `action` at the root (its private value).
+    pub fn deal_view(&self, player: u8, action: u16) -> Option<&str> {
+        self.deal_views
+            .get(player as usize)
+            .and_then(|v| v.get(action as usize))
+            .map(String::as_str)
     }
 
     /// The probabilities with which `node`'s children are played under `policy`.
