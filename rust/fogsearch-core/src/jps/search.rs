@@ -81,8 +81,9 @@ impl SearchConfig {
 pub struct SearchStats {
     /// Candidate changes `(I, a)` examined (chain links).
     pub links: u64,
-    /// States visited: altered reaches traced and terms `pi'(h) (v(ha) - v(h))` accumulated
-    /// (brute force: states swept by its full evaluations).
+    /// States visited: altered reaches traced, and states whose terms `pi(h) (v(ha) - v(h))`
+    /// (once per iteration) or corrections for a changed reach were accumulated (brute force:
+    /// the states swept by its full evaluations). Evaluating `sigma` itself is not counted.
     pub states: u64,
     /// Full evaluations of a policy (one per iteration for JPS; one per chain for brute force).
     pub evaluations: u64,
@@ -487,9 +488,9 @@ impl<'t, 'v> Searcher<'t, 'v> {
                     self.altered[h as usize] = self.trace(h, level);
                     self.stamp[h as usize] = self.visits;
                     self.stamp_level[h as usize] = level as u16;
+                    self.stats.states += 1;
                 }
             }
-            self.stats.states += tree.states(i).len() as u64;
         }
         for &i in candidates {
             let n = tree.infoset(i).num_actions as usize;
@@ -547,9 +548,9 @@ impl<'t, 'v> Searcher<'t, 'v> {
                 for (g, vc) in out.iter_mut().zip(&v[first..]) {
                     *g += r * (vc - vh);
                 }
+                self.stats.states += 1;
             }
         }
-        self.stats.states += tree.num_states() as u64;
     }
 
     /// `J(I, a) = sum_h pi'(h) (v(ha) - v(h))` for every action `a` of `I` (Eq. 5, one-hot):
@@ -570,8 +571,8 @@ impl<'t, 'v> Searcher<'t, 'v> {
             for (g, vc) in out.iter_mut().zip(&v[first..]) {
                 *g += delta * (vc - vh);
             }
+            self.stats.states += 1;
         }
-        self.stats.states += tree.states(i).len() as u64;
     }
 
     /// `pi'(h)` under the current chain, for a state at `level`: unchanged without a chain;
