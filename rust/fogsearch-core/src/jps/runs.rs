@@ -20,8 +20,8 @@ use super::search::{joint_policy_search, SearchConfig, SearchStats};
 use super::tree::GameTree;
 
 pub const MAX_SEEDS: u64 = 1_000_000;
-/// Each worker holds a few arrays of one value per state (about 40 bytes per state while CFR
-/// runs); threads x states is capped so that memory stays near 2.5 GiB at most.
+/// Each worker holds a few arrays of one value per state (about 50 bytes per state at most);
+/// threads x states is capped so that memory stays near 3 GiB at most.
 pub const MAX_THREAD_STATES: u64 = 1 << 26;
 /// Stream of the random starting policy of [`Init::Random`].
 const STREAM_RANDOM_START: u64 = 5;

@@ -40,7 +40,8 @@ const UNSWITCHED: u16 = u16::MAX;
 pub const MIN_GAIN: f64 = 1e-10;
 /// Bounds on the search's parameters.
 pub const MAX_JPS_ITERATIONS: u32 = 100_000;
-pub const MAX_SAMPLES: u32 = 1_000_000;
+/// The paper samples at most 30 states per information set; far more is all states anyway.
+pub const MAX_SAMPLES: u32 = 10_000;
 pub const MAX_DEPTH: u16 = 64;
 /// Up to this many states in the chain's links, a trace checks their subtree intervals rather
 /// than climbing the tree.
@@ -371,7 +372,7 @@ struct Searcher<'t, 'v> {
     link_states: usize,
     /// States that count (all, or the samples and what lies below them).
     active: Vec<bool>,
-    sampled: Vec<u32>,
+    all_active: bool,
     /// `J(I, a)` with nothing switched, `sum_h pi(h) (v(ha) - v(h))`, per policy slot: a chain
     /// only changes the reach of states below its links, so only those need visiting.
     base: Vec<f64>,
@@ -406,7 +407,7 @@ impl<'t, 'v> Searcher<'t, 'v> {
             visits: 0,
             link_states: 0,
             active: vec![true; tree.num_states()],
-            sampled: Vec::new(),
+            all_active: true,
             base: vec![0.0; tree.num_slots()],
             gains: vec![vec![0.0; max_actions]; tree.max_depth() as usize + 1],
             chain: Vec::new(),
@@ -423,11 +424,10 @@ impl<'t, 'v> Searcher<'t, 'v> {
     }
 
     fn activate_all(&mut self) {
-        if self.sampled.is_empty() && self.active.iter().all(|&a| a) {
-            return;
+        if !self.all_active {
+            self.active.fill(true);
+            self.all_active = true;
         }
-        self.active.fill(true);
-        self.sampled.clear();
     }
 
     /// Draws `k` states with replacement from each starting information set and activates them
@@ -435,13 +435,12 @@ impl<'t, 'v> Searcher<'t, 'v> {
     fn sample(&mut self, starts: &[u32], k: u32, rng: &mut Rng) {
         let tree = self.tree;
         self.active.fill(false);
-        self.sampled.clear();
+        self.all_active = false;
         for &i in starts {
             let states = tree.states(i);
             for _ in 0..k {
                 let h = states[rng.below(states.len() as u64) as usize];
                 self.active[h as usize] = true;
-                self.sampled.push(h);
             }
         }
         // Parents come first in breadth-first order, so one forward pass spreads the marks.
