@@ -33,10 +33,17 @@ CASES = [
 DEFAULT_OUT = Path(__file__).resolve().parent / "out" / "jps_speedup.json"
 
 
-def timed(fn, *args):
+def timed(fn, *args, at_least: float = 0.0):
+    """``fn(*args)``, and its CPU and wall seconds per call, repeated until ``at_least`` CPU
+    seconds have passed (short calls are below the clock's resolution otherwise)."""
     cpu, wall = time.process_time(), time.perf_counter()
-    out = fn(*args)
-    return out, time.process_time() - cpu, time.perf_counter() - wall
+    calls = 0
+    while True:
+        out = fn(*args)
+        calls += 1
+        if time.process_time() - cpu >= at_least:
+            break
+    return out, (time.process_time() - cpu) / calls, (time.perf_counter() - wall) / calls
 
 
 def measure(name: str, depth: int | None, starts: list[int | None]) -> list[dict]:
@@ -45,7 +52,7 @@ def measure(name: str, depth: int | None, starts: list[int | None]) -> list[dict
     rows = []
     for at in starts:
         infosets = start_infosets(game, at)
-        fast, fast_cpu, fast_wall = timed(jps_step, game, policy, infosets, depth)
+        fast, fast_cpu, fast_wall = timed(jps_step, game, policy, infosets, depth, at_least=0.5)
         slow, slow_cpu, slow_wall = timed(brute_force_step, game, policy, infosets, depth)
         assert abs(fast.gain - slow.gain) < 1e-9, (name, at, fast.gain, slow.gain)
         jps_states = fast.stats["states"] + game.num_states  # plus its one evaluation
@@ -68,7 +75,7 @@ def measure(name: str, depth: int | None, starts: list[int | None]) -> list[dict
         )
         r = rows[-1]
         print(
-            f"{name} start {at}: {r['chains']:.0f} chains, JPS {fast_cpu:.3f} s cpu, brute "
+            f"{name} start {at}: {r['chains']:.0f} chains, JPS {fast_cpu:.4f} s cpu, brute "
             f"{slow_cpu:.3f} s cpu ({r['cpu_ratio']:.0f}x; states {r['states_ratio']:.0f}x)",
             flush=True,
         )
@@ -86,7 +93,7 @@ def table(rows: list[dict]) -> str:
         depth = "full" if r["depth"] is None else r["depth"]
         start = "first" if r["start_depth"] is None else r["start_depth"]
         lines.append(
-            f"| {r['game']} | {depth} | {start} | {r['chains']:.0f} | {r['jps_cpu']:.3f} | "
+            f"| {r['game']} | {depth} | {start} | {r['chains']:.0f} | {r['jps_cpu']:.4f} | "
             f"{r['brute_cpu']:.2f} | {r['cpu_ratio']:.0f}x | {r['jps_states']:.3g} | "
             f"{r['brute_states']:.3g} | {r['states_ratio']:.0f}x | {paper[r['game']]} |"
         )
