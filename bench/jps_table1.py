@@ -51,8 +51,10 @@ def measure(name: str, seeds: int, threads: int) -> dict:
     best_known = PAPER[name][2]
 
     def reached(values: np.ndarray) -> int:
-        # Table 1 prints two decimals: a seed "reaches" the best known value at that precision.
-        return int((np.round(values, 2) >= best_known - 1e-9).sum())
+        # Table 1 prints two decimals: a seed "reaches" the best known value when it is within
+        # half a unit of the last one (Mini-Bridge N = 3 pays multiples of 1/16: its 1.125 is
+        # printed 1.12 and 1.13 in the paper).
+        return int((values >= best_known - 0.005).sum())
 
     def row(r) -> dict:
         iterations = float(r.iterations.sum())
@@ -83,6 +85,11 @@ def measure(name: str, seeds: int, threads: int) -> dict:
         },
         "jps_raw_start": row(raw),
         "jps_purified_start": row(pure),
+        "per_seed": {
+            "cfr1k": raw.init_values.tolist(),
+            "jps_raw_start": raw.values.tolist(),
+            "jps_purified_start": pure.values.tolist(),
+        },
         "wall_seconds": wall,
         "cpu_seconds": cpu,
     }
