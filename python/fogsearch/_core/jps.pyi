@@ -8,7 +8,7 @@ from typing import Any, final
 import numpy as np
 import numpy.typing as npt
 
-from fogsearch._core import FogsearchError
+from fogsearch._core import JpsError as JpsError
 
 __all__ = [
     "JpsError",
@@ -29,10 +29,6 @@ __all__ = [
 
 MAX_STATES: int
 """No game is enumerated with more states than this."""
-
-class JpsError(FogsearchError):
-    """An unknown game name, a parameter out of its range, or a policy that does not belong to
-    the game."""
 
 _Probs = npt.NDArray[np.float64]
 
@@ -85,6 +81,12 @@ class Game:
     def deal_view(self, player: int, action: int) -> str | None:
         """What ``player`` sees of the deal ``action`` at the root (its private value)."""
 
+    def __reduce__(self) -> tuple[type[Game], tuple[str]]:
+        """A game pickles as its name and is enumerated again from it."""
+
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
 def expected_reward(game: Game, probs: _Probs) -> float: ...
 def purified(game: Game, probs: _Probs) -> _Probs:
     """Each information set's most likely action with certainty (the lowest on ties)."""
@@ -115,14 +117,14 @@ def start_infosets(game: Game, depth: int | None = None) -> list[int]:
 
 def joint_policy_search(
     game: Game,
-    start: _Probs,
+    policy: _Probs,
     *,
     depth: int | None,
     samples: int | None,
     iterations: int,
     seed: int,
 ) -> dict[str, Any]:
-    """Algorithm 1 from ``start``: ``policy``, ``value``, ``initial_value``, ``history``,
+    """Algorithm 1 from ``policy``: ``policy`` (the result), ``value``, ``initial_value``, ``history``,
     ``predicted``, ``iterations``, ``improvements``, ``stats``."""
 
 def jps_step(

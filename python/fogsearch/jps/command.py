@@ -14,8 +14,13 @@ import json
 import sys
 
 from fogsearch._core.jps import JpsError
+from fogsearch.arguments import UsageError, bounded_int, cores
 from fogsearch.jps.game import load_game
 from fogsearch.jps.solve import run_seeds
+
+SEEDS = bounded_int(1, 1_000_000, "each seed runs CFR and JPS once")
+THREADS = bounded_int(1, 256, "more threads than cores only add switching")
+SAMPLES = bounded_int(1, 10_000, "the paper samples at most 30; more is all states anyway")
 
 
 def add_parser(subparsers) -> None:
@@ -36,23 +41,28 @@ def add_parser(subparsers) -> None:
         choices=["cfr1k", "uniform"],
         help="start from the paper's CFR after 1,000 iterations, or from a random policy",
     )
-    p.add_argument("--seeds", type=int, required=True, help="number of seeds (1-1000000)")
+    p.add_argument("--seeds", type=SEEDS, required=True, help="number of seeds (1-1000000)")
     p.add_argument(
         "--samples",
-        type=int,
+        type=SAMPLES,
         default=None,
         metavar="K",
         help="sample-based JPS with K states per information set (default: all states)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
-        "--threads", type=int, default=None, help="worker threads (default: all cores; 1-256)"
+        "--threads",
+        type=THREADS,
+        default=None,
+        help="worker threads (default: the cores this process may use; 1-256)",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    """A bad game or setting is a :class:`UsageError` (one line, exit 2); Ctrl-C stops the
+    native run at once (``fogsearch: interrupted``, exit 130)."""
     try:
         game = load_game(args.game)
         result = run_seeds(
@@ -60,15 +70,11 @@ def run(args: argparse.Namespace) -> int:
             args.init,
             args.seeds,
             samples=args.samples,
-            threads=args.threads,
+            threads=args.threads if args.threads is not None else min(cores(), 256),
             progress=not args.no_progress and not args.json and sys.stderr.isatty(),
         )
     except JpsError as e:
-        print(f"fogsearch jps: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("fogsearch jps: interrupted", file=sys.stderr)
-        return 130
+        raise UsageError(str(e)) from None
     summary = result.summary()
     if args.json:
         print(json.dumps(summary))

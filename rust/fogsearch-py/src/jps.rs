@@ -33,6 +33,8 @@ const TERMINAL_PLAYER_ID: i64 = -4;
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    // Every error class is also importable from `fogsearch._core` itself.
+    m.add("JpsError", py.get_type::<JpsError>())?;
     submodule::add(m, "jps", |m| {
         m.add("JpsError", py.get_type::<JpsError>())?;
         m.add("MAX_STATES", jps::MAX_STATES)?;
@@ -217,10 +219,28 @@ impl PyGame {
     fn __repr__(&self) -> String {
         format!("Game({:?})", self.spec.name())
     }
+
+    /// A game is its name: it pickles as the name and is rebuilt (enumerated again) from it.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (String,)) {
+        (slf.get_type().into_any(), (slf.get().spec.name(),))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyGame>()
+            .is_ok_and(|o| o.get().spec == self.spec)
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.spec.name().hash(&mut h);
+        h.finish()
+    }
 }
 
 /// A policy array checked against the game.
-fn policy(game: &PyGame, probs: PyReadonlyArray1<'_, f64>) -> PyResult<Policy> {
+fn checked_policy(game: &PyGame, probs: PyReadonlyArray1<'_, f64>) -> PyResult<Policy> {
     let values = probs
         .as_slice()
         .map(<[f64]>::to_vec)
@@ -240,7 +260,7 @@ fn expected_reward(
     probs: PyReadonlyArray1<'_, f64>,
 ) -> PyResult<f64> {
     let game = game.get();
-    let policy = policy(game, probs)?;
+    let policy = checked_policy(game, probs)?;
     let tree = Arc::clone(&game.tree);
     detach_guarded(py, move || jps::expected_reward(&tree, &policy))?.map_err(jps_error)
 }
@@ -253,7 +273,7 @@ fn purified<'py>(
     probs: PyReadonlyArray1<'py, f64>,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let game = game.get();
-    Ok(array(py, policy(game, probs)?.purified(&game.tree)))
+    Ok(array(py, checked_policy(game, probs)?.purified(&game.tree)))
 }
 
 /// Independent U(0, 1) weights per information set, normalised, from `seed`.
@@ -326,7 +346,7 @@ fn value_change(
     new: PyReadonlyArray1<'_, f64>,
 ) -> PyResult<(f64, Vec<(u32, f64)>)> {
     let game = game.get();
-    let (old, new) = (policy(game, old)?, policy(game, new)?);
+    let (old, new) = (checked_policy(game, old)?, checked_policy(game, new)?);
     let tree = Arc::clone(&game.tree);
     let change =
         detach_guarded(py, move || jps::value_change(&tree, &old, &new))?.map_err(jps_error)?;
@@ -342,7 +362,7 @@ fn policy_change_density<'py>(
     new: PyReadonlyArray1<'py, f64>,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let game = game.get();
-    let (old, new) = (policy(game, old)?, policy(game, new)?);
+    let (old, new) = (checked_policy(game, old)?, checked_policy(game, new)?);
     let tree = Arc::clone(&game.tree);
     let rho = detach_guarded(py, move || jps::policy_change_density(&tree, &old, &new))?
         .map_err(jps_error)?;
@@ -370,18 +390,18 @@ fn stats_dict<'py>(py: Python<'py>, stats: &SearchStats) -> PyResult<Bound<'py, 
 /// JPS from one policy: a dict with the final (or best sampled) policy and its value, the value
 /// history, the predicted gains and the work counters.
 #[pyfunction]
-#[pyo3(signature = (game, start, *, depth, samples, iterations, seed))]
+#[pyo3(signature = (game, policy, *, depth, samples, iterations, seed))]
 fn joint_policy_search<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyGame>,
-    start: PyReadonlyArray1<'py, f64>,
+    policy: PyReadonlyArray1<'py, f64>,
     depth: Option<u16>,
     samples: Option<u32>,
     iterations: u32,
     seed: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let game = game.get();
-    let start = policy(game, start)?;
+    let start = checked_policy(game, policy)?;
     let config = SearchConfig {
         depth,
         samples,
@@ -424,7 +444,7 @@ fn jps_step<'py>(
     depth: Option<u16>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let game = game.get();
-    let policy = policy(game, probs)?;
+    let policy = checked_policy(game, probs)?;
     let tree = Arc::clone(&game.tree);
     let step = detach_interruptible(py, move |stop| {
         jps::jps_step(&tree, &policy, &starts, depth, stop)
@@ -444,7 +464,7 @@ fn brute_force_step<'py>(
     depth: Option<u16>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let game = game.get();
-    let policy = policy(game, probs)?;
+    let policy = checked_policy(game, probs)?;
     let tree = Arc::clone(&game.tree);
     let step = detach_interruptible(py, move |stop| {
         jps::brute_force_step(&tree, &policy, &starts, depth, stop)
