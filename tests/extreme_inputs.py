@@ -80,6 +80,27 @@ VALID = {
     "size_b": 10.0,
     "size_self": 10.0,
     "size_other": 10.0,
+    # jps (Mini-Hanabi: 24 action probabilities)
+    "name": "mini_hanabi",
+    "game": _core.jps.Game("mini_hanabi"),
+    "probs": np.full(24, 1 / 3),
+    "policy": np.full(24, 1 / 3),
+    "old": np.full(24, 1 / 3),
+    "new": np.full(24, 1 / 3),
+    "iterations": 3,
+    "plus": False,
+    "alternating": False,
+    "start": "uniform",
+    "exploration": 0.0,
+    "samples": None,
+    "starts": [0],
+    "init": "cfr",
+    "cfr_iterations": 3,
+    "searches": [(False, None, None, 2)],
+    "first_seed": 0,
+    "count": 1,
+    "player": 0,
+    "action": 0,
 }
 
 
@@ -93,9 +114,10 @@ INSTANCES = {
     "CountSketch": lambda: _core.sketch.CountSketch(64, 3, 0),
     "TopK": lambda: _core.sketch.TopK(4, 64, 3, 0),
     "MinHash": lambda: _core.sketch.MinHash(16, 0),
+    "Game": lambda: _core.jps.Game("mini_hanabi"),
 }
 
-MODULES = [_core.rbc, _core.search, _core.sketch]
+MODULES = [_core.rbc, _core.search, _core.sketch, _core.jps]
 SKIP = {"__reduce__"}
 
 

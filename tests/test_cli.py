@@ -84,7 +84,7 @@ def test_a_command_line_error_is_one_line_and_exit_2(capsys):
     err = capsys.readouterr().err
     assert "Traceback (most recent call last)" in err and "UsageError" in err
     assert err.rstrip().splitlines()[-1] == (
-        "fogsearch: error: unknown bench areas ['nonsense']; choose from rbc, sketch, search, ttcg"
+        "fogsearch: error: unknown bench areas ['nonsense']; choose from rbc, sketch, search, ttcg, jps"
     )
 
 

@@ -1,7 +1,8 @@
 """``fogsearch bench``: runs the benchmark and speed-up scripts of a source checkout's ``bench/``.
 
-The scripts are named ``bench/<area>_<what>.py`` (areas: rbc, sketch, search, ttcg); each prints its
-table, writes its plots under ``bench/plots/`` and says what to paste into ``bench/RESULTS.md``.
+The scripts are named ``bench/<area>_<what>.py`` (areas: rbc, sketch, search, ttcg, jps); each
+prints its table, writes its plots under ``bench/plots/`` and says what to paste into
+``bench/RESULTS.md``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 
 from fogsearch.arguments import UsageError
 
-AREAS = ("rbc", "sketch", "search", "ttcg")
+AREAS = ("rbc", "sketch", "search", "ttcg", "jps")
 
 
 def bench_dir() -> Path:

@@ -13,6 +13,7 @@ import traceback
 
 from fogsearch import benchmarks, play, tracking
 from fogsearch.arguments import UsageError
+from fogsearch.jps import command as jps_command
 from fogsearch.tournament import command as tournament_command
 from fogsearch.ttcg.match import command as cards_command
 
@@ -41,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     tournament_command.add_parser(subparsers)
     benchmarks.add_parser(subparsers)
     cards_command.add_parser(subparsers)
+    jps_command.add_parser(subparsers)
     return parser
 
 

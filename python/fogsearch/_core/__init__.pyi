@@ -45,6 +45,12 @@ class BoardSetTooLargeError(FogsearchError):
 class SearchError(FogsearchError):
     """A search could not run: a bad configuration or an unsearchable board set."""
 
+# ---- jps errors (fogsearch._core.jps) ---------------------------------------------------------
+
+class JpsError(FogsearchError):
+    """A Joint Policy Search request could not run: an unknown game name, a parameter out of its
+    range, or a policy that does not belong to the game."""
+
 # ---- ttcg --------------------------------------------------------------------------------------
 
 # The card games are the submodule fogsearch._core.ttcg (stubs in ttcg.pyi, imported above).

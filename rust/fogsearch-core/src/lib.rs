@@ -5,6 +5,7 @@
 //! - [`rbc`]: reconchess rules (move actions, revised moves) and board sets;
 //! - [`sketch`]: CountSketch, top-k and MinHash;
 //! - [`search`]: information-set alpha-beta;
+//! - [`jps`]: Joint Policy Search and CFR on tabular collaborative games (paper 002);
 //! - [`ttcg`]: trick-taking card games (Oh Hell) and history samplers;
 //! - [`stop`], [`pool`], [`rng`]: stopping long computations (Ctrl-C), shared worker pools, seeded
 //!   randomness.
@@ -12,6 +13,7 @@
 //! This crate never links Python; `fogsearch-py` holds the bindings.
 
 pub mod chess;
+pub mod jps;
 pub mod pool;
 pub mod rbc;
 pub mod rng;

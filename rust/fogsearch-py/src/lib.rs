@@ -4,6 +4,7 @@
 use pyo3::prelude::*;
 
 mod errors;
+mod jps;
 mod pickle;
 mod rbc;
 mod search;
@@ -19,5 +20,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     sketch::register(m)?;
     search::register(m)?;
     ttcg::register(m)?;
+    jps::register(m)?;
     Ok(())
 }
