@@ -6,6 +6,7 @@
 //! - [`sketch`]: CountSketch, top-k and MinHash;
 //! - [`search`]: information-set alpha-beta;
 //! - [`ttcg`]: trick-taking card games (Oh Hell) and history samplers;
+//! - [`uci`]: a client for UCI chess engines (the search's engine leaf);
 //! - [`stop`], [`pool`], [`rng`]: stopping long computations (Ctrl-C), shared worker pools, seeded
 //!   randomness.
 //!
@@ -19,3 +20,4 @@ pub mod search;
 pub mod sketch;
 pub mod stop;
 pub mod ttcg;
+pub mod uci;
