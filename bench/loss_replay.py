@@ -2,9 +2,8 @@
 
 For every game the named player lost, replays its observations (``fogsearch.tracking``) through
 a board set up to the sense of its last turn and prints: the set's size then, the share of it
-with our king in check, whether the true board had our king in check, the sense the bot chose
-with its expected boards left and check doubt (``BoardSet.sense_check_stats``), and the sense
-that would have best settled whether we were in check (least doubt, then fewest boards).
+with our king in check (``BoardSet.boards_in_check``), whether the true board had our king in
+check, and the sense the bot chose with its expected boards left (``BoardSet.sense_stats``).
 With ``--at move`` it replays up to the last move instead and prints the set then, the share
 in check, the true board's check and material (ours minus the opponent's, 100/300/300/500/900),
 and the move requested: a loss many pawns down was lost on the board, one with the truth in
@@ -24,9 +23,10 @@ import sqlite3
 import chess
 from reconchess.history import GameHistoryDecoder
 
-from fogsearch.bot import material_lead
+from fogsearch.bot.requests import material_lead
+from fogsearch.observations import MoveResult, OpponentMoveResult
 from fogsearch.rbc import BoardSet, BoardSetTooLargeError
-from fogsearch.tracking import observations
+from fogsearch.tracking import Seen, observations
 
 
 def player_games(db: sqlite3.Connection, player: str):
@@ -53,24 +53,22 @@ def lost_games(db: sqlite3.Connection, player: str):
             yield index, color, history
 
 
-def _replay_to_last_turn(history, color, max_boards: int, method: str):
-    """The set the player held just before the ``method`` observation of its last turn, and
-    that observation."""
+def _replay_to_last_turn(history, color, max_boards: int, kind: type) -> tuple[BoardSet, Seen]:
+    """The set the player held just before the observation of type ``kind`` of its last turn,
+    and that observation."""
     observed = list(observations(history, color))
     last_turn = max(o.turn_number for o in observed)
     board_set = BoardSet(color, max_boards=max_boards)
     for o in observed:
-        if o.turn_number == last_turn and o.method == method:
+        if o.turn_number == last_turn and isinstance(o.observation, kind):
             return board_set, o
         o.apply(board_set)
-    raise ValueError(f"the player's last turn has no {method}")
+    raise ValueError(f"the player's last turn has no {kind.__name__}")
 
 
 def set_before_last_sense(history, color, max_boards: int) -> tuple[BoardSet, chess.Board]:
     """The set the player held when choosing its last sense, and the true board then."""
-    board_set, opponent_move = _replay_to_last_turn(
-        history, color, max_boards, "handle_opponent_move_result"
-    )
+    board_set, opponent_move = _replay_to_last_turn(history, color, max_boards, OpponentMoveResult)
     opponent_move.apply(board_set)
     return board_set, chess.Board(opponent_move.truth_fen)
 
@@ -80,9 +78,9 @@ def set_before_last_move(
 ) -> tuple[BoardSet, chess.Board, chess.Move | None]:
     """The set the player held when choosing its last move, the true board then, and the move it
     requested."""
-    board_set, move = _replay_to_last_turn(history, color, max_boards, "handle_move_result")
+    board_set, move = _replay_to_last_turn(history, color, max_boards, MoveResult)
     truth = history.truth_fen_before_move(list(history.turns(color))[-1])
-    return board_set, chess.Board(truth), move.args[0]
+    return board_set, chess.Board(truth), move.observation.requested
 
 
 def describe_last_move(index, color, history, max_boards: int) -> str:
@@ -105,24 +103,20 @@ def describe(index, color, history, max_boards: int) -> str:
     try:
         board_set, truth = set_before_last_sense(history, color, max_boards)
     except BoardSetTooLargeError:
-        return f"| {index} | {side} | > {max_boards} | | | | |"
+        return f"| {index} | {side} | > {max_boards} | | | |"
     boards = len(board_set)
-    stats = board_set.sense_check_stats()
+    expected = board_set.sense_stats()
     sensed = history.sense(list(history.turns(color))[-1])
     chosen = "none"
-    if sensed in stats:
-        size, doubt = stats[sensed]
-        chosen = f"{chess.square_name(sensed)}: {size:.1f} boards, doubt {doubt:.3f}"
+    if sensed in expected:
+        chosen = f"{chess.square_name(sensed)}: {expected[sensed]:.1f} boards"
     elif sensed is not None:
         chosen = f"{chess.square_name(sensed)} (an edge square)"
-    best = min(stats, key=lambda sq: (stats[sq][1], stats[sq][0], sq))
-    size, doubt = stats[best]
     king = truth.king(color)
     truth_in_check = king is not None and truth.is_attacked_by(not color, king)
     return (
         f"| {index} | {side} | {boards} | {100 * board_set.boards_in_check() / boards:.0f} % | "
-        f"{'yes' if truth_in_check else 'no'} | {chosen} | "
-        f"{chess.square_name(best)}: {size:.1f} boards, doubt {doubt:.3f} |"
+        f"{'yes' if truth_in_check else 'no'} | {chosen} |"
     )
 
 
@@ -135,7 +129,6 @@ TABLES = {
             "in check",
             "true board in check",
             "sense chosen",
-            "sense settling check best",
         ),
         describe,
     ),

@@ -18,6 +18,7 @@ import chess
 from reconchess import GameHistory
 from reconchess.history import GameHistoryDecoder
 
+from fogsearch.observations import MoveResult, Observation
 from fogsearch.rbc import BoardSet
 from fogsearch.tracking import observations, play_baseline_game
 
@@ -37,8 +38,7 @@ class Case:
 
     game: str
     color: chess.Color
-    method: str
-    args: tuple
+    observation: Observation
     fens: list[str]
 
 
@@ -70,7 +70,7 @@ def cases(min_boards: int = 1, max_boards: int = 20_000) -> list[Case]:
             board_set = BoardSet(color)
             for obs in observations(history, color):
                 if min_boards <= len(board_set) <= max_boards:
-                    out.append(Case(path.stem, color, obs.method, obs.args, board_set.fens()))
+                    out.append(Case(path.stem, color, obs.observation, board_set.fens()))
                 obs.apply(board_set)
     return out
 
@@ -90,8 +90,9 @@ def trout_cases(min_boards: int = 1, max_boards: int = 20_000) -> list[Case]:
         color = chess.WHITE if white else chess.BLACK
         board_set = BoardSet(color)
         for obs in observations(history, color):
-            if obs.method == "handle_move_result" and min_boards <= len(board_set) <= max_boards:
-                out.append(Case(f"trout{index:02d}", color, obs.method, obs.args, board_set.fens()))
+            before_move = isinstance(obs.observation, MoveResult)
+            if before_move and min_boards <= len(board_set) <= max_boards:
+                out.append(Case(f"trout{index:02d}", color, obs.observation, board_set.fens()))
             obs.apply(board_set)
     return out
 

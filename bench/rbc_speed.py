@@ -22,13 +22,18 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
 from rbc_data import cases  # noqa: E402
 from rbc_reference import ReferenceTracker  # noqa: E402
 
+from fogsearch.observations import (  # noqa: E402
+    MoveResult,
+    OpponentMoveResult,
+    SenseResult,
+)
 from fogsearch.rbc import BoardSet, perft  # noqa: E402
 from fogsearch.tournament.players import find_stockfish  # noqa: E402
 
 OPERATIONS = {
-    "handle_opponent_move_result": "expansion",
-    "handle_sense_result": "sense filtering",
-    "handle_move_result": "move filtering",
+    OpponentMoveResult: "expansion",
+    SenseResult: "sense filtering",
+    MoveResult: "move filtering",
 }
 
 
@@ -45,23 +50,24 @@ def _timed(fn, min_seconds: float = 0.2) -> float:
 
 def board_set_updates(min_boards: int = 20) -> list[str]:
     rows = []
-    for method, label in OPERATIONS.items():
+    for kind, label in OPERATIONS.items():
         parents = fog_s = ref_s = children = 0
         for case in cases(min_boards=min_boards, max_boards=3000):
-            if case.method != method:
+            if not isinstance(case.observation, kind):
                 continue
             boards = [chess.Board(f) for f in case.fens]
 
             base = BoardSet(case.color, case.fens, threads=1)
 
-            def fog(base=base, method=method, case=case):
+            def fog(base=base, case=case):
                 s = base.copy()
-                getattr(s, method)(*case.args)
+                case.observation.apply(s)
                 return s
 
-            def ref(case=case, boards=boards, method=method):
+            def ref(case=case, boards=boards):
+                # The reference tracker has the same callbacks, so an observation applies to it.
                 r = ReferenceTracker(case.color, [b.copy() for b in boards])
-                getattr(r, method)(*case.args)
+                case.observation.apply(r)
 
             fog_setup = _timed(base.copy)
             fog_s += max(_timed(fog) - fog_setup, 1e-9)
@@ -124,16 +130,16 @@ def large_parent_sets() -> list[tuple[chess.Color, list[str]]]:
     back (our pass), so the next expansion starts from tens of thousands of boards; and the same
     once more, for hundreds of thousands."""
     largest = max(
-        (c for c in cases(max_boards=10**7) if c.method == "handle_opponent_move_result"),
+        (c for c in cases(max_boards=10**7) if isinstance(c.observation, OpponentMoveResult)),
         key=lambda c: len(c.fens),
     )
     s = BoardSet(largest.color, largest.fens)
-    sets, observation = [], largest.args
+    sets, observation = [], largest.observation
     for _ in range(2):
-        s.handle_opponent_move_result(*observation)
-        s.handle_move_result(None, None, False, None)
+        observation.apply(s)
+        MoveResult(None, None, False, None).apply(s)
         sets.append((largest.color, s.fens()))
-        observation = (False, None)
+        observation = OpponentMoveResult(False, None)
     return sets
 
 

@@ -31,6 +31,7 @@ import chess
 from reconchess.utilities import capture_square_of_move
 from tqdm import tqdm
 
+from fogsearch.observations import MoveResult
 from fogsearch.search import SearchConfig, search
 
 SENSE_SQUARES = [chess.square(f, r) for r in range(1, 7) for f in range(1, 7)]
@@ -101,7 +102,7 @@ def recorded_sets(count: int, max_boards: int) -> list[list[str]]:
     before_moves = [
         c.fens
         for c in cases(min_boards=2, max_boards=max_boards)
-        if c.method == "handle_move_result"
+        if isinstance(c.observation, MoveResult)
     ]
     if len(before_moves) < count:
         raise SystemExit(f"only {len(before_moves)} recorded sets of 2..{max_boards} boards")

@@ -1,18 +1,13 @@
 """pytest-benchmark timings for RBC board sets and perft (run with ``pytest bench
 --benchmark-enable``; in the normal suite each runs once, untimed)."""
 
-import sys
-from pathlib import Path
-
 import chess
 import pytest
+from rbc_data import cases
+from rbc_reference import ReferenceTracker
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from rbc_data import cases  # noqa: E402
-from rbc_reference import ReferenceTracker  # noqa: E402
-
-from fogsearch.rbc import BoardSet, perft  # noqa: E402
+from fogsearch.observations import OpponentMoveResult
+from fogsearch.rbc import BoardSet, perft
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +15,7 @@ def expansion_case():
     found = [
         c
         for c in cases(min_boards=100, max_boards=2000)
-        if c.method == "handle_opponent_move_result"
+        if isinstance(c.observation, OpponentMoveResult)
     ]
     return max(found, key=lambda c: len(c.fens))
 
@@ -30,7 +25,7 @@ def test_fogsearch_expansion(benchmark, expansion_case):
 
     def expand():
         s = BoardSet(case.color, case.fens, threads=1)
-        s.handle_opponent_move_result(*case.args)
+        case.observation.apply(s)
         return len(s)
 
     assert benchmark(expand) > 0
@@ -42,7 +37,7 @@ def test_reference_expansion(benchmark, expansion_case):
 
     def expand():
         r = ReferenceTracker(case.color, [b.copy() for b in boards])
-        r.handle_opponent_move_result(*case.args)
+        case.observation.apply(r)
         return len(r.boards)
 
     assert benchmark.pedantic(expand, rounds=1, iterations=1) > 0

@@ -16,6 +16,7 @@ from rbc_reference import ReferenceTracker, position_key
 from reconchess.history import GameHistoryDecoder
 
 from fogsearch.rbc import (
+    SENSE_SQUARES,
     BoardSet,
     BoardSetTooLargeError,
     FogsearchError,
@@ -23,7 +24,6 @@ from fogsearch.rbc import (
     InconsistentObservationError,
     InvalidFenError,
     MalformedObservationError,
-    SENSE_SQUARES,
 )
 from fogsearch.tracking import observations, play_baseline_game, replay
 
@@ -60,7 +60,12 @@ def test_fifty_games_tracked_exactly_for_both_colours():
                 truth_checks += 1
                 if reference is not None:
                     obs.apply(reference)
-                    assert _keys(board_set) == reference.keys(), (white, black, seed, obs.observation)
+                    assert _keys(board_set) == reference.keys(), (
+                        white,
+                        black,
+                        seed,
+                        obs.observation,
+                    )
                     compared += 1
     assert truth_checks > 1000 and compared > 0.55 * truth_checks
 

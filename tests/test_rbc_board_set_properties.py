@@ -9,9 +9,9 @@ corrupted, against the python-chess reference tracker.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 import gzip
 import json
+from dataclasses import dataclass, replace
 from functools import cache
 from itertools import islice
 from pathlib import Path

@@ -23,7 +23,7 @@ from reconchess.utilities import (
     move_actions,
     revise_move,
 )
-from test_mate_threats import random_rbc_positions
+from test_search_mate_threats import random_rbc_positions
 
 from fogsearch import _core
 from fogsearch.search import MATE, SearchConfig, search

@@ -145,6 +145,8 @@ class FogsearchBotConfig:
         ):
             _check_int(self, name, least, most)
         _check_seconds(self, "small_set_seconds")
+        if self.small_set_seconds <= 0:
+            raise ValueError(f"small_set_seconds must be positive, got {self.small_set_seconds!r}")
         if not isinstance(self.mate_threats, bool):
             raise ValueError(f"mate_threats must be a bool, got {self.mate_threats!r}")
         opening_moves(self.opening_as_black, "opening_as_black")
@@ -180,6 +182,8 @@ def flat_settings(
             if is_dataclass(kind):
                 walk(kind, (*path, f.name))
             elif (*path, f.name) != ("search", "time_limit"):
+                # A flat name must say one setting: nested configs may not reuse a name.
+                assert f.name not in out, f"setting {f.name!r} appears twice in {config_class}"
                 out[f.name] = ((*path, f.name), kind)
 
     walk(config_class, ())

@@ -34,6 +34,9 @@ from fogsearch.search import SearchResult, mean_reply_values, search
 
 log = logging.getLogger("fogsearch.bot")
 
+LEAST_SEARCH_SECONDS = 0.01
+"""The time limit of a turn whose budget is spent: the search then returns depth 1."""
+
 
 class FogsearchBot(Player):
     """A reconchess player driven by a fogsearch :class:`~fogsearch.rbc.BoardSet`."""
@@ -77,6 +80,7 @@ class FogsearchBot(Player):
     def handle_game_start(self, color: Color, board: chess.Board, opponent_name: str):
         self.color = color
         self.tracker = Tracker(color, self.config.max_tracked_boards, self.rng)
+        self.turn_log, self._turn, self.last_search = [], {}, None
         self.last_taken = None
         self.fallbacks = 0
         self.quiet_bound = 0
@@ -164,6 +168,8 @@ class FogsearchBot(Player):
         depth, limit = c.depth, budget
         if c.small_set_depth > c.depth and len(boards) <= c.small_set_boards:
             depth, limit = c.small_set_depth, min(budget, c.small_set_seconds)
+        # A spent budget still searches depth 1, which always completes: never a fallback move.
+        limit = max(limit, LEAST_SEARCH_SECONDS)
         result = search(boards, depth, config=dataclasses.replace(c.search, time_limit=limit))
         self.last_search = result
         self._turn["search_seconds"] = time.monotonic() - started

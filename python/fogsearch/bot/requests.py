@@ -118,9 +118,8 @@ def _resets_clock(fen: str, board: chess.Board, move: chess.Move) -> bool:
 
 
 def own_pawns(board_set: BoardSet) -> frozenset[chess.Square]:
-    """The squares of our pawns (our pieces are the same on every board of a set)."""
-    if len(board_set) == 0:
-        return frozenset()
+    """The squares of our pawns (our pieces are the same on every board of a set, which is never
+    empty)."""
     board = chess.Board(board_set.fen(0))
     return frozenset(board.pieces(chess.PAWN, board.turn))
 

@@ -9,7 +9,8 @@ import chess
 import pytest
 from reconchess.utilities import add_pawn_queen_promotion, move_actions, revise_move
 
-from fogsearch.bot import LOST, FogsearchBot, FogsearchBotConfig
+from fogsearch.bot import FogsearchBot, FogsearchBotConfig
+from fogsearch.bot.requests import LOST
 from fogsearch.rbc import BoardSet
 from fogsearch.search import MATE, mean_reply_values
 
@@ -114,8 +115,7 @@ def _choose(fens: list[str], mate_threats: bool) -> tuple[chess.Move | None, Fog
     config = FogsearchBotConfig(mate_threats=mate_threats, small_set_depth=0)
     bot = FogsearchBot(config)
     bot.handle_game_start(chess.WHITE, chess.Board(), "TroutBot")
-    bot.board_set = BoardSet(chess.WHITE, fens=fens)
-    bot._opening = []
+    bot.tracker.board_set = BoardSet(chess.WHITE, fens=fens)
     return bot._search_move(budget=20.0), bot
 
 

@@ -1,25 +1,14 @@
 """bench/loss_replay.py on the recorded games the bot lost to TroutBot."""
 
-import gzip
-import importlib.util
-import json
-from pathlib import Path
-
 import chess
+import loss_replay
 import pytest
-from reconchess.history import GameHistoryDecoder
-
-ROOT = Path(__file__).parents[1]
-spec = importlib.util.spec_from_file_location("loss_replay", ROOT / "bench" / "loss_replay.py")
-loss_replay = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(loss_replay)
+from rbc_data import FOGSEARCH_NAME, trout_games
 
 
 def _recorded_losses():
-    with gzip.open(ROOT / "bench" / "data" / "fogsearch_trout_games.jsonl.gz", "rt") as lines:
-        histories = [json.loads(line, cls=GameHistoryDecoder) for line in lines]
-    for index, history in enumerate(histories):
-        color = chess.WHITE if history.get_white_player_name() == "fog_base" else chess.BLACK
+    for index, history in enumerate(trout_games()):
+        color = chess.WHITE if history.get_white_player_name() == FOGSEARCH_NAME else chess.BLACK
         if history.get_winner_color() == (not color):
             yield index, color, history
 
@@ -40,11 +29,16 @@ def test_the_set_before_the_last_sense_holds_the_truth_and_counts_its_check(inde
     row = loss_replay.describe(index, color, history, max_boards=1_000_000)
     assert row.startswith(f"| {index} | {'W' if color else 'B'} | {len(board_set)} |")
     assert ("| yes |" if truth.is_check() else "| no |") in row
+    # The sense the bot chose, with the boards it expected to leave.
+    sensed = history.sense(list(history.turns(color))[-1])
+    expected = board_set.sense_stats()[sensed]
+    assert row.endswith(f"| {chess.square_name(sensed)}: {expected:.1f} boards |")
 
 
 def test_a_set_past_the_bound_is_reported_not_raised():
     color, history = LOSSES[0]
     assert "| > 1 |" in loss_replay.describe(0, color, history, max_boards=1)
+    assert "| > 1 |" in loss_replay.describe_last_move(0, color, history, max_boards=1)
 
 
 @pytest.mark.parametrize("index", [0, 3, 5])

@@ -1,0 +1,319 @@
+"""The reconchess player (``fogsearch.bot.player.FogsearchBot``): complete games against every
+baseline as both colours with short clocks, the turn it plays from a given set (sense, search
+depth, opening line, progress near the 100-half-move draw, fallbacks), its turn log, and loading
+through reconchess's own tools."""
+
+import dataclasses
+import subprocess
+import sys
+
+import chess
+import pytest
+import reconchess
+from test_bot_tracker import FAST, play_tracked
+
+from fogsearch.bot import FogsearchBot, FogsearchBotConfig, format_turn
+from fogsearch.bot import player as player_module
+from fogsearch.bot.clock import turn_budget
+from fogsearch.rbc import BoardSet, move_actions
+from fogsearch.tournament import GameTask, PlayerSpec, play_game
+from fogsearch.tournament.players import find_stockfish
+
+FAST_SETTINGS = {
+    "depth": 1,
+    "max_search_boards": 64,
+    "max_turn_seconds": 0.5,
+    "reserve_seconds": 2.0,
+}
+""":data:`test_bot_tracker.FAST` as a player spec writes it."""
+BOT = PlayerSpec("fogsearch", FAST_SETTINGS)
+
+
+def bot_on(color: chess.Color, fens: list[str], config: FogsearchBotConfig | None = None):
+    """A bot of ``color`` whose set is ``fens``, at the start of a turn."""
+    bot = FogsearchBot(config)
+    bot.handle_game_start(color, chess.Board(), "test")
+    bot.tracker.board_set = BoardSet(color, fens=fens)
+    return bot
+
+
+def test_a_player_spec_builds_the_bot_from_flat_settings():
+    bot = BOT.build()
+    assert isinstance(bot, FogsearchBot) and bot.config == FAST
+
+
+# -- whole games -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("opponent", ["random", "attacker"])
+@pytest.mark.parametrize("bot_colour", ["white", "black"])
+def test_bot_completes_games_against_baselines(opponent, bot_colour):
+    white, black = (
+        (BOT, PlayerSpec(opponent)) if bot_colour == "white" else (PlayerSpec(opponent), BOT)
+    )
+    record = play_game(GameTask(0, white, black, seed=11, seconds_per_player=120))
+    assert record.crashed is None, record.error
+    assert record.reason != "TIMEOUT" or record.winner == bot_colour
+    assert record.winner in ("white", "black", "draw")
+    bot_fallbacks = record.white_fallbacks if bot_colour == "white" else record.black_fallbacks
+    assert bot_fallbacks == 0
+
+
+@pytest.mark.skipif(find_stockfish() is None, reason="Stockfish not installed (scripts/install.sh)")
+def test_bot_completes_a_game_against_troutbot():
+    record = play_game(GameTask(0, BOT, PlayerSpec("trout"), seed=2, seconds_per_player=120))
+    assert record.crashed is None, record.error
+    assert record.reason != "TIMEOUT" or record.winner == "white"
+
+
+class PassingBot(reconchess.Player):
+    """An opponent that never moves, like TroutBot once its Stockfish has died."""
+
+    def handle_game_start(self, color, board, opponent_name):
+        pass
+
+    def handle_opponent_move_result(self, captured_my_piece, capture_square):
+        pass
+
+    def choose_sense(self, sense_actions, move_actions, seconds_left):
+        return sense_actions[0]
+
+    def handle_sense_result(self, sense_result):
+        pass
+
+    def choose_move(self, move_actions, seconds_left):
+        return None
+
+    def handle_move_result(
+        self, requested_move, taken_move, captured_opponent_piece, capture_square
+    ):
+        pass
+
+    def handle_game_end(self, winner_color, win_reason, game_history):
+        pass
+
+
+@pytest.mark.parametrize("colour", [chess.WHITE, chess.BLACK])
+def test_the_bot_beats_an_opponent_that_never_moves_and_knows_the_clock(colour):
+    """As Black at depth 1 the bot used to shuffle into reconchess's 100-half-move draw here
+    (level material, pawns blocked); progress_force_halfmoves makes it push on at the 91st."""
+    bot = play_tracked(colour, PassingBot, seed=4)
+    assert bot.game.get_winner_color() == colour
+    assert bot.game.get_win_reason() == reconchess.WinReason.KING_CAPTURE
+    assert bot.tracker.misses == 0
+    assert len(bot.clocks) > 3
+    # The opponent never moves, so nothing unseen resets the clock: the bound is the clock.
+    assert [bound for bound, _ in bot.clocks] == [clock for _, clock in bot.clocks]
+    assert any(clock > 0 for _, clock in bot.clocks)  # the clock ran and was followed
+
+
+# -- one turn --------------------------------------------------------------------------------
+
+
+def _rook_and_knight_set() -> list[str]:
+    """Black's 12 boards: a white rook on e1 or d1, a knight on one of six squares around c5.
+    Sensing the knight leaves two boards; sensing the rook leaves six."""
+    fens = []
+    for rook in ("e1", "d1"):
+        for knight in ("b4", "b5", "b6", "c4", "c5", "c6"):
+            board = chess.Board("4k3/8/8/8/8/8/8/K7 b - - 0 1")
+            board.set_piece_at(chess.parse_square(rook), chess.Piece(chess.ROOK, chess.WHITE))
+            board.set_piece_at(chess.parse_square(knight), chess.Piece(chess.KNIGHT, chess.WHITE))
+            fens.append(board.fen())
+    return fens
+
+
+def test_the_sense_goes_where_the_fewest_boards_are_expected_to_remain():
+    bot = bot_on(chess.BLACK, _rook_and_knight_set())
+    expected = bot.board_set.sense_stats()
+    square = bot.choose_sense(list(chess.SQUARES), [], 900.0)
+    assert expected[square] == min(expected.values()) == 2.0
+    assert bot._turn["sense"] == chess.square_name(square)
+    truth = bot.board_set.to_boards()[0]
+    seen = [sq for sq in chess.SQUARES if chess.square_distance(sq, square) <= 1]
+    bot.handle_sense_result([(sq, truth.piece_at(sq)) for sq in seen])
+    assert len(bot.board_set) == 2 and truth in bot.board_set
+    # Only the senses offered count; an edge square only when nothing else is offered.
+    worst = max(expected, key=lambda sq: (expected[sq], -sq))
+    assert bot.choose_sense([chess.A1, worst], [], 900.0) == worst
+    assert bot.choose_sense([chess.H8, chess.A8], [], 900.0) == chess.A8
+    assert bot.choose_sense([], [], 900.0) is None
+
+
+def test_the_turn_log_shows_the_depth_the_search_completed_and_its_time():
+    config = FogsearchBotConfig(depth=2, small_set_depth=0)
+    bot = FogsearchBot(config)
+    bot.handle_game_start(chess.WHITE, chess.Board(), "test")
+    bot.handle_opponent_move_result(False, None)  # White's first turn starts with this callback
+    bot.handle_sense_result([])
+    move = bot.choose_move(list(chess.Board().pseudo_legal_moves), 900.0)
+    bot.handle_move_result(move, move, False, None)
+    turn = bot.turn_log[-1]
+    assert turn["depth"] == 2 and turn["search_seconds"] > 0
+    assert turn["budget"] == turn_budget(config.clock, 900.0)
+    assert (turn["after_opponent"], turn["after_sense"], turn["after_move"]) == (1, 1, 1)
+    assert f"depth 2 in {turn['search_seconds']:5.2f}s" in format_turn(turn)
+
+
+@pytest.mark.parametrize(("extra_boards", "depth"), [(0, 3), (2, 1)])
+def test_small_sets_are_searched_deeper_within_their_own_time_limit(
+    monkeypatch, extra_boards, depth
+):
+    """One board (the start) is searched 3 deep within ``small_set_seconds``; the same board in a
+    3-board set is above ``small_set_boards`` and keeps ``depth`` and the turn's budget."""
+    fens = [chess.STARTING_FEN]
+    for move in ("e2e4", "d2d4")[:extra_boards]:
+        board = chess.Board()
+        board.push_uci(move)
+        board.push(chess.Move.null())
+        fens.append(board.fen())
+    searches = []
+
+    def recorded(boards, depth, config):
+        searches.append((depth, config.time_limit))
+        return search(boards, depth, config)
+
+    search = player_module.search
+    monkeypatch.setattr(player_module, "search", recorded)
+    config = FogsearchBotConfig(
+        depth=1, small_set_depth=3, small_set_boards=2, small_set_seconds=10.0
+    )
+    bot = bot_on(chess.WHITE, fens, config)
+    bot.choose_move(list(chess.Board().pseudo_legal_moves), 900.0)
+    budget = turn_budget(config.clock, 900.0)
+    assert budget > 10.0
+    assert searches == [(depth, 10.0 if depth == 3 else budget)]
+    assert bot.last_search.depth == depth and bot.fallbacks == 0
+
+
+def test_the_quiet_count_is_the_most_any_board_of_the_set_has_gone_without_progress():
+    quiet = "r1bqkb1r/1pp2ppp/2nppn2/p7/8/8/PPPPPPPP/RNBQKBNR b KQkq - {clock} 30"
+    pushed = quiet.replace("8/8/PPPP", "8/4P3/PPPP")
+    boards = BoardSet(chess.BLACK, fens=[pushed.format(clock=3), quiet.format(clock=57)])
+    assert boards.max_halfmove_clock() == 57
+
+
+def _black_move_on_one_board(fen: str) -> tuple[chess.Board, chess.Move]:
+    """The depth-1 bot's request as Black when its set is the one board ``fen``."""
+    bot = bot_on(chess.BLACK, [fen], FogsearchBotConfig(depth=1))
+    board = chess.Board(fen)
+    move = bot.choose_move(list(board.pseudo_legal_moves), 900.0)
+    assert move is not None and bot.fallbacks == 0
+    return board, move
+
+
+# Black's only pawn shields the queen from the bishop: any push loses her at once, so no push is
+# within a margin of the best request.
+SHIELD = "3q3k/2p5/8/B7/8/8/{white} b - - {clock} 80"
+
+
+@pytest.mark.parametrize(
+    "clock, white, pushed",
+    [
+        (60, "8/7K", False),  # quiet, but the pushes are far below the best request
+        (92, "8/7K", True),  # the draw is near and Black is ahead: a push, whatever it costs
+        (92, "PP6/R6K", True),  # level material is not behind
+        (92, "8/RN5K", False),  # near the draw but behind in material: the draw is welcome
+    ],
+)
+def test_near_the_move_limit_a_bot_not_behind_resets_the_clock_at_any_cost(clock, white, pushed):
+    board, move = _black_move_on_one_board(SHIELD.format(white=white, clock=clock))
+    assert (board.piece_type_at(move.from_square) == chess.PAWN) == pushed, move
+
+
+@pytest.mark.parametrize("clock, progress", [(0, False), (60, True)])
+def test_a_long_quiet_stretch_makes_the_bot_reset_the_clock(clock, progress):
+    """Against a passive opponent the worst-case search repeats speculative captures; near
+    reconchess's 100-half-move draw the bot plays a request that resets the clock instead.
+    Here the best request brings the knight in from the corner; a pawn push is within the
+    margin."""
+    board, move = _black_move_on_one_board(f"4k3/p7/8/8/8/8/8/n3K3 b - - {clock} 40")
+    resets = board.piece_type_at(move.from_square) == chess.PAWN or board.is_capture(move)
+    assert resets == progress, move
+
+
+def _black_bot(line: str, fens: list[str] | None = None) -> FogsearchBot:
+    bot = FogsearchBot(dataclasses.replace(FAST, opening_as_black=line))
+    bot.handle_game_start(chess.BLACK, chess.Board(), "test")
+    bot.handle_opponent_move_result(False, None)  # White's unseen first move or pass
+    if fens is not None:
+        bot.tracker.board_set = BoardSet(chess.BLACK, fens=fens)
+    return bot
+
+
+def test_an_opening_line_is_played_as_black_while_near_the_best_and_taken():
+    bot = _black_bot("g8f6 e7e6 f8e7")
+    assert len(bot.board_set) == 21  # 20 first moves and a pass
+    move = bot.choose_move(move_actions(bot.board_set.fen(0)), 900.0)
+    assert move == chess.Move.from_uci("g8f6") and bot._turn["opening"]
+    bot.handle_move_result(move, move, False, None)
+    assert bot._opening == [chess.Move.from_uci(m) for m in ("e7e6", "f8e7")]
+
+    # A request that is not taken as requested (here: blocked) ends the line.
+    e6 = chess.Move.from_uci("e7e6")
+    bot.handle_move_result(e6, None, False, None)
+    assert bot._opening == []
+
+    # The line is Black's: White has none.
+    as_white = FogsearchBot(dataclasses.replace(FAST, opening_as_black="g8f6"))
+    as_white.handle_game_start(chess.WHITE, chess.Board(), "test")
+    assert as_white._opening == []
+
+
+def test_an_opening_request_far_below_the_best_is_left_for_the_search():
+    queen_en_prise = "rnbqkbnr/pppp1ppp/4p3/3Q4/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 2"
+    bot = _black_bot("a7a6 b7b6", fens=[queen_en_prise])
+    move = bot.choose_move(move_actions(queen_en_prise), 900.0)
+    assert move == chess.Move.from_uci("e6d5")
+    assert bot._opening == [] and "opening" not in bot._turn
+
+
+def _fallback_of(search_move) -> tuple[chess.Move | None, FogsearchBot]:
+    bot = bot_on(chess.WHITE, [chess.STARTING_FEN], FAST)
+    bot._search_move = search_move
+    return bot.choose_move(move_actions(chess.STARTING_FEN), 900.0), bot
+
+
+def _failing(budget):
+    raise RuntimeError("deliberate search failure")
+
+
+@pytest.mark.parametrize(
+    "search_move",
+    [_failing, lambda budget: chess.Move.from_uci("e2e5")],
+    ids=["search raises", "no move action"],
+)
+def test_a_turn_the_search_cannot_decide_is_played_with_a_counted_seeded_fallback(search_move):
+    move, bot = _fallback_of(search_move)
+    assert move in move_actions(chess.STARTING_FEN)
+    assert bot.fallbacks == 1
+    # The fallback draws from the bot's seeded generator: a seeded game replays alike.
+    assert _fallback_of(search_move)[0] == move
+
+
+# -- reconchess's tools ----------------------------------------------------------------------
+
+
+def test_reconchess_loads_the_bot_module():
+    name, cls = reconchess.load_player("fogsearch.bot")
+    assert cls is FogsearchBot
+
+
+def test_rc_bot_match_plays_the_bot(tmp_path):
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "reconchess.scripts.rc_bot_match",
+            "fogsearch.bot",
+            "reconchess.bots.random_bot",
+            "--seconds_per_player",
+            "60",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "Game Over!" in out.stdout and "ERROR" not in out.stdout

@@ -1,0 +1,214 @@
+"""The bot's knowledge of the board (``fogsearch.bot.tracker.Tracker``): exact tracking with a log
+of typed observations, recovery from an observation no board fits, a seeded sample when an
+expansion would pass the bound, and seeded samples for the search; then whole games in which the
+true board is checked against the set after every observation."""
+
+import dataclasses
+import random
+
+import chess
+import pytest
+import reconchess
+from reconchess.bots.attacker_bot import AttackerBot
+from reconchess.bots.random_bot import RandomBot
+
+from fogsearch.bot import ClockPlan, FogsearchBot, FogsearchBotConfig
+from fogsearch.bot.tracker import Tracker
+from fogsearch.observations import MoveResult, OpponentMoveResult, sense_result
+from fogsearch.rbc import BoardSet
+
+FAST = FogsearchBotConfig(
+    depth=1, max_search_boards=64, clock=ClockPlan(max_turn_seconds=0.5, reserve_seconds=2.0)
+)
+"""Short turns for whole games: depth 1 on at most 64 boards, half a second a turn at most."""
+
+PASS = MoveResult(None, None, False, None)
+UNSEEN = OpponentMoveResult(False, None)
+
+
+def seeded(config: FogsearchBotConfig, seed: int) -> FogsearchBotConfig:
+    return dataclasses.replace(config, search=dataclasses.replace(config.search, seed=seed))
+
+
+def test_observations_update_the_set_as_the_board_set_would_and_are_logged():
+    tracker = Tracker(chess.BLACK, 10_000, random.Random(0))
+    exact = BoardSet(chess.BLACK)
+    e4 = chess.Board()
+    e4.push_uci("e2e4")
+    seen = sense_result([(sq, e4.piece_at(sq)) for sq in (chess.E3, chess.E4, chess.E5)])
+    for observation in (UNSEEN, seen):
+        tracker.observe(observation)
+        observation.apply(exact)
+        assert tracker.board_set == exact
+    assert len(tracker.board_set) == 1 and e4 in tracker.board_set
+    assert tracker.log == [UNSEEN, seen]
+    assert (tracker.recoveries, tracker.approximations) == (0, 0)
+
+
+def test_an_observation_no_board_fits_is_skipped_by_rebuilding_from_the_rest_of_the_log():
+    tracker = Tracker(chess.BLACK, 10_000, random.Random(0))
+    tracker.observe(UNSEEN)
+    # An enemy queen on e4 after White's first move: on no board.
+    lie = sense_result([(chess.E4, chess.Piece(chess.QUEEN, chess.WHITE))])
+    tracker.observe(lie)
+    assert tracker.recoveries == 1
+    assert tracker.log == [UNSEEN, lie]  # kept: a rebuild replays it and skips it again
+    expected = BoardSet(chess.BLACK)
+    UNSEEN.apply(expected)
+    assert tracker.board_set == expected and len(expected) == 21
+
+
+def test_rebuild_never_returns_an_empty_set():
+    tracker = Tracker(chess.WHITE, 10_000, random.Random(0))
+    tracker.observe(UNSEEN)  # White's first turn starts with this callback too
+    # A move result no board fits (the e2 pawn cannot have captured on e4): our own move is
+    # certain, so it is made wherever possible rather than emptying the set.
+    e4 = chess.Move.from_uci("e2e4")
+    tracker.observe(MoveResult(e4, e4, True, chess.E4))
+    assert tracker.recoveries == 1
+    after = chess.Board()
+    after.push(e4)
+    assert tracker.board_set == BoardSet(chess.WHITE, fens=[after.fen()])
+
+
+def _tracker_after_passes(max_boards: int, seed: int) -> tuple[Tracker, BoardSet]:
+    """White passing while Black moves unseen, three times: 1, 21, 280 and then about 3,000
+    boards, tracked under ``max_boards`` and exactly."""
+    tracker = Tracker(chess.WHITE, max_boards, random.Random(seed))
+    exact = BoardSet(chess.WHITE)
+    for observation in [UNSEEN, *[PASS, UNSEEN] * 3]:
+        tracker.observe(observation)
+        observation.apply(exact)
+    return tracker, exact
+
+
+def test_an_expansion_past_the_bound_is_applied_to_a_seeded_sample_of_the_set():
+    tracker, exact = _tracker_after_passes(300, seed=3)
+    assert len(exact) > 300
+    assert tracker.approximations == 1 and tracker.recoveries == 0
+    assert 0 < len(tracker.board_set) <= 300
+    assert tracker.board_set.max_boards == 300  # the sample stays bounded for later moves
+    # Every board of the sample is one the exact set holds.
+    assert all(fen in exact for fen in tracker.board_set.fens())
+    again, _ = _tracker_after_passes(300, seed=3)
+    assert again.board_set == tracker.board_set
+
+
+def test_the_search_sample_is_the_seeded_choice_of_boards_in_the_order_drawn():
+    tracker, exact = _tracker_after_passes(10_000, seed=0)
+    boards = len(tracker.board_set)
+    assert tracker.approximations == 0 and boards == len(exact) > 64
+    tracker.rng = random.Random(9)
+    sample = tracker.sample(64)
+    picked = random.Random(9).sample(range(boards), 64)
+    assert sample.fens() == [tracker.board_set.fen(i) for i in picked]
+    # The next sample draws on: another choice, from the same seeded stream.
+    rng = random.Random(9)
+    rng.sample(range(boards), 64)
+    assert tracker.sample(64).fens() == [
+        tracker.board_set.fen(i) for i in rng.sample(range(boards), 64)
+    ]
+
+
+def test_a_set_no_larger_than_the_sample_is_searched_whole_and_draws_nothing():
+    tracker, _ = _tracker_after_passes(10_000, seed=0)
+    state = tracker.rng.getstate()
+    assert tracker.sample(len(tracker.board_set)) is tracker.board_set
+    assert tracker.rng.getstate() == state  # a seeded game's later samples do not shift
+
+
+# -- whole games -----------------------------------------------------------------------------
+
+
+class TruthCheckingTracker(Tracker):
+    """A tracker that checks after every observation that the true board is in its set."""
+
+    def __init__(self, game: reconchess.LocalGame, *args):
+        super().__init__(*args)
+        self.game = game
+        self.misses = 0
+        self.largest = 0
+
+    def observe(self, observation):
+        super().observe(observation)
+        self.largest = max(self.largest, len(self.board_set))
+        if isinstance(observation, MoveResult):
+            return  # the referee pushes our move after this callback returns
+        if self.game.board.fen() not in self.board_set:
+            self.misses += 1
+
+
+class TrackingCheckBot(FogsearchBot):
+    """The bot with a :class:`TruthCheckingTracker`, recording after each sense its bound on the
+    half-move clock with the true clock."""
+
+    def __init__(self, game: reconchess.LocalGame, config: FogsearchBotConfig):
+        super().__init__(config)
+        self.game = game
+        self.clocks: list[tuple[int, int]] = []  # (quiet_bound, the true half-move clock)
+
+    def handle_game_start(self, color, board, opponent_name):
+        super().handle_game_start(color, board, opponent_name)
+        self.tracker = TruthCheckingTracker(
+            self.game, color, self.config.max_tracked_boards, self.rng
+        )
+
+    def handle_sense_result(self, sense_result_pairs):
+        super().handle_sense_result(sense_result_pairs)
+        self.clocks.append((self.quiet_bound, self.game.board.halfmove_clock))
+
+
+def play_tracked(bot_colour, opponent_cls, seed, config=FAST, inject=None) -> TrackingCheckBot:
+    """A local game of the seeded bot (``config``) against ``opponent_cls``; ``inject(bot)`` may
+    tamper with the bot before it starts."""
+    random.seed(seed)  # reconchess's baseline bots draw from the global generator
+    game = reconchess.LocalGame(seconds_per_player=120)
+    bot = TrackingCheckBot(game, seeded(config, seed))
+    players = {bot_colour: bot, not bot_colour: opponent_cls()}
+    if inject is not None:
+        inject(bot)
+    reconchess.play_local_game(players[chess.WHITE], players[chess.BLACK], game=game)
+    return bot
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_tracking_stays_exact_within_games(seed):
+    for colour in (chess.WHITE, chess.BLACK):
+        bot = play_tracked(colour, RandomBot, seed)
+        assert bot.tracker.misses == 0
+        assert bot.recoveries == 0
+        assert bot.approximations == 0  # far below the tracking bound: exact all game
+        assert bot.turn_log, "the bot logged no turns"
+        # Unseen pawn moves of the opponent reset the true clock; nothing else can make it lower.
+        assert all(bound >= clock for bound, clock in bot.clocks), bot.clocks
+
+
+def test_injected_inconsistent_observation_is_recovered_from():
+    def inject(bot):
+        original = bot.handle_sense_result
+        calls = {"n": 0}
+
+        def lying_sense(pairs):
+            calls["n"] += 1
+            if calls["n"] == 3 and pairs:
+                square, _ = pairs[0]
+                # Claim an enemy queen that cannot be there on any tracked board.
+                fake = chess.Piece(chess.QUEEN, not bot.color)
+                pairs = [(square, fake)] + list(pairs[1:])
+            return original(pairs)
+
+        bot.handle_sense_result = lying_sense
+
+    bot = play_tracked(chess.WHITE, AttackerBot, seed=4, inject=inject)
+    assert bot.recoveries >= 1
+    assert len(bot.board_set) >= 1
+    assert bot.fallbacks == 0
+
+
+def test_a_set_past_the_tracking_bound_is_sampled_and_the_game_goes_on():
+    config = dataclasses.replace(FAST, max_tracked_boards=300)
+    bot = play_tracked(chess.WHITE, RandomBot, seed=5, config=config)
+    assert bot.game.is_over() and bot.game.get_win_reason() is not None
+    assert bot.approximations >= 1  # RandomBot's unseen moves outgrow 300 boards quickly
+    assert bot.tracker.largest <= 300
+    assert bot.fallbacks == 0
