@@ -94,7 +94,10 @@ def calls():
                 continue
             if isinstance(obj, type):
                 yield f"{module.__name__}.{name}", obj, parameters(obj)
-                instance = native_board_set() if name == "BoardSet" else obj()
+                instance = {
+                    "BoardSet": native_board_set,
+                    "Searcher": lambda: _core.search.Searcher(VALID["config"]),
+                }.get(name, obj)()
                 for method_name, method in inspect.getmembers(obj):
                     if method_name.startswith("_") or method_name in SKIP:
                         continue

@@ -356,6 +356,11 @@ mod tests {
         for name in SenseMode::NAMES {
             assert_eq!(SenseMode::from_name(name).unwrap().name(), name);
         }
+        for name in BoundRule::NAMES {
+            assert_eq!(BoundRule::from_name(name).unwrap().name(), name);
+        }
+        assert_eq!(SearchConfig::default().bound_rule, BoundRule::Wilson);
+        assert_eq!(SearchConfig::default().leaf, LeafMode::Static);
         let err = Mode::from_name("fast").unwrap_err().to_string();
         assert!(
             err.contains("\"exact+sketch\"") && err.contains("\"fast\""),
@@ -437,6 +442,42 @@ mod tests {
                     ..base.clone()
                 },
                 "time_limit",
+            ),
+            (
+                SearchConfig {
+                    table_entries: 0,
+                    ..base.clone()
+                },
+                "table_entries must be between 1 and 134217728",
+            ),
+            (
+                SearchConfig {
+                    reply_entries: MAX_REPLY_ENTRIES + 1,
+                    ..base.clone()
+                },
+                "reply_entries must be between 1 and 268435456",
+            ),
+            (
+                SearchConfig {
+                    uci_depth: 0,
+                    ..base.clone()
+                },
+                "uci_depth",
+            ),
+            (
+                SearchConfig {
+                    uci_nodes: MAX_UCI_NODES + 1,
+                    ..base.clone()
+                },
+                "uci_nodes",
+            ),
+            (
+                SearchConfig {
+                    leaf: LeafMode::Uci,
+                    uci_engine: "/no/such/engine".to_string(),
+                    ..base.clone()
+                },
+                "/no/such/engine",
             ),
         ];
         for (config, name) in cases {

@@ -24,35 +24,22 @@ use std::time::{Duration, Instant};
 
 use crate::chess::{Board, Color, Move};
 use crate::pool;
-use crate::stop::{Stop, NEVER};
+use crate::stop::Stop;
 use crate::uci::UciError;
 
 use super::config::MAX_DEPTH;
 use super::requests::{root_requests, side_to_search};
-use super::searcher::Searcher;
+use super::tables::{Engines, Tables};
 use super::tree::{self, TreeSearch};
 use super::{RequestCompletion, SearchConfig, SearchError, SearchResult, SearchStats};
 
-/// Searches the information set `boards` (ours to move) `depth` of our moves deep, with a fresh
-/// [`Searcher`] (its tables are dropped at the end).
-pub fn search(
-    boards: &[Board],
-    depth: u32,
-    config: &SearchConfig,
-) -> Result<SearchResult, SearchError> {
-    search_stoppable(boards, depth, config, &NEVER)
-}
-
-/// [`search`], ended early with [`SearchError::Interrupted`] once `stop` is raised (checked at
-/// every node, so within microseconds).
-pub fn search_stoppable(
-    boards: &[Board],
-    depth: u32,
-    config: &SearchConfig,
-    stop: &Stop,
-) -> Result<SearchResult, SearchError> {
-    let mut searcher = Searcher::new(config.clone())?;
-    searcher.search_within(boards, depth, config.time_limit, stop)
+/// What a search's workers share: the settings, the tables and the engines, and the searcher's
+/// count of searches (stamped on the entries they use).
+pub struct Shared<'a> {
+    pub config: &'a SearchConfig,
+    pub tables: &'a Tables,
+    pub engines: &'a Engines,
+    pub generation: u32,
 }
 
 /// One root request searched at one depth.
@@ -74,7 +61,7 @@ struct Iteration {
 
 /// The root search of one depth over `order` (indices into `requests`).
 struct Root<'a> {
-    searcher: &'a Searcher,
+    shared: &'a Shared<'a>,
     us: Color,
     set: &'a [Board],
     keys: &'a [u64],
@@ -95,17 +82,16 @@ impl Root<'_> {
         abandon: &AtomicBool,
         into: &Mutex<Iteration>,
     ) {
-        let config = self.searcher.config();
         let mut tree = TreeSearch::new(
             self.us,
-            config,
-            &self.searcher.tables,
-            self.searcher.generation,
+            self.shared.config,
+            self.shared.tables,
+            self.shared.generation,
             self.deadline,
             self.stop,
         );
         let mut done = Vec::new();
-        match self.searcher.lend_engine() {
+        match self.shared.engines.lend() {
             Ok(engine) => tree.engine = engine,
             Err(error) => {
                 tree.engine_error = Some(error);
@@ -133,7 +119,7 @@ impl Root<'_> {
         }
         let engine = tree.engine.take();
         if tree.engine_error.is_none() {
-            self.searcher.return_engine(engine);
+            self.shared.engines.give_back(engine);
         }
         let mut iteration = into.lock().unwrap_or_else(|p| p.into_inner());
         iteration.finished.extend(done);
@@ -164,9 +150,9 @@ impl Root<'_> {
     }
 }
 
-/// The search of [`Searcher::search_within`].
+/// The search of [`Searcher::search_within`](super::Searcher::search_within).
 pub(super) fn run(
-    searcher: &Searcher,
+    shared: &Shared<'_>,
     boards: &[Board],
     depth: u32,
     time_limit: Option<Duration>,
@@ -185,7 +171,7 @@ pub(super) fn run(
     let deadline = time_limit.map(|limit| started + limit);
     let (set, keys) = tree::into_information_set(boards.to_vec());
     let requests = root_requests(&set, us);
-    let threads = searcher.config().threads;
+    let threads = shared.config.threads;
 
     // Move-action order at first; then the previous depth's dearest requests first, so that no
     // worker is left with a long request at the end while the others idle.
@@ -198,7 +184,7 @@ pub(super) fn run(
         // Depth 1 ignores the clock so that there is always a move to return.
         let iteration_deadline = if current == 1 { None } else { deadline };
         let root = Root {
-            searcher,
+            shared,
             us,
             set: &set,
             keys: &keys,

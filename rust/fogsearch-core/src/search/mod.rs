@@ -33,6 +33,7 @@ mod searcher;
 mod sense;
 mod sense_value;
 mod sketch_bounds;
+mod tables;
 pub mod transposition;
 mod tree;
 
@@ -44,14 +45,13 @@ use std::fmt;
 use crate::chess::Move;
 
 pub use config::{BoundRule, LeafMode, Mode, SearchConfig, SenseMode, MAX_DEPTH};
-pub use driver::{search, search_stoppable};
 pub use eval::{evaluate, piece_square_table, INFINITY, MATE, PIECE_VALUES};
 pub use king_safety::{king_danger, king_safety};
 pub use request_values::{
     board_values, mean_reply_values, sense_values, RequestBoardValues, MAX_BOARD_PLIES,
 };
 pub use requests::root_requests;
-pub use searcher::{Searcher, TableSizes};
+pub use searcher::{search, search_stoppable, Searcher, TableSizes};
 pub use sense::sense_squares;
 pub use sense_value::SenseValues;
 pub use sketch_bounds::{point_probabilities, wilson_probabilities};

@@ -11,54 +11,36 @@
 //! of a search, a table more than half full forgets the entries that the previous search neither
 //! stored nor read, so a long game keeps the entries it still meets.
 
-use std::sync::{Mutex, RwLock};
 use std::time::Duration;
 
+use crate::chess::Board;
 use crate::stop::{Stop, NEVER};
-use crate::uci::{find_engine, UciEngine, UciError};
+use crate::uci::find_engine;
 
 use super::driver;
-use super::sketch_bounds::SketchBounds;
-use super::transposition::{ReplyTable, TranspositionTable};
+use super::tables::{Engines, Tables};
 use super::{LeafMode, SearchConfig, SearchError, SearchResult};
 
-/// The tables a search's worker threads share.
-pub struct Tables {
-    pub transpositions: Option<TranspositionTable>,
-    /// The exact reply table, which is also the engine leaf's cache of scores by position.
-    pub replies: Option<ReplyTable>,
-    pub sketch: Option<RwLock<SketchBounds>>,
+/// Searches the information set `boards` (ours to move) `depth` of our moves deep, with a fresh
+/// [`Searcher`] (its tables are dropped at the end).
+pub fn search(
+    boards: &[Board],
+    depth: u32,
+    config: &SearchConfig,
+) -> Result<SearchResult, SearchError> {
+    search_stoppable(boards, depth, config, &NEVER)
 }
 
-impl Tables {
-    fn new(config: &SearchConfig) -> Tables {
-        Tables {
-            transpositions: config
-                .mode
-                .uses_exact_table()
-                .then(|| TranspositionTable::new(config.table_entries)),
-            // The engine leaf always caches its scores by position, as the paper's leaf did.
-            replies: (config.mode.uses_exact_table() || config.leaf == LeafMode::Uci)
-                .then(|| ReplyTable::new(config.reply_entries)),
-            sketch: config.mode.uses_sketch().then(|| {
-                RwLock::new(SketchBounds::new(
-                    config.k,
-                    config.sketch_width,
-                    config.sketch_depth,
-                    config.table_size,
-                    config.threshold,
-                    config.bound_rule,
-                    config.seed,
-                ))
-            }),
-        }
-    }
-
-    fn sketch_entries(&self) -> usize {
-        self.sketch
-            .as_ref()
-            .map_or(0, |s| s.read().unwrap_or_else(|p| p.into_inner()).entries())
-    }
+/// [`search`], ended early with [`SearchError::Interrupted`] once `stop` is raised (checked at
+/// every node, so within microseconds).
+pub fn search_stoppable(
+    boards: &[Board],
+    depth: u32,
+    config: &SearchConfig,
+    stop: &Stop,
+) -> Result<SearchResult, SearchError> {
+    let mut searcher = Searcher::new(config.clone())?;
+    searcher.search_within(boards, depth, config.time_limit, stop)
 }
 
 /// How many entries a searcher's tables hold.
@@ -75,12 +57,10 @@ pub struct TableSizes {
 /// A search engine that keeps its tables between searches; see the module documentation.
 pub struct Searcher {
     config: SearchConfig,
-    pub(super) tables: Tables,
+    tables: Tables,
     /// Searches run so far: entries are stamped with the search that last used them.
-    pub(super) generation: u32,
-    /// Started engines of the `uci` leaf, lent to one worker thread at a time.
-    engines: Mutex<Vec<UciEngine>>,
-    engine_path: Option<std::path::PathBuf>,
+    generation: u32,
+    engines: Engines,
 }
 
 impl Searcher {
@@ -95,8 +75,7 @@ impl Searcher {
             tables: Tables::new(&config),
             config,
             generation: 0,
-            engines: Mutex::new(Vec::new()),
-            engine_path,
+            engines: Engines::new(engine_path),
         })
     }
 
@@ -106,11 +85,7 @@ impl Searcher {
 
     /// Searches the information set `boards` (ours to move) `depth` of our moves deep, within the
     /// configured time limit, using and filling the kept tables.
-    pub fn search(
-        &mut self,
-        boards: &[crate::chess::Board],
-        depth: u32,
-    ) -> Result<SearchResult, SearchError> {
+    pub fn search(&mut self, boards: &[Board], depth: u32) -> Result<SearchResult, SearchError> {
         self.search_within(boards, depth, self.config.time_limit, &NEVER)
     }
 
@@ -118,7 +93,7 @@ impl Searcher {
     /// early with [`SearchError::Interrupted`] once `stop` is raised.
     pub fn search_within(
         &mut self,
-        boards: &[crate::chess::Board],
+        boards: &[Board],
         depth: u32,
         time_limit: Option<Duration>,
         stop: &Stop,
@@ -128,7 +103,13 @@ impl Searcher {
         }
         self.generation = self.generation.wrapping_add(1);
         self.make_room();
-        driver::run(self, boards, depth, time_limit, stop)
+        let shared = driver::Shared {
+            config: &self.config,
+            tables: &self.tables,
+            engines: &self.engines,
+            generation: self.generation,
+        };
+        driver::run(&shared, boards, depth, time_limit, stop)
     }
 
     /// Forgets what the previous search did not use, in a table more than half full.
@@ -156,28 +137,6 @@ impl Searcher {
             sets: self.tables.transpositions.as_ref().map_or(0, |t| t.len()),
             replies: self.tables.replies.as_ref().map_or(0, |t| t.len()),
             sketch_entries: self.tables.sketch_entries(),
-        }
-    }
-
-    /// An engine for one worker of a search (the `uci` leaf), started if none is idle.
-    pub(super) fn lend_engine(&self) -> Result<Option<UciEngine>, UciError> {
-        let Some(path) = &self.engine_path else {
-            return Ok(None);
-        };
-        let idle = self.engines.lock().unwrap_or_else(|p| p.into_inner()).pop();
-        match idle {
-            Some(engine) => Ok(Some(engine)),
-            None => UciEngine::start(path).map(Some),
-        }
-    }
-
-    /// Takes back an engine lent by [`lend_engine`](Self::lend_engine).
-    pub(super) fn return_engine(&self, engine: Option<UciEngine>) {
-        if let Some(engine) = engine {
-            self.engines
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .push(engine);
         }
     }
 }

@@ -360,6 +360,48 @@ mod tests {
     }
 
     #[test]
+    fn a_sets_own_entry_is_used_exactly_under_either_rule() {
+        // 500 boards: a k = 64 signature samples them.
+        let keys: Vec<u64> = (0..500).collect();
+        let (key, class) = (frequency_key(99, 2), 2);
+        for rule in [BoundRule::Wilson, BoundRule::Point] {
+            let mut sketch = SketchBounds::new(64, 1024, 5, 8, 1.0, rule, 3);
+            sketch.record(key, class, &keys, &mut None, 150, Flag::Exact, 0);
+            let found = sketch.find(key, class, &keys, &mut None, 0, -1_000, 1_000);
+            assert_eq!(found.exact, Some(150), "{rule:?}");
+            // The same boards under another id are known only through their signatures: a
+            // sampled J of 1 is the point rule's containment, not the Wilson rule's.
+            let other = sketch.find(
+                frequency_key(98, 2),
+                class,
+                &keys,
+                &mut None,
+                0,
+                -1_000,
+                1_000,
+            );
+            assert_eq!(other.exact, None);
+            let bounded = other.upper.is_some() && other.lower.is_some();
+            assert_eq!(bounded, rule == BoundRule::Point, "{rule:?}");
+            // Another depth or node kind is another class: never compared.
+            let elsewhere = sketch.find(key, 3, &keys, &mut None, 0, -1_000, 1_000);
+            assert_eq!(elsewhere.used(), 0);
+        }
+    }
+
+    #[test]
+    fn the_point_rule_is_the_papers_formula_with_the_corrected_denominator() {
+        // J = 30 / 100 with |X| = 60, |q| = 70: |X∩q| = 0.3 * 130 / 1.3 = 30.
+        let sample = sample_of(30, 100, (60, 70), (true, true));
+        let (p_upper, p_lower) = point_probabilities(sample, 60, 70);
+        assert!((p_upper - 30.0 / 70.0).abs() < 1e-12);
+        assert!((p_lower - 30.0 / 60.0).abs() < 1e-12);
+        // A sampled J of 1 reads as identity, whatever the sizes allow.
+        let full = sample_of(64, 64, (64, 64), (false, false));
+        assert_eq!(point_probabilities(full, 500, 500), (1.0, 1.0));
+    }
+
+    #[test]
     fn exact_samples_are_taken_at_face_value() {
         let sample = sample_of(5, 10, (10, 5), (true, true));
         assert_eq!(cautious_jaccard(sample), 0.5);

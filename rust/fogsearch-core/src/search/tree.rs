@@ -16,9 +16,9 @@ use super::rules::{
     capture_square, opponent_replies, own_sides_agree, resolve, union_of_move_actions,
     MoveObservation,
 };
-use super::searcher::Tables;
 use super::sense::{min_size_choice, sense_choices};
 use super::sketch_bounds::frequency_key;
+use super::tables::Tables;
 use super::transposition::{set_key, value_from_table, value_to_table, Entry, Flag, ReplyOutcome};
 use super::{LeafMode, SearchConfig, SearchStats, SenseMode};
 
@@ -232,7 +232,7 @@ impl<'s> TreeSearch<'s> {
 
     /// Whether the sketch bounds apply at nodes of `kind`.
     fn sketches(&self, kind: NodeKind) -> bool {
-        self.tables.sketch.is_some() && SKETCH_NODES.contains(&kind)
+        self.tables.sketch.is_some() && sketch_nodes_env().contains(&kind)
     }
 
     /// Looks the node up in the sketch table: its exact value or a bound that cuts the window
@@ -768,6 +768,16 @@ impl NodeKind {
 /// The nodes where the sketch bounds are looked up and recorded. Every kind's value is monotone
 /// in its set (a subset's value is at least the superset's) with the full sense search.
 const SKETCH_NODES: [NodeKind; 1] = [NodeKind::OurMove];
+
+fn sketch_nodes_env() -> &'static [NodeKind] {
+    static NODES: std::sync::OnceLock<Vec<NodeKind>> = std::sync::OnceLock::new();
+    NODES.get_or_init(|| match std::env::var("FOG_SKETCH_NODES").as_deref() {
+        Ok("all") => vec![NodeKind::OurMove, NodeKind::Reply, NodeKind::Sense],
+        Ok("sense") => vec![NodeKind::OurMove, NodeKind::Sense],
+        Ok("reply") => vec![NodeKind::OurMove, NodeKind::Reply],
+        _ => SKETCH_NODES.to_vec(),
+    })
+}
 
 /// The engine's centipawns from the side to move's view; a mate in n counts `ENGINE_MATE - n`,
 /// far below the search's own mates (king captures, `MATE_BOUND` and above).
