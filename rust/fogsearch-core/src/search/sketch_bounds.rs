@@ -34,8 +34,10 @@
 //! The table is shared by a search's worker threads behind a read-write lock: comparisons take
 //! the read lock ([`SketchBounds::find`]), counting and recording the write lock.
 
+use std::collections::HashMap;
+
 use crate::rng::splitmix64;
-use crate::sketch::{intersection_from_jaccard, BottomKMinHash, CountSketch, JaccardSample};
+use crate::sketch::{intersection_from_jaccard, BottomKMinHash, JaccardSample, TopK};
 
 use super::config::BoundRule;
 use super::transposition::{value_from_table, value_to_table, Flag};
@@ -117,14 +119,11 @@ const PROBABILITY_SLACK: f64 = 1e-9;
 struct TableEntry {
     /// [`frequency_key`] of the set (node kind folded into the id) and depth.
     key: u64,
-    /// Entries are compared only within one class: the same remaining depth and node kind.
-    class: u64,
     size: usize,
     signature: BottomKMinHash,
     /// Node-relative (see `value_to_table`).
     value: i32,
     flag: Flag,
-    count: i64,
 }
 
 /// What the table says about a set: its exact value (its own entry, searched to an exact value),
@@ -152,10 +151,14 @@ impl Found {
     }
 }
 
+/// The paper's queue: the `table_size` sets with the highest CountSketch estimates ([`TopK`]
+/// keeps them in a heap), each with its size, signature and value, grouped by class so that a
+/// lookup reads only the entries it may compare with.
 pub struct SketchBounds {
-    counts: CountSketch,
-    table: Vec<TableEntry>,
-    table_size: usize,
+    frequent: TopK,
+    classes: HashMap<u64, Vec<TableEntry>>,
+    /// Where each entry is: its class and its index in that class's list.
+    places: HashMap<u64, (u64, usize)>,
     k: usize,
     seed: u64,
     threshold: f64,
@@ -179,10 +182,10 @@ impl SketchBounds {
         seed: u64,
     ) -> SketchBounds {
         SketchBounds {
-            counts: CountSketch::new(sketch_width, sketch_depth, seed)
+            frequent: TopK::new(table_size, sketch_width, sketch_depth, seed)
                 .expect("validated sketch parameters"),
-            table: Vec::with_capacity(table_size),
-            table_size,
+            classes: HashMap::new(),
+            places: HashMap::new(),
             k,
             seed,
             threshold,
@@ -192,7 +195,7 @@ impl SketchBounds {
 
     /// How many frequent sets are kept with their values.
     pub fn entries(&self) -> usize {
-        self.table.len()
+        self.places.len()
     }
 
     /// The signature of the set with position `keys`, computed on first use into `cache`.
@@ -223,10 +226,10 @@ impl SketchBounds {
     ) -> Found {
         let size = keys.len();
         let mut found = Found::default();
-        for entry in &self.table {
-            if entry.class != class {
-                continue;
-            }
+        let Some(entries) = self.classes.get(&class) else {
+            return found;
+        };
+        for entry in entries {
             let value = value_from_table(entry.value, ply);
             if entry.key == key {
                 // The set itself: its value is exact, whatever the rule.
@@ -276,20 +279,19 @@ impl SketchBounds {
     }
 
     /// Counts each entry whose value `found` used as one more occurrence (§5.1: a set that
-    /// bounds another counts as seen again).
+    /// bounds another counts as seen again). An entry another thread has just evicted is not
+    /// counted: the queue would track it without its value.
     pub fn count_used(&mut self, found: &Found) {
         for key in found.used_keys() {
-            self.counts.update(key, 1);
-            let count = self.counts.estimate(key);
-            if let Some(entry) = self.table.iter_mut().find(|e| e.key == key) {
-                entry.count = count;
+            if self.frequent.contains(key) {
+                self.frequent.update(key, 1);
             }
         }
     }
 
     /// Records a fully searched set (frequency key `key`, class `class`, position `keys`,
     /// signature cached in `signature`): counts it, and keeps it in the table if it is now among
-    /// the `table_size` most frequent.
+    /// the `table_size` most frequent (evicting the least frequent).
     #[allow(clippy::too_many_arguments)]
     pub fn record(
         &mut self,
@@ -301,42 +303,40 @@ impl SketchBounds {
         flag: Flag,
         ply: u32,
     ) {
-        self.counts.update(key, 1);
-        let count = self.counts.estimate(key);
-        let value = value_to_table(value, ply);
-        if let Some(entry) = self.table.iter_mut().find(|e| e.key == key) {
-            entry.value = value;
-            entry.flag = flag;
-            entry.count = count;
+        let (_, evicted) = self.frequent.update_with_eviction(key, 1);
+        if let Some(gone) = evicted {
+            self.remove(gone);
+        }
+        if !self.frequent.contains(key) {
             return;
         }
-        let slot = if self.table.len() < self.table_size {
-            None
-        } else {
-            let (weakest, weakest_count) = self
-                .table
-                .iter()
-                .enumerate()
-                .map(|(i, e)| (i, e.count))
-                .min_by_key(|&(_, c)| c)
-                .expect("table_size >= 1");
-            if count <= weakest_count {
-                return;
-            }
-            Some(weakest)
-        };
+        let value = value_to_table(value, ply);
+        if let Some(&(class, index)) = self.places.get(&key) {
+            let entry = &mut self.classes.get_mut(&class).expect("placed")[index];
+            entry.value = value;
+            entry.flag = flag;
+            return;
+        }
         let entry = TableEntry {
             key,
-            class,
             size: keys.len(),
             signature: self.signature(keys, signature).clone(),
             value,
             flag,
-            count,
         };
-        match slot {
-            None => self.table.push(entry),
-            Some(weakest) => self.table[weakest] = entry,
+        let list = self.classes.entry(class).or_default();
+        self.places.insert(key, (class, list.len()));
+        list.push(entry);
+    }
+
+    fn remove(&mut self, key: u64) {
+        let Some((class, index)) = self.places.remove(&key) else {
+            return;
+        };
+        let list = self.classes.get_mut(&class).expect("placed");
+        list.swap_remove(index);
+        if let Some(moved) = list.get(index) {
+            self.places.insert(moved.key, (class, index));
         }
     }
 }
