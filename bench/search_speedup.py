@@ -165,26 +165,10 @@ def trout_sets(count: int, min_boards: int, max_boards: int) -> list[list[str]]:
 
 
 def consecutive_turns(games: int, turns: int, max_boards: int) -> dict[str, list[list[str]]]:
-    """Per recorded TroutBot game (the first ``games`` with such a run), the sets the bot held
-    before ``turns`` consecutive moves of its own, each of 1 to ``max_boards`` boards: the first
-    such run of turns in the game."""
     sys.path.insert(0, str(Path(__file__).parent))
-    from rbc_data import trout_cases
+    from rbc_data import trout_turns
 
-    by_game: dict[str, list[list[str] | None]] = {}
-    for case in trout_cases(1, 10**9):
-        fits = len(case.fens) <= max_boards
-        by_game.setdefault(case.game, []).append(case.fens if fits else None)
-    runs = {}
-    for game, sets in by_game.items():
-        for start in range(len(sets) - turns + 1):
-            window_ = sets[start : start + turns]
-            if all(s is not None for s in window_):
-                runs[f"{game}t{start:03d}"] = window_
-                break
-        if len(runs) == games:
-            break
-    return runs  # type: ignore[return-value]
+    return trout_turns(games, turns, max_boards)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ sets). The machine's load average is printed before and after.
 
 Workloads: `start-d3` (White's first move, depth 3, full sense search), `recorded-d2` (the 20
 recorded mid-game sets and the start, depth 2, full sense search), `start-d4-min` (the start,
-depth 4, min_size senses). Expansion: the two large parent sets of `bench/rbc_speed.py`.
+depth 4, min_size senses; `start-d3-min` for a quick check). Expansion: the two large parent sets of `bench/rbc_speed.py`.
 
     python bench/search_threads.py --threads 1,2 --repeats 3 --workloads start-d3 recorded-d2
 """
@@ -36,6 +36,7 @@ WORKLOADS = {
     "start-d3": (3, "search", lambda: [[chess.STARTING_FEN]]),
     "recorded-d2": (2, "search", lambda: recorded()),
     "start-d4-min": (4, "min_size", lambda: [[chess.STARTING_FEN]]),
+    "start-d3-min": (3, "min_size", lambda: [[chess.STARTING_FEN]]),
 }
 
 

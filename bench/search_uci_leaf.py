@@ -28,6 +28,7 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--sets", type=int, default=4, help="recorded sets (besides the start)")
     parser.add_argument("--engine", default="stockfish")
+    parser.add_argument("--compare-depths", type=int, nargs="+", default=[1, 2])
     args = parser.parse_args()
     from search_speedup import recorded_sets
 
@@ -55,8 +56,8 @@ def main() -> None:
     print("\nsearch, engine leaf (depth 4) against the static leaf, min_size senses:")
     print("| set | depth | leaf | seconds | leaves scored | cache hits | best move | value |")
     print("|---|---|---|---|---|---|---|---|")
-    for index, fens in enumerate(sets[:3]):
-        for depth in (1, 2):
+    for index, fens in enumerate(sets[: 1 + args.sets]):
+        for depth in args.compare_depths:
             for leaf in ("static", "uci"):
                 config = SearchConfig(
                     mode="exact",

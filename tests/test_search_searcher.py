@@ -9,7 +9,7 @@ from pathlib import Path
 
 import chess
 import pytest
-from rbc_data import trout_cases
+from rbc_data import trout_turns
 
 from fogsearch.search import SearchConfig, Searcher, SearchError, mean_reply_values, search
 
@@ -25,10 +25,9 @@ HAVE_STOCKFISH = any(
 
 
 def consecutive_sets(count: int) -> list[list[str]]:
-    """The sets the bot held before its moves in the first recorded TroutBot game, in turn
-    order, up to 40 boards each."""
-    cases = [c for c in trout_cases(1, 40) if c.game == "trout00"]
-    return [c.fens for c in cases[:count]]
+    """The sets the bot held before ``count`` consecutive moves of a recorded TroutBot game, in
+    turn order, up to 40 boards each."""
+    return next(iter(trout_turns(1, count, 40).values()))
 
 
 def test_a_searcher_gives_the_values_of_fresh_searches_and_keeps_its_tables():

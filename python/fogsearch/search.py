@@ -82,6 +82,10 @@ class SearchConfig:
         (at most 2**24 counters).
     table_size: how many of the most frequent sets are kept with their values (the paper's queue;
         at most 65536).
+    sketch_min_depth: the sketch bounds are looked up and recorded at every node (our move, its
+        resolution's reply node, our sense) with at least this many of our moves left (1 to 32;
+        ours: with one move left a subtree costs about what comparing its set with the table
+        does, and the paper found depth 3 the least its algorithm could be used at).
     table_entries: capacity of the exact set table in sets (exact modes; about 64 bytes a set at
         worst, at most 2**27). Bounds the memory of a search and of a :class:`Searcher`.
     reply_entries: capacity of the exact reply table in boards (exact modes, and the ``uci``
@@ -117,6 +121,7 @@ class SearchConfig:
     sketch_width: int = _DEFAULTS["sketch_width"]
     sketch_depth: int = _DEFAULTS["sketch_depth"]
     table_size: int = _DEFAULTS["table_size"]
+    sketch_min_depth: int = _DEFAULTS["sketch_min_depth"]
     table_entries: int = _DEFAULTS["table_entries"]
     reply_entries: int = _DEFAULTS["reply_entries"]
     sense_mode: str = _DEFAULTS["sense_mode"]

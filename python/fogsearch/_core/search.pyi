@@ -36,6 +36,7 @@ class _Config(Protocol):
     sketch_width: int
     sketch_depth: int
     table_size: int
+    sketch_min_depth: int
     table_entries: int
     reply_entries: int
     sense_mode: str

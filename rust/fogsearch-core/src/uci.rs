@@ -21,7 +21,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::stop::Stop;
+use crate::stop::Limits;
 
 /// Where Debian and Ubuntu install Stockfish, outside the usual `PATH` of a non-login shell.
 const EXTRA_DIRS: [&str; 1] = ["/usr/games"];
@@ -230,8 +230,14 @@ impl UciEngine {
     }
 
     /// The engine's score of the position `fen` (side to move's view) after searching it within
-    /// `limit`. A raised `stop` ends the engine's search at once ([`UciError::Stopped`]).
-    pub fn score(&mut self, fen: &str, limit: SearchLimit, stop: &Stop) -> Result<Score, UciError> {
+    /// `limit`. A raised stop or a passed deadline in `halt` ends the engine's search within
+    /// milliseconds ([`UciError::Stopped`]).
+    pub fn score(
+        &mut self,
+        fen: &str,
+        limit: SearchLimit,
+        halt: Limits<'_>,
+    ) -> Result<Score, UciError> {
         self.send(&format!("position fen {fen}"))?;
         self.send(&limit.go_command())?;
         let mut last = None;
@@ -253,7 +259,7 @@ impl UciEngine {
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    if stop.requested() && !stopping {
+                    if !stopping && halt.halt().is_some() {
                         stopping = true;
                         self.send("stop")?;
                     }
@@ -339,6 +345,7 @@ impl Drop for UciEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stop::Stop;
 
     #[test]
     fn info_lines_give_exact_scores_only() {
@@ -393,7 +400,11 @@ mod tests {
         let mut engine = UciEngine::start(&path).unwrap();
         // White to move with an extra queen.
         let score = engine
-            .score("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", limit, &stop)
+            .score(
+                "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
+                limit,
+                Limits::new(&stop, None),
+            )
             .unwrap();
         assert!(
             matches!(score, Score::Centipawns(cp) if cp > 500)
@@ -409,7 +420,7 @@ mod tests {
     }
 
     #[test]
-    fn a_raised_stop_ends_the_engines_search() {
+    fn a_raised_stop_or_a_passed_deadline_ends_the_engines_search() {
         let Ok(path) = find_engine("stockfish") else {
             return;
         };
@@ -424,10 +435,26 @@ mod tests {
         let result = engine.score(
             "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
             deep,
-            &stop,
+            Limits::new(&stop, None),
+        );
+        assert_eq!(result, Err(UciError::Stopped));
+        // A passed deadline stops it as well, and the engine answers again afterwards.
+        let soon = Instant::now() + Duration::from_millis(200);
+        let result = engine.score(
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            deep,
+            Limits::new(&crate::stop::NEVER, Some(soon)),
         );
         assert_eq!(result, Err(UciError::Stopped));
         assert!(started.elapsed() < Duration::from_secs(20));
+        let shallow = SearchLimit { depth: 2, nodes: 0 };
+        assert!(engine
+            .score(
+                "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
+                shallow,
+                Limits::new(&crate::stop::NEVER, None)
+            )
+            .is_ok());
     }
 
     #[test]

@@ -97,6 +97,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Config {
             sketch_width: setting(&obj, "sketch_width", "a positive integer")?,
             sketch_depth: setting(&obj, "sketch_depth", "a positive integer")?,
             table_size: setting(&obj, "table_size", "a positive integer")?,
+            sketch_min_depth: setting(&obj, "sketch_min_depth", "a positive integer")?,
             table_entries: setting(&obj, "table_entries", "a positive integer")?,
             reply_entries: setting(&obj, "reply_entries", "a positive integer")?,
             sense_mode: SenseMode::from_name(&setting::<String>(&obj, "sense_mode", "a string")?)
@@ -148,6 +149,7 @@ fn default_config(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     out.set_item("sketch_width", c.sketch_width)?;
     out.set_item("sketch_depth", c.sketch_depth)?;
     out.set_item("table_size", c.table_size)?;
+    out.set_item("sketch_min_depth", c.sketch_min_depth)?;
     out.set_item("table_entries", c.table_entries)?;
     out.set_item("reply_entries", c.reply_entries)?;
     out.set_item("sense_mode", c.sense_mode.name())?;

@@ -194,6 +194,11 @@ pub struct SearchConfig {
     pub sketch_depth: usize,
     /// Number of frequent sets kept with their values (the paper's queue).
     pub table_size: usize,
+    /// The sketch bounds are looked up and recorded at nodes with at least this many of our moves
+    /// left (every node kind). With 1 left, a node's whole subtree costs about as much as
+    /// comparing its set with a large table; the paper found depth 3 the least its algorithm
+    /// could be used at.
+    pub sketch_min_depth: u32,
     /// Capacity of the exact set table in sets (exact modes); bounds its memory.
     pub table_entries: usize,
     /// Capacity of the exact reply table in boards (exact modes, and the engine leaf's cache of
@@ -226,6 +231,7 @@ impl Default for SearchConfig {
             sketch_width: 1024,
             sketch_depth: 5,
             table_size: 64,
+            sketch_min_depth: 2,
             table_entries: 4_000_000,
             reply_entries: 16_000_000,
             sense_mode: SenseMode::Search,
@@ -302,6 +308,12 @@ impl SearchConfig {
                 (MAX_SKETCH_COUNTERS * 8) >> 20,
                 self.sketch_width,
                 self.sketch_depth
+            ));
+        }
+        if !(1..=MAX_DEPTH).contains(&self.sketch_min_depth) {
+            return invalid(format!(
+                "sketch_min_depth must be between 1 and {MAX_DEPTH} (the deepest search), got {}",
+                self.sketch_min_depth
             ));
         }
         if self.uci_nodes > MAX_UCI_NODES {
@@ -463,6 +475,13 @@ mod tests {
                     ..base.clone()
                 },
                 "uci_depth",
+            ),
+            (
+                SearchConfig {
+                    sketch_min_depth: 0,
+                    ..base.clone()
+                },
+                "sketch_min_depth",
             ),
             (
                 SearchConfig {
