@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import time
 from pathlib import Path
 
 import chess
@@ -149,3 +150,29 @@ def engine_children() -> list[int]:
         if int(fields[1]) == os.getpid():
             found.append(int(stat.parent.name))
     return found
+
+
+def test_a_searcher_in_use_by_another_thread_raises_concurrent_use_error():
+    import threading
+
+    from fogsearch import ConcurrentUseError
+
+    searcher = Searcher(SearchConfig(mode="exact", sense_mode="min_size"))
+    started = threading.Event()
+
+    def long_search():
+        started.set()
+        searcher.search([chess.STARTING_FEN], 8, time_limit=2.0)
+
+    worker = threading.Thread(target=long_search)
+    worker.start()
+    started.wait()
+    seen = False
+    while worker.is_alive() and not seen:
+        try:
+            searcher.clear()
+        except ConcurrentUseError:
+            seen = True
+        time.sleep(0.01)
+    worker.join()
+    assert seen

@@ -81,7 +81,7 @@ class SearchConfig:
     sketch_width, sketch_depth: CountSketch shape counting how often each set is searched or used
         (at most 2**24 counters).
     table_size: how many of the most frequent sets are kept with their values (the paper's queue;
-        at most 65536).
+        at most 65536; the default 4096 held every set looked up at depth 3 from the start).
     sketch_min_depth: the sketch bounds are looked up and recorded at every node (our move, its
         resolution's reply node, our sense) with at least this many of our moves left (1 to 32;
         ours: with one move left a subtree costs about what comparing its set with the table

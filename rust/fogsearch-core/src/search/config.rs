@@ -230,7 +230,10 @@ impl Default for SearchConfig {
             k: 64,
             sketch_width: 1024,
             sketch_depth: 5,
-            table_size: 64,
+            // 64 (the default until 2026-11-26) cut the baseline's nodes at depth 3 from the
+            // start by a third; 4096 by nine tenths, and no more entries were ever needed there
+            // (bench/RESULTS.md, the table-size sweep).
+            table_size: 4096,
             sketch_min_depth: 2,
             table_entries: 4_000_000,
             reply_entries: 16_000_000,

@@ -10,6 +10,11 @@
 //! tightest of each kind; the CountSketch is updated at most three times per set (once for each
 //! bound used, once for the set itself when it is searched), as in §7.
 //!
+//! Sets are looked up and recorded at every kind of node (our move, the reply node after its
+//! resolution, our sense) with at least `sketch_min_depth` moves left: with one move left a node's
+//! whole subtree costs about what comparing its set with a large table does, so there the
+//! bookkeeping ate the savings (measured, bench/NOTEBOOK.md).
+//!
 //! An entry with X's own set id is X: its value is used exactly (as the bound its flag says), in
 //! every bound rule, without estimating anything.
 //!

@@ -2,6 +2,11 @@
 //! our move (max over requests) -> its resolution (min over move observations) -> the opponent's
 //! reply (min over capture observations) -> our sense (max over distinct partitions, min over
 //! cells) -> our next move. A set's value is the worst case over its boards.
+//!
+//! Three kinds of node hold a set: our move, the opponent's reply (after our move's resolution)
+//! and our sense. Each looks its set up in the exact table (exact modes) and, with at least
+//! `sketch_min_depth` moves left, in the sketch table (sketch modes) before searching it, and
+//! records its value after. One search's worker threads share the tables (`tables`).
 
 use std::time::Instant;
 
