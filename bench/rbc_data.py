@@ -97,6 +97,29 @@ def trout_cases(min_boards: int = 1, max_boards: int = 20_000) -> list[Case]:
     return out
 
 
+def trout_turns(games: int, turns: int, max_boards: int) -> dict[str, list[list[str]]]:
+    """Per recorded TroutBot game (the first ``games`` that have such a run), the sets the bot
+    held before ``turns`` consecutive moves of its own, each of 1 to ``max_boards`` boards: the
+    first such run of turns in the game, keyed ``troutNN``. Games are replayed only as far as
+    needed."""
+    runs: dict[str, list[list[str]]] = {}
+    for index, history in enumerate(trout_games()):
+        white = history.get_white_player_name() == FOGSEARCH_NAME
+        color = chess.WHITE if white else chess.BLACK
+        board_set = BoardSet(color)
+        run: list[list[str]] = []
+        for obs in observations(history, color):
+            if isinstance(obs.observation, MoveResult):
+                run = [*run, board_set.fens()] if len(board_set) <= max_boards else []
+                if len(run) == turns:
+                    runs[f"trout{index:02d}"] = run
+                    break
+            obs.apply(board_set)
+        if len(runs) == games:
+            break
+    return runs
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--record", action="store_true", help="record the games again")

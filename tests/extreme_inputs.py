@@ -115,6 +115,7 @@ INSTANCES = {
     "TopK": lambda: _core.sketch.TopK(4, 64, 3, 0),
     "MinHash": lambda: _core.sketch.MinHash(16, 0),
     "Game": lambda: _core.jps.Game("mini_hanabi"),
+    "Searcher": lambda: _core.search.Searcher(VALID["config"]),
 }
 
 MODULES = [_core.rbc, _core.search, _core.sketch, _core.jps]

@@ -12,6 +12,7 @@ import textwrap
 import time
 
 import pytest
+from test_search_searcher import HAVE_STOCKFISH
 
 LONG_CALLS = {
     # Depth 3 from the start with the full sense search takes minutes without tables.
@@ -39,6 +40,29 @@ LONG_CALLS = {
             finally:
                 print(json.dumps({"size_before": before, "size_after": len(boards)}), flush=True)
     """,
+    # The engine leaf at depth 40: each position takes the engine minutes. The engines must be
+    # gone (reaped) once the search has stopped.
+    "uci_leaf": """
+        import os
+        from pathlib import Path
+        import chess
+        from fogsearch.search import SearchConfig, search
+        def children():
+            found = []
+            for stat in Path("/proc").glob("[0-9]*/stat"):
+                try:
+                    fields = stat.read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                if int(fields[1]) == os.getpid():
+                    found.append(int(stat.parent.name))
+            return found
+        def long_call():
+            try:
+                search([chess.STARTING_FEN], 1, SearchConfig(leaf="uci", uci_depth=40, threads=2))
+            finally:
+                print(json.dumps({"engines_left": children()}), flush=True)
+    """,
     "perft": """
         import chess
         from fogsearch.rbc import perft
@@ -62,6 +86,8 @@ except KeyboardInterrupt:
 
 @pytest.mark.parametrize("call", sorted(LONG_CALLS))
 def test_ctrl_c_stops_a_long_call_with_keyboard_interrupt(call):
+    if call == "uci_leaf" and not HAVE_STOCKFISH:
+        pytest.skip("needs Stockfish (scripts/install.sh)")
     code = CHILD.format(setup=textwrap.dedent(LONG_CALLS[call]))
     child = subprocess.Popen(
         [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
@@ -80,3 +106,5 @@ def test_ctrl_c_stops_a_long_call_with_keyboard_interrupt(call):
     assert waited < 10, f"{call} took {waited:.1f} s to stop"
     if call == "expansion":
         assert reports[0]["size_after"] == reports[0]["size_before"]
+    if call == "uci_leaf":
+        assert reports[-2] == {"engines_left": []}

@@ -38,6 +38,7 @@ from fogsearch._python_chess import fen_of, flag_of, move_of, square_of, uci_of
 # searches, as `fogsearch.rbc.search(board_set, depth, config=SearchConfig(...))`.
 from fogsearch.search import (
     SearchConfig,
+    Searcher,
     SearchResult,
     board_values,
     mean_reply_values,
@@ -55,6 +56,7 @@ __all__ = [
     "MalformedObservationError",
     "SearchConfig",
     "SearchResult",
+    "Searcher",
     "board_values",
     "capture_square",
     "mean_reply_values",

@@ -2,7 +2,7 @@
 configuration crosses as one object read by attribute (``fogsearch.search.SearchConfig``); the
 user-facing API is :mod:`fogsearch.search`."""
 
-from typing import Any, Protocol
+from typing import Any, Protocol, final
 
 from fogsearch._core import SearchError as SearchError
 from fogsearch._core.rbc import BoardSet
@@ -15,6 +15,7 @@ __all__ = [
     "default_config",
     "check_config",
     "search",
+    "Searcher",
     "mean_reply_values",
     "sense_values",
     "board_values",
@@ -30,12 +31,19 @@ MATE: int
 class _Config(Protocol):
     mode: str
     threshold: float
+    bound_rule: str
     k: int
     sketch_width: int
     sketch_depth: int
     table_size: int
+    sketch_min_depth: int
+    table_entries: int
+    reply_entries: int
     sense_mode: str
     leaf: str
+    uci_engine: str
+    uci_depth: int
+    uci_nodes: int
     threads: int
     time_limit: float | None
     seed: int
@@ -49,8 +57,24 @@ def check_config(config: _Config) -> None:
     """Raises ``SearchError`` naming the first setting out of its bounds."""
 
 def search(boards: _Boards, depth: int, config: _Config) -> dict[str, Any]:
-    """``{"best_move", "value", "move_values", "depth", "stats"}``; the GIL is released and Ctrl-C
-    stops it (``KeyboardInterrupt``)."""
+    """``{"best_move", "value", "move_values", "depth", "stats", "timeline"}`` with a fresh
+    searcher; the GIL is released and Ctrl-C stops it (``KeyboardInterrupt``)."""
+
+@final
+class Searcher:
+    """A search engine that keeps its tables from one search to the next."""
+
+    def __new__(cls, config: _Config) -> Searcher: ...
+    def search(
+        self, boards: _Boards, depth: int, time_limit: float | None = None
+    ) -> dict[str, Any]:
+        """As ``search``, with the kept tables; ``time_limit`` None searches exactly ``depth``."""
+
+    def clear(self) -> None:
+        """Empties the tables."""
+
+    def table_sizes(self) -> dict[str, int]:
+        """``{"sets", "replies", "sketch_entries"}``."""
 
 def mean_reply_values(
     boards: _Boards,

@@ -7,6 +7,7 @@
 //! - [`search`]: information-set alpha-beta;
 //! - [`jps`]: Joint Policy Search and CFR on tabular collaborative games (paper 002);
 //! - [`ttcg`]: trick-taking card games (Oh Hell) and history samplers;
+//! - [`uci`]: a client for UCI chess engines (the search's engine leaf);
 //! - [`stop`], [`pool`], [`rng`]: stopping long computations (Ctrl-C), shared worker pools, seeded
 //!   randomness.
 //!
@@ -21,3 +22,4 @@ pub mod search;
 pub mod sketch;
 pub mod stop;
 pub mod ttcg;
+pub mod uci;

@@ -8,10 +8,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict};
 
 use fogsearch_core::chess::{Board, Color, Move};
-use fogsearch_core::search::{self, LeafMode, Mode, SearchConfig, SenseMode};
+use fogsearch_core::search::{
+    self, BoundRule, LeafMode, Mode, SearchConfig, SearchResult, Searcher, SenseMode,
+};
 use fogsearch_core::stop::Limits;
 
-use crate::errors::{detach_guarded, detach_interruptible, read, FogsearchError};
+use crate::errors::{detach_guarded, detach_interruptible, read, write, FogsearchError};
 use crate::rbc::PyBoardSet;
 use crate::submodule;
 
@@ -33,6 +35,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add_function(wrap_pyfunction!(default_config, m)?)?;
         m.add_function(wrap_pyfunction!(check_config, m)?)?;
         m.add_function(wrap_pyfunction!(search_information_set, m)?)?;
+        m.add_class::<PySearcher>()?;
         m.add_function(wrap_pyfunction!(mean_reply_values, m)?)?;
         m.add_function(wrap_pyfunction!(sense_values, m)?)?;
         m.add_function(wrap_pyfunction!(board_values, m)?)?;
@@ -88,14 +91,22 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Config {
             mode: Mode::from_name(&setting::<String>(&obj, "mode", "a string")?)
                 .map_err(search_error)?,
             threshold: setting(&obj, "threshold", "a number")?,
+            bound_rule: BoundRule::from_name(&setting::<String>(&obj, "bound_rule", "a string")?)
+                .map_err(search_error)?,
             k: setting(&obj, "k", "a positive integer")?,
             sketch_width: setting(&obj, "sketch_width", "a positive integer")?,
             sketch_depth: setting(&obj, "sketch_depth", "a positive integer")?,
             table_size: setting(&obj, "table_size", "a positive integer")?,
+            sketch_min_depth: setting(&obj, "sketch_min_depth", "a positive integer")?,
+            table_entries: setting(&obj, "table_entries", "a positive integer")?,
+            reply_entries: setting(&obj, "reply_entries", "a positive integer")?,
             sense_mode: SenseMode::from_name(&setting::<String>(&obj, "sense_mode", "a string")?)
                 .map_err(search_error)?,
             leaf: LeafMode::from_name(&setting::<String>(&obj, "leaf", "a string")?)
                 .map_err(search_error)?,
+            uci_engine: setting(&obj, "uci_engine", "a string (an engine's name or path)")?,
+            uci_depth: setting(&obj, "uci_depth", "a positive integer")?,
+            uci_nodes: setting(&obj, "uci_nodes", "an integer, 0 or more")?,
             threads: setting(&obj, "threads", "a positive integer")?,
             time_limit,
             seed: setting(&obj, "seed", "an integer in [0, 2**64)")?,
@@ -133,12 +144,19 @@ fn default_config(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let out = PyDict::new(py);
     out.set_item("mode", c.mode.name())?;
     out.set_item("threshold", c.threshold)?;
+    out.set_item("bound_rule", c.bound_rule.name())?;
     out.set_item("k", c.k)?;
     out.set_item("sketch_width", c.sketch_width)?;
     out.set_item("sketch_depth", c.sketch_depth)?;
     out.set_item("table_size", c.table_size)?;
+    out.set_item("sketch_min_depth", c.sketch_min_depth)?;
+    out.set_item("table_entries", c.table_entries)?;
+    out.set_item("reply_entries", c.reply_entries)?;
     out.set_item("sense_mode", c.sense_mode.name())?;
     out.set_item("leaf", c.leaf.name())?;
+    out.set_item("uci_engine", &c.uci_engine)?;
+    out.set_item("uci_depth", c.uci_depth)?;
+    out.set_item("uci_nodes", c.uci_nodes)?;
     out.set_item("threads", c.threads)?;
     out.set_item("time_limit", c.time_limit.map(|d| d.as_secs_f64()))?;
     out.set_item("seed", c.seed)?;
@@ -151,9 +169,9 @@ fn check_config(config: Config) {
     let _ = config;
 }
 
-/// Searches `boards` (all ours to move) and returns a dict with `best_move` (UCI or None for a
-/// pass), `value`, `move_values` (list of (UCI or "0000", value)), `depth`, `stats`. Ctrl-C stops
-/// it.
+/// Searches `boards` (all ours to move) with a fresh searcher and returns a dict with
+/// `best_move` (UCI or None for a pass), `value`, `move_values` (list of (UCI or "0000", value)),
+/// `depth`, `stats`, `timeline`. Ctrl-C stops it.
 #[pyfunction]
 #[pyo3(name = "search")]
 fn search_information_set<'py>(
@@ -167,7 +185,66 @@ fn search_information_set<'py>(
         search::search_stoppable(&boards, depth, &config, stop)
     })?
     .map_err(search_error)?;
+    result_dict(py, &result)
+}
 
+/// A search engine that keeps its tables from one search to the next (see
+/// `fogsearch_core::search::Searcher`).
+#[pyclass(name = "Searcher", module = "fogsearch._core.search")]
+struct PySearcher {
+    inner: Searcher,
+}
+
+#[pymethods]
+impl PySearcher {
+    #[new]
+    fn new(config: Config) -> PyResult<Self> {
+        let inner = Searcher::new(config.0).map_err(search_error)?;
+        Ok(PySearcher { inner })
+    }
+
+    /// Searches `boards` `depth` deep within `time_limit` seconds (None: exactly `depth`), using
+    /// and filling the kept tables; the same dict as `search`. Ctrl-C stops it.
+    #[pyo3(signature = (boards, depth, time_limit=None))]
+    fn search<'py>(
+        slf: &Bound<'py, Self>,
+        boards: Boards,
+        depth: u32,
+        time_limit: Option<f64>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let py = slf.py();
+        let time_limit = time_limit
+            .map(SearchConfig::time_limit_from_seconds)
+            .transpose()
+            .map_err(search_error)?;
+        let mut this = write(slf)?;
+        let inner = &mut this.inner;
+        let boards = boards.0;
+        let result = detach_interruptible(py, move |stop| {
+            inner.search_within(&boards, depth, time_limit, stop)
+        })?
+        .map_err(search_error)?;
+        result_dict(py, &result)
+    }
+
+    /// Empties the tables (the configuration stays).
+    fn clear(slf: &Bound<'_, Self>) -> PyResult<()> {
+        write(slf)?.inner.clear();
+        Ok(())
+    }
+
+    /// `{"sets", "replies", "sketch_entries"}`: how many entries each table holds.
+    fn table_sizes<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+        let sizes = read(slf)?.inner.table_sizes();
+        let out = PyDict::new(slf.py());
+        out.set_item("sets", sizes.sets)?;
+        out.set_item("replies", sizes.replies)?;
+        out.set_item("sketch_entries", sizes.sketch_entries)?;
+        Ok(out)
+    }
+}
+
+fn result_dict<'py>(py: Python<'py>, result: &SearchResult) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
     out.set_item("best_move", result.best_move.map(|m| m.uci()))?;
     out.set_item("value", result.value)?;
@@ -187,6 +264,12 @@ fn search_information_set<'py>(
     stats.set_item("reply_table_hits", result.stats.reply_table_hits)?;
     stats.set_item("elapsed_seconds", result.stats.elapsed_seconds)?;
     out.set_item("stats", stats)?;
+    let timeline: Vec<(u32, String, i32, u64, f64)> = result
+        .timeline
+        .iter()
+        .map(|c| (c.depth, uci(c.request), c.value, c.nodes, c.seconds))
+        .collect();
+    out.set_item("timeline", timeline)?;
     Ok(out)
 }
 

@@ -14,9 +14,11 @@ use super::SearchError;
 pub enum Mode {
     /// No table: the paper's baseline.
     None,
-    /// Exact tables keyed by set id (ours, not the paper's).
+    /// Exact tables keyed by set id and remaining depth, and a per-board reply table (ours, not
+    /// the paper's).
     Exact,
-    /// The paper's CountSketch / MinHash bounds.
+    /// The paper's CountSketch / MinHash bounds (§6), with the bound rule of
+    /// [`SearchConfig::bound_rule`].
     Sketch,
     /// Both.
     ExactAndSketch,
@@ -43,10 +45,11 @@ impl Mode {
     }
 }
 
-/// How a leaf board is scored after the opponent's last reply.
+/// How a leaf board is scored after the opponent's last reply. The first three are ours; the
+/// paper scored leaves with a chess engine, which [`LeafMode::Uci`] does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LeafMode {
-    /// Material plus piece-square tables. (The paper scored leaves with a chess engine.)
+    /// Material plus piece-square tables (ours).
     Static,
     /// The static evaluation plus what we win back by recapturing where the reply captured (a
     /// static exchange on that square; see `exchange`). Never below `Static`.
@@ -54,11 +57,21 @@ pub enum LeafMode {
     /// The static evaluation plus both kings' safety (zone attacks and pawn shield; see
     /// `king_safety`), scored on the board before the reply.
     KingSafety,
+    /// A UCI chess engine's score of the board after our last request (the opponent to move; its
+    /// search stands in for the reply), at a fixed depth or node budget, cached by position: the
+    /// paper's kind of leaf (see `crate::uci`). A board on which a reply takes our king is a loss
+    /// without asking the engine.
+    Uci,
 }
 
 impl LeafMode {
-    pub const NAMES: [&'static str; 3] = ["static", "exchange", "king_safety"];
-    const ALL: [LeafMode; 3] = [LeafMode::Static, LeafMode::Exchange, LeafMode::KingSafety];
+    pub const NAMES: [&'static str; 4] = ["static", "exchange", "king_safety", "uci"];
+    const ALL: [LeafMode; 4] = [
+        LeafMode::Static,
+        LeafMode::Exchange,
+        LeafMode::KingSafety,
+        LeafMode::Uci,
+    ];
 
     pub fn from_name(name: &str) -> Result<LeafMode, SearchError> {
         from_name("leaf", name, &Self::NAMES, &Self::ALL)
@@ -84,6 +97,33 @@ impl SenseMode {
 
     pub fn from_name(name: &str) -> Result<SenseMode, SearchError> {
         from_name("sense_mode", name, &Self::NAMES, &Self::ALL)
+    }
+
+    pub fn name(self) -> &'static str {
+        Self::NAMES[Self::ALL.iter().position(|&m| m == self).unwrap_or(0)]
+    }
+}
+
+/// How a sketch table entry's Jaccard estimate becomes the probability that it bounds a set (see
+/// `sketch_bounds`). An entry with the set's own id is always used exactly, whatever the rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoundRule {
+    /// Ours: a sampled Jaccard index counts at its one-sided 95 % Wilson lower bound, and each
+    /// probability is capped by the share of the set's sampled boards found in the other set.
+    /// At threshold 1 it uses only containments the signatures prove.
+    Wilson,
+    /// The paper's (§5.2, §6): the point estimate of J from the bottom-k signatures, |X∩q| =
+    /// J (|X| + |q|) / (1 + J) (the erratum's corrected formula), used when the probability
+    /// reaches the threshold.
+    Point,
+}
+
+impl BoundRule {
+    pub const NAMES: [&'static str; 2] = ["wilson", "point"];
+    const ALL: [BoundRule; 2] = [BoundRule::Wilson, BoundRule::Point];
+
+    pub fn from_name(name: &str) -> Result<BoundRule, SearchError> {
+        from_name("bound_rule", name, &Self::NAMES, &Self::ALL)
     }
 
     pub fn name(self) -> &'static str {
@@ -123,6 +163,17 @@ pub const MAX_SKETCH_DEPTH: usize = 64;
 /// The most frequent sets kept with their values: every sketch-mode node compares its set with
 /// each entry, so a larger table costs more per node than it can save.
 pub const MAX_TABLE_SIZE: usize = 65_536;
+/// The most sets the exact table of one search or [`Searcher`](super::Searcher) keeps: about 64
+/// bytes each at worst, so 2^27 sets are 8 GiB.
+pub const MAX_TABLE_ENTRIES: usize = 1 << 27;
+/// The most boards the exact reply table keeps: about 32 bytes each at worst, so 2^28 boards are
+/// 8 GiB.
+pub const MAX_REPLY_ENTRIES: usize = 1 << 28;
+/// The deepest engine search per leaf: every leaf pays for it, and depth 40 already takes
+/// minutes a position.
+pub const MAX_UCI_DEPTH: u32 = 40;
+/// The largest engine node budget per leaf: 10^8 nodes are about a minute a position.
+pub const MAX_UCI_NODES: u64 = 100_000_000;
 /// The deepest search: depth 5 from the start already takes hours; deeper ones never finish.
 pub const MAX_DEPTH: u32 = 32;
 /// The longest time limit, a day: longer than any game clock, and exactly representable.
@@ -131,17 +182,38 @@ pub const MAX_TIME_LIMIT_SECONDS: f64 = 86_400.0;
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchConfig {
     pub mode: Mode,
-    /// Minimum probability for a sketch table entry to be used as a bound, in (0, 1]. The default
-    /// 1 uses only containments the signatures prove (see `sketch_bounds`).
+    /// Minimum probability for a sketch table entry to be used as a bound, in (0, 1]. With the
+    /// default Wilson rule, 1 uses only containments the signatures prove (see `sketch_bounds`);
+    /// the paper used thresholds below 1 with its point rule.
     pub threshold: f64,
+    /// How a sketch entry's Jaccard estimate becomes a bound probability.
+    pub bound_rule: BoundRule,
     /// MinHash signature size.
     pub k: usize,
     pub sketch_width: usize,
     pub sketch_depth: usize,
-    /// Number of frequent sets kept with their values.
+    /// Number of frequent sets kept with their values (the paper's queue).
     pub table_size: usize,
+    /// The sketch bounds are looked up and recorded at nodes with at least this many of our moves
+    /// left (every node kind). With 1 left, a node's whole subtree costs about as much as
+    /// comparing its set with a large table; the paper found depth 3 the least its algorithm
+    /// could be used at.
+    pub sketch_min_depth: u32,
+    /// Capacity of the exact set table in sets (exact modes); bounds its memory.
+    pub table_entries: usize,
+    /// Capacity of the exact reply table in boards (exact modes, and the engine leaf's cache of
+    /// scores); bounds its memory.
+    pub reply_entries: usize,
     pub sense_mode: SenseMode,
     pub leaf: LeafMode,
+    /// The engine of the `uci` leaf: a path, or a name looked up on `PATH` (and in `/usr/games`,
+    /// where Debian installs Stockfish).
+    pub uci_engine: String,
+    /// The engine's search depth per leaf (`go depth`), 1 to [`MAX_UCI_DEPTH`].
+    pub uci_depth: u32,
+    /// The engine's node budget per leaf (`go nodes`), 0 for none, at most [`MAX_UCI_NODES`].
+    pub uci_nodes: u64,
+    /// Worker threads: root requests are split over them, sharing every table.
     pub threads: usize,
     /// With a limit, iterative deepening returns the deepest completed depth (depth 1 always
     /// completes unless the search is stopped).
@@ -154,12 +226,22 @@ impl Default for SearchConfig {
         SearchConfig {
             mode: Mode::None,
             threshold: 1.0,
+            bound_rule: BoundRule::Wilson,
             k: 64,
             sketch_width: 1024,
             sketch_depth: 5,
-            table_size: 64,
+            // 64 (the default until 2026-11-26) cut the baseline's nodes at depth 3 from the
+            // start by a third; 4096 by nine tenths, and no more entries were ever needed there
+            // (bench/RESULTS.md, the table-size sweep).
+            table_size: 4096,
+            sketch_min_depth: 2,
+            table_entries: 4_000_000,
+            reply_entries: 16_000_000,
             sense_mode: SenseMode::Search,
             leaf: LeafMode::Static,
+            uci_engine: "stockfish".to_string(),
+            uci_depth: 6,
+            uci_nodes: 0,
             threads: 1,
             time_limit: None,
             seed: 0,
@@ -196,6 +278,24 @@ impl SearchConfig {
                 MAX_TABLE_SIZE,
                 "each sketch-mode node compares its set with every entry",
             ),
+            (
+                "table_entries",
+                self.table_entries,
+                MAX_TABLE_ENTRIES,
+                "about 64 bytes a set: 8 GiB",
+            ),
+            (
+                "reply_entries",
+                self.reply_entries,
+                MAX_REPLY_ENTRIES,
+                "about 32 bytes a board: 8 GiB",
+            ),
+            (
+                "uci_depth",
+                self.uci_depth as usize,
+                MAX_UCI_DEPTH as usize,
+                "every leaf pays for the engine's search",
+            ),
         ] {
             if value == 0 || value > max {
                 return invalid(format!(
@@ -212,6 +312,23 @@ impl SearchConfig {
                 self.sketch_width,
                 self.sketch_depth
             ));
+        }
+        if !(1..=MAX_DEPTH).contains(&self.sketch_min_depth) {
+            return invalid(format!(
+                "sketch_min_depth must be between 1 and {MAX_DEPTH} (the deepest search), got {}",
+                self.sketch_min_depth
+            ));
+        }
+        if self.uci_nodes > MAX_UCI_NODES {
+            return invalid(format!(
+                "uci_nodes must be at most {MAX_UCI_NODES} (about a minute a leaf), or 0 for no \
+                 budget, got {}",
+                self.uci_nodes
+            ));
+        }
+        if self.leaf == LeafMode::Uci {
+            crate::uci::find_engine(&self.uci_engine)
+                .map_err(|e| SearchError::InvalidConfig(e.to_string()))?;
         }
         pool::check_threads(self.threads).map_err(|e| SearchError::InvalidConfig(e.to_string()))?;
         if let Some(limit) = self.time_limit {
@@ -254,6 +371,11 @@ mod tests {
         for name in SenseMode::NAMES {
             assert_eq!(SenseMode::from_name(name).unwrap().name(), name);
         }
+        for name in BoundRule::NAMES {
+            assert_eq!(BoundRule::from_name(name).unwrap().name(), name);
+        }
+        assert_eq!(SearchConfig::default().bound_rule, BoundRule::Wilson);
+        assert_eq!(SearchConfig::default().leaf, LeafMode::Static);
         let err = Mode::from_name("fast").unwrap_err().to_string();
         assert!(
             err.contains("\"exact+sketch\"") && err.contains("\"fast\""),
@@ -335,6 +457,49 @@ mod tests {
                     ..base.clone()
                 },
                 "time_limit",
+            ),
+            (
+                SearchConfig {
+                    table_entries: 0,
+                    ..base.clone()
+                },
+                "table_entries must be between 1 and 134217728",
+            ),
+            (
+                SearchConfig {
+                    reply_entries: MAX_REPLY_ENTRIES + 1,
+                    ..base.clone()
+                },
+                "reply_entries must be between 1 and 268435456",
+            ),
+            (
+                SearchConfig {
+                    uci_depth: 0,
+                    ..base.clone()
+                },
+                "uci_depth",
+            ),
+            (
+                SearchConfig {
+                    sketch_min_depth: 0,
+                    ..base.clone()
+                },
+                "sketch_min_depth",
+            ),
+            (
+                SearchConfig {
+                    uci_nodes: MAX_UCI_NODES + 1,
+                    ..base.clone()
+                },
+                "uci_nodes",
+            ),
+            (
+                SearchConfig {
+                    leaf: LeafMode::Uci,
+                    uci_engine: "/no/such/engine".to_string(),
+                    ..base.clone()
+                },
+                "/no/such/engine",
             ),
         ];
         for (config, name) in cases {

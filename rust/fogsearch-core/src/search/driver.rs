@@ -2,44 +2,162 @@
 //! limit, whichever comes first, always with a completed depth to return (Stockfish's rule: the
 //! search loop always has a best move).
 //!
-//! Root requests are independent tasks. With `threads == 1` one searcher (one table, one sketch)
-//! serves every root request in order; with more threads each root request gets its own, seeded by
-//! `Rng::stream(seed, request_index)`, in the shared pool of that many workers. Values in modes
-//! `none` and `exact` are exact either way (only statistics change); sketch values may differ
-//! between one and several threads.
+//! Parallel search splits the root: each root request is searched with an open window, so its
+//! value is exact and independent of every other request, and `threads` workers take requests
+//! from one queue while sharing every table (the exact tables are lock-striped, the sketch table
+//! sits behind a read-write lock). Values in modes `none` and `exact` are therefore the
+//! single-threaded search's whatever the thread count (tested); only node counts and timings
+//! change. In the sketch modes which entries a worker finds depends on timing, so values may
+//! differ between runs with several threads.
+//!
+//! Why root splitting (measured, bench/RESULTS.md): a root request's subtree is the unit with no
+//! shared window to wait for, so workers never idle on a young brother's result (as in YBWC) and
+//! never search the same nodes twice (as lazy SMP's helpers do; with exact tables a helper only
+//! re-reads what the main thread stored). Its limit is balance: the queue hands out the requests
+//! the previous iteration found dearest first, so the last requests to finish are cheap ones, but
+//! one request can still cost more than the rest together at the largest thread counts.
 
-use std::time::Instant;
+use std::cmp::Reverse;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
-
-use crate::chess::Board;
+use crate::chess::{Board, Color, Move};
 use crate::pool;
-use crate::rng::Rng;
-use crate::stop::{Stop, NEVER};
+use crate::stop::Stop;
+use crate::uci::UciError;
 
 use super::config::MAX_DEPTH;
 use super::requests::{root_requests, side_to_search};
-use super::tree::{self, Searcher};
-use super::{SearchConfig, SearchError, SearchResult, SearchStats};
+use super::tables::{Engines, Tables};
+use super::tree::{self, TreeSearch};
+use super::{RequestCompletion, SearchConfig, SearchError, SearchResult, SearchStats};
 
-/// Searches the information set `boards` (ours to move) `depth` of our moves deep.
-pub fn search(
-    boards: &[Board],
-    depth: u32,
-    config: &SearchConfig,
-) -> Result<SearchResult, SearchError> {
-    search_stoppable(boards, depth, config, &NEVER)
+/// What a search's workers share: the settings, the tables and the engines, and the searcher's
+/// count of searches (stamped on the entries they use).
+pub struct Shared<'a> {
+    pub config: &'a SearchConfig,
+    pub tables: &'a Tables,
+    pub engines: &'a Engines,
+    pub generation: u32,
 }
 
-/// [`search`], ended early with [`SearchError::Interrupted`] once `stop` is raised (checked at
-/// every node, so within microseconds).
-pub fn search_stoppable(
+/// One root request searched at one depth.
+struct Finished {
+    index: usize,
+    value: i32,
+    nodes: u64,
+    seconds: f64,
+}
+
+/// What one iteration (one depth) of the root search gave.
+#[derive(Default)]
+struct Iteration {
+    finished: Vec<Finished>,
+    stats: SearchStats,
+    aborted: bool,
+    engine_error: Option<UciError>,
+}
+
+/// The root search of one depth over `order` (indices into `requests`).
+struct Root<'a> {
+    shared: &'a Shared<'a>,
+    us: Color,
+    set: &'a [Board],
+    keys: &'a [u64],
+    requests: &'a [Option<Move>],
+    depth: u32,
+    deadline: Option<Instant>,
+    stop: &'a Stop,
+    started: Instant,
+}
+
+impl Root<'_> {
+    /// One worker: takes the next request of `order` from `next` until none is left or the
+    /// iteration is abandoned (`abandon`), and adds what it did to `into`.
+    fn work(
+        &self,
+        order: &[usize],
+        next: &AtomicUsize,
+        abandon: &AtomicBool,
+        into: &Mutex<Iteration>,
+    ) {
+        let mut tree = TreeSearch::new(
+            self.us,
+            self.shared.config,
+            self.shared.tables,
+            self.shared.generation,
+            self.deadline,
+            self.stop,
+        );
+        let mut done = Vec::new();
+        match self.shared.engines.lend() {
+            Ok(engine) => tree.engine = engine,
+            Err(error) => {
+                tree.engine_error = Some(error);
+                tree.aborted = true;
+            }
+        }
+        while !tree.aborted && !abandon.load(Ordering::Relaxed) {
+            let at = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&index) = order.get(at) else { break };
+            let nodes_before = tree.stats.nodes;
+            let value =
+                tree.root_request_value(self.set, self.keys, self.requests[index], self.depth);
+            if tree.aborted {
+                break;
+            }
+            done.push(Finished {
+                index,
+                value,
+                nodes: tree.stats.nodes - nodes_before,
+                seconds: self.started.elapsed().as_secs_f64(),
+            });
+        }
+        if tree.aborted {
+            abandon.store(true, Ordering::Relaxed);
+        }
+        let engine = tree.engine.take();
+        if tree.engine_error.is_none() {
+            self.shared.engines.give_back(engine);
+        }
+        let mut iteration = into.lock().unwrap_or_else(|p| p.into_inner());
+        iteration.finished.extend(done);
+        iteration.stats.add(&tree.stats);
+        iteration.aborted |= tree.aborted;
+        if iteration.engine_error.is_none() {
+            iteration.engine_error = tree.engine_error.take();
+        }
+    }
+
+    fn run(&self, order: &[usize], threads: usize) -> Result<Iteration, SearchError> {
+        let next = AtomicUsize::new(0);
+        let abandon = AtomicBool::new(false);
+        let iteration = Mutex::new(Iteration::default());
+        if threads == 1 {
+            self.work(order, &next, &abandon, &iteration);
+        } else {
+            pool::install(threads, || {
+                rayon::scope(|scope| {
+                    for _ in 0..threads {
+                        scope.spawn(|_| self.work(order, &next, &abandon, &iteration));
+                    }
+                })
+            })
+            .map_err(|e| SearchError::InvalidConfig(e.to_string()))?;
+        }
+        Ok(iteration.into_inner().unwrap_or_else(|p| p.into_inner()))
+    }
+}
+
+/// The search of [`Searcher::search_within`](super::Searcher::search_within).
+pub(super) fn run(
+    shared: &Shared<'_>,
     boards: &[Board],
     depth: u32,
-    config: &SearchConfig,
+    time_limit: Option<Duration>,
     stop: &Stop,
 ) -> Result<SearchResult, SearchError> {
-    config.validate()?;
     if depth == 0 {
         return Err(SearchError::ZeroDepth);
     }
@@ -50,59 +168,64 @@ pub fn search_stoppable(
     }
     let us = side_to_search(boards)?;
     let started = Instant::now();
-    let deadline = config.time_limit.map(|limit| started + limit);
+    let deadline = time_limit.map(|limit| started + limit);
     let (set, keys) = tree::into_information_set(boards.to_vec());
     let requests = root_requests(&set, us);
+    let threads = shared.config.threads;
 
-    let mut shared =
-        (config.threads == 1).then(|| Searcher::new(us, config, config.seed, deadline, stop));
+    // Move-action order at first; then the previous depth's dearest requests first, so that no
+    // worker is left with a long request at the end while the others idle.
+    let mut order: Vec<usize> = (0..requests.len()).collect();
     let mut completed: Option<(u32, Vec<i32>)> = None;
     let mut stats = SearchStats::default();
+    let mut timeline = Vec::new();
     let first_depth = if deadline.is_some() { 1 } else { depth };
     for current in first_depth..=depth {
         // Depth 1 ignores the clock so that there is always a move to return.
         let iteration_deadline = if current == 1 { None } else { deadline };
-        let (values, aborted) = match shared.as_mut() {
-            Some(searcher) => {
-                searcher.set_deadline(iteration_deadline);
-                let values: Vec<i32> = requests
-                    .iter()
-                    .map(|&r| searcher.root_request_value(&set, &keys, r, current))
-                    .collect();
-                (values, searcher.aborted)
-            }
-            None => {
-                let outcomes: Vec<(i32, SearchStats, bool)> = pool::install(config.threads, || {
-                    requests
-                        .par_iter()
-                        .enumerate()
-                        .map(|(index, &request)| {
-                            let seed = Rng::stream(config.seed, index as u64).next_u64();
-                            let mut searcher =
-                                Searcher::new(us, config, seed, iteration_deadline, stop);
-                            let value = searcher.root_request_value(&set, &keys, request, current);
-                            (value, searcher.stats.clone(), searcher.aborted)
-                        })
-                        .collect()
-                })
-                .map_err(|e| SearchError::InvalidConfig(e.to_string()))?;
-                for (_, task_stats, _) in &outcomes {
-                    stats.add(task_stats);
-                }
-                let aborted = outcomes.iter().any(|(_, _, a)| *a);
-                (outcomes.into_iter().map(|(v, _, _)| v).collect(), aborted)
-            }
+        let root = Root {
+            shared,
+            us,
+            set: &set,
+            keys: &keys,
+            requests: &requests,
+            depth: current,
+            deadline: iteration_deadline,
+            stop,
+            started,
         };
+        let iteration = root.run(&order, threads)?;
+        stats.add(&iteration.stats);
+        let mut values = vec![None; requests.len()];
+        let mut nodes = vec![0; requests.len()];
+        for f in &iteration.finished {
+            values[f.index] = Some(f.value);
+            nodes[f.index] = f.nodes;
+            timeline.push(RequestCompletion {
+                depth: current,
+                request: requests[f.index],
+                value: f.value,
+                nodes: f.nodes,
+                seconds: f.seconds,
+            });
+        }
+        if let Some(error) = iteration.engine_error {
+            return Err(SearchError::Engine(error.to_string()));
+        }
         if stop.requested() {
             return Err(SearchError::Interrupted);
         }
-        if aborted {
+        if iteration.aborted {
             break;
         }
+        let values: Vec<i32> = values
+            .into_iter()
+            .map(|v| v.expect("a completed iteration values every request"))
+            .collect();
         completed = Some((current, values));
-    }
-    if let Some(searcher) = &shared {
-        stats.add(&searcher.stats);
+        if threads > 1 {
+            order.sort_by_key(|&i| Reverse(nodes[i]));
+        }
     }
     // Depth 1 has no deadline and a stop returned above, so it completed.
     let Some((depth_done, values)) = completed else {
@@ -121,5 +244,6 @@ pub fn search_stoppable(
         move_values: requests.iter().copied().zip(values).collect(),
         depth: depth_done,
         stats,
+        timeline,
     })
 }

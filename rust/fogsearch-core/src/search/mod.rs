@@ -4,14 +4,20 @@
 //! is the worst case over its boards, `v(I) = min_{x in I} v(x)`, in centipawns from our point of
 //! view ([`eval`]). See the `tree` module for the four alternating steps. Depth counts our moves.
 //!
-//! What is the paper's and what is ours: the set search, the worst case over boards, the full
-//! sense search and the CountSketch/MinHash bounds (`sketch_bounds`) are the paper's; the exact
-//! tables ([`transposition`]), the min-size sense shortcut, the static leaf (the paper scored
-//! leaves with a chess engine) and the per-board request values ([`request_values`]) are ours.
+//! What is the paper's and what is ours:
+//! - the paper's: the set search, the worst case over boards, the full sense search, the
+//!   CountSketch/MinHash bounds with the point-estimate rule (`bound_rule = "point"`, see
+//!   `sketch_bounds`; with the erratum's corrected intersection formula) and a chess-engine leaf
+//!   (`leaf = "uci"`, [`crate::uci`]);
+//! - ours: the Wilson bound rule (the default) and the use of an exact set-id match in the sketch
+//!   table, the exact tables ([`transposition`]), tables kept across searches ([`Searcher`]),
+//!   parallel root splitting with shared tables (`driver`), iterative deepening with a time limit,
+//!   the min-size sense shortcut, the static, exchange and king-safety leaves, and the per-board
+//!   request values ([`request_values`]).
 //!
-//! Modules: [`config`] (settings, defaults, limits), `driver` (iterative deepening over the root
-//! requests), `tree` (the recursion), `requests` (which sets and requests can be searched).
-//! Not modelled: the 100-halfmove draw and the clock.
+//! Modules: [`config`] (settings, defaults, limits), `searcher` (tables kept across searches),
+//! `driver` (iterative deepening and parallel root splitting), `tree` (the recursion), `requests`
+//! (which sets and requests can be searched). Not modelled: the 100-halfmove draw and the clock.
 
 mod board_search;
 pub mod config;
@@ -23,9 +29,11 @@ mod reply;
 pub mod request_values;
 mod requests;
 mod rules;
+mod searcher;
 mod sense;
 mod sense_value;
 mod sketch_bounds;
+mod tables;
 pub mod transposition;
 mod tree;
 
@@ -36,16 +44,17 @@ use std::fmt;
 
 use crate::chess::Move;
 
-pub use config::{LeafMode, Mode, SearchConfig, SenseMode, MAX_DEPTH};
-pub use driver::{search, search_stoppable};
+pub use config::{BoundRule, LeafMode, Mode, SearchConfig, SenseMode, MAX_DEPTH};
 pub use eval::{evaluate, piece_square_table, INFINITY, MATE, PIECE_VALUES};
 pub use king_safety::{king_danger, king_safety};
 pub use request_values::{
     board_values, mean_reply_values, sense_values, RequestBoardValues, MAX_BOARD_PLIES,
 };
 pub use requests::root_requests;
+pub use searcher::{search, search_stoppable, Searcher, TableSizes};
 pub use sense::sense_squares;
 pub use sense_value::SenseValues;
+pub use sketch_bounds::{point_probabilities, wilson_probabilities};
 
 /// What a search did.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -54,11 +63,11 @@ pub struct SearchStats {
     pub nodes: u64,
     /// Boards scored by the static evaluation.
     pub leaf_evaluations: u64,
-    /// Sketch table entries that supplied a bound.
+    /// Sketch table entries other than the set's own that supplied a bound.
     pub bounds_used: u64,
     /// Sets cut off by a sketch bound without being searched.
     pub bound_cutoffs: u64,
-    /// Sets whose value came from the exact table.
+    /// Sets whose value came from the exact table, or from their own entry in the sketch table.
     pub table_hits: u64,
     /// Boards whose worst reply came from the exact reply table.
     pub reply_table_hits: u64,
@@ -76,6 +85,18 @@ impl SearchStats {
     }
 }
 
+/// A root request fully evaluated at one depth, in the order the search finished them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RequestCompletion {
+    pub depth: u32,
+    pub request: Option<Move>,
+    pub value: i32,
+    /// Nodes its search visited.
+    pub nodes: u64,
+    /// Seconds since the search started.
+    pub seconds: f64,
+}
+
 #[derive(Clone, Debug)]
 pub struct SearchResult {
     /// `None` is a pass.
@@ -86,6 +107,10 @@ pub struct SearchResult {
     /// The deepest completed depth.
     pub depth: u32,
     pub stats: SearchStats,
+    /// Every root request evaluation that finished, at every depth tried (the paper's anytime
+    /// view, §8: how many requests a search has valued by a given time). A depth cut short by the
+    /// time limit lists the requests it finished; their values are exact at that depth.
+    pub timeline: Vec<RequestCompletion>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -107,6 +132,8 @@ pub enum SearchError {
     NoRequests,
     /// The caller asked the search to stop (Ctrl-C) before it finished.
     Interrupted,
+    /// The `uci` leaf's engine failed (it died, or does not speak UCI).
+    Engine(String),
 }
 
 impl fmt::Display for SearchError {
@@ -132,6 +159,7 @@ impl fmt::Display for SearchError {
             }
             SearchError::NoRequests => write!(f, "at least one request is needed"),
             SearchError::Interrupted => write!(f, "the search was stopped before it finished"),
+            SearchError::Engine(message) => write!(f, "{message}"),
         }
     }
 }

@@ -11,6 +11,18 @@ use super::requests::known_requests;
 use super::sense_value::{self, SenseValues};
 use super::{LeafMode, SearchError};
 
+/// The per-board values here score leaves without an engine: the engine leaf is for the search.
+fn check_leaf(leaf: LeafMode) -> Result<(), SearchError> {
+    if leaf == LeafMode::Uci {
+        return Err(SearchError::InvalidConfig(
+            "leaf \"uci\" is only for the search; per-board values use \"static\", \"exchange\" \
+             or \"king_safety\""
+                .to_string(),
+        ));
+    }
+    Ok(())
+}
+
 /// Per request (default: [`root_requests`](super::root_requests)), the mean over `boards` of its
 /// one-reply outcome: a tie-break for requests whose worst-case values are equal (see the `reply`
 /// module). `leaf` scores the board after the reply, as in the search; with `mate_threats` a
@@ -21,6 +33,7 @@ pub fn mean_reply_values(
     leaf: LeafMode,
     mate_threats: bool,
 ) -> Result<Vec<(Option<Move>, f64)>, SearchError> {
+    check_leaf(leaf)?;
     let requests = known_requests(boards, requests)?;
     let means = reply::mean_outcomes(boards, &requests, leaf, mate_threats);
     Ok(requests.into_iter().zip(means).collect())
@@ -65,6 +78,7 @@ pub fn sense_values(
     requests: Option<Vec<Option<Move>>>,
     leaf: LeafMode,
 ) -> Result<SenseValues, SearchError> {
+    check_leaf(leaf)?;
     let requests = known_requests(boards, requests)?;
     if requests.is_empty() {
         return Err(SearchError::NoRequests);

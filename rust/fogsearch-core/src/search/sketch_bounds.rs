@@ -1,32 +1,50 @@
 //! The paper's accelerated search (§6): every searched set gets an id, a size and a bottom-k
 //! MinHash signature; a CountSketch counts how often each set is searched or used as a bound; a
-//! table of the most frequent sets keeps their values. A set X met again is compared with every
-//! table entry q of the same remaining depth:
+//! table of the most frequent sets (the paper's queue) keeps their values. A set X met again is
+//! compared with every table entry q of the same remaining depth and node kind:
 //! - q bounds X from above (v(X) <= v(q)) when q's worst board lies in X: P ~ |X∩q| / |q|;
 //! - q bounds X from below (v(X) >= v(q)) when X's worst board lies in q: P ~ |X∩q| / |X|;
 //!
 //! with |X∩q| = J (|X| + |q|) / (1 + J) from the estimated Jaccard index J (the paper's `1 - J`
-//! denominator is an erratum). Bounds whose probability reaches the threshold are used.
+//! denominator is an erratum). Bounds whose probability reaches the threshold are used, the
+//! tightest of each kind; the CountSketch is updated at most three times per set (once for each
+//! bound used, once for the set itself when it is searched), as in §7.
 //!
-//! Where both signatures hold their whole sets and the union, J is exact. Otherwise J is estimated
-//! from k sampled values, and a near-identical pair (J = 0.97, say) reads as J = 1 with high
-//! probability at k = 64: the paper's point estimate then claims a containment that does not hold,
-//! and on recorded sets this moved root values by up to 400 cp even at threshold 1. So a sampled J
-//! enters as its one-sided 95 % Wilson lower confidence bound: 64 of 64 shared values give 0.96,
-//! not 1, and threshold 1 means "exactly contained". Each probability is also capped by the
-//! direct evidence, the share of the set's sampled boards found in the other (see
-//! [`bound_probabilities`]), because for a small q beside a large X the Jaccard route overstates
-//! |X∩q|.
+//! Sets are looked up and recorded at every kind of node (our move, the reply node after its
+//! resolution, our sense) with at least `sketch_min_depth` moves left: with one move left a node's
+//! whole subtree costs about what comparing its set with a large table does, so there the
+//! bookkeeping ate the savings (measured, bench/NOTEBOOK.md).
 //!
-//! Two shortcuts keep the bookkeeping cheaper than the nodes it saves: an entry is compared only
-//! if its value could narrow the window (an upper bound at or above `beta`, or a lower bound at
-//! or below `alpha`, neither cuts nor narrows) and its size allows the needed containment
-//! (|X∩q| <= min(|X|, |q|)); and a set's signature is computed only when a comparison or an
-//! insertion needs it.
+//! An entry with X's own set id is X: its value is used exactly (as the bound its flag says), in
+//! every bound rule, without estimating anything.
+//!
+//! How J becomes a probability is the [`BoundRule`]:
+//! - `Point` (the paper's): the point estimate shared / sampled of the bottom-k signatures.
+//! - `Wilson` (ours, the default): where both signatures hold their whole sets and the union, J is
+//!   exact. Otherwise J is estimated from k sampled values, and a near-identical pair (J = 0.97,
+//!   say) reads as J = 1 with high probability at k = 64: the point estimate then claims a
+//!   containment that does not hold, and on recorded sets this moved root values by up to 400 cp
+//!   even at threshold 1. So a sampled J enters as its one-sided 95 % Wilson lower confidence
+//!   bound: 64 of 64 shared values give 0.96, not 1, and threshold 1 means "exactly contained".
+//!   Each probability is also capped by the direct evidence, the share of the set's sampled
+//!   boards found in the other (see [`wilson_probabilities`]), because for a small q beside a
+//!   large X the Jaccard route overstates |X∩q|.
+//!
+//! Two shortcuts (ours) keep the bookkeeping cheaper than the nodes it saves, without changing
+//! which bound is used: an entry is compared only if its value could narrow the window (an upper
+//! bound at or above `beta`, or a lower bound at or below `alpha`, neither cuts nor narrows) and
+//! its size allows the needed containment (|X∩q| <= min(|X|, |q|)); and a set's signature is
+//! computed only when a comparison or an insertion needs it.
+//!
+//! The table is shared by a search's worker threads behind a read-write lock: comparisons take
+//! the read lock ([`SketchBounds::find`]), counting and recording the write lock.
+
+use std::collections::HashMap;
 
 use crate::rng::splitmix64;
-use crate::sketch::{intersection_from_jaccard, BottomKMinHash, CountSketch, JaccardSample};
+use crate::sketch::{intersection_from_jaccard, BottomKMinHash, JaccardSample, TopK};
 
+use super::config::BoundRule;
 use super::transposition::{value_from_table, value_to_table, Flag};
 
 /// One-sided 95 % normal quantile for the Wilson lower bound on a sampled Jaccard index.
@@ -56,12 +74,22 @@ fn cautious_fraction(shared: usize, trials: usize, exact: bool) -> f64 {
 
 /// The probabilities that q bounds X from above (q's worst board lies in X, about |X∩q| / |q|)
 /// and from below (X's worst board lies in q, about |X∩q| / |X|), for X of `size` and q of
-/// `entry_size`. Each is the paper's estimate from the Jaccard index, capped by the direct
-/// evidence: the share of the set's sampled boards that the other set holds. A small q beside a
-/// large X needs the cap: there |X∩q| is a small difference of estimates, and a sampled Jaccard
-/// index 10 % off made 39 boards of which 10 were seen read as "q inside X" (and moved a root
-/// value by 9 cp through a bound 187 cp too low).
-fn bound_probabilities(sample: JaccardSample, size: usize, entry_size: usize) -> (f64, f64) {
+/// `entry_size`, by the paper's rule: the point estimate of J.
+pub fn point_probabilities(sample: JaccardSample, size: usize, entry_size: usize) -> (f64, f64) {
+    if sample.sampled == 0 {
+        return (0.0, 0.0);
+    }
+    let jaccard = sample.shared as f64 / sample.sampled as f64;
+    let intersection = intersection_from_jaccard(jaccard, size as f64, entry_size as f64);
+    (intersection / entry_size as f64, intersection / size as f64)
+}
+
+/// [`point_probabilities`] by our cautious rule: the Wilson lower bound of J, each probability
+/// capped by the direct evidence (the share of the set's sampled boards that the other set
+/// holds). A small q beside a large X needs the cap: there |X∩q| is a small difference of
+/// estimates, and a sampled Jaccard index 10 % off made 39 boards of which 10 were seen read as
+/// "q inside X" (and moved a root value by 9 cp through a bound 187 cp too low).
+pub fn wilson_probabilities(sample: JaccardSample, size: usize, entry_size: usize) -> (f64, f64) {
     let jaccard = cautious_jaccard(sample);
     if jaccard <= 0.0 {
         return (0.0, 0.0);
@@ -75,39 +103,75 @@ fn bound_probabilities(sample: JaccardSample, size: usize, entry_size: usize) ->
     )
 }
 
+impl BoundRule {
+    /// (P(q bounds X from above), P(q bounds X from below)) by this rule.
+    pub fn probabilities(
+        self,
+        sample: JaccardSample,
+        size: usize,
+        entry_size: usize,
+    ) -> (f64, f64) {
+        match self {
+            BoundRule::Point => point_probabilities(sample, size, entry_size),
+            BoundRule::Wilson => wilson_probabilities(sample, size, entry_size),
+        }
+    }
+}
+
 /// Floating-point slack so that exact containment (P = 1 up to rounding) meets a threshold of 1.
 const PROBABILITY_SLACK: f64 = 1e-9;
 
 struct TableEntry {
+    /// [`frequency_key`] of the set (node kind folded into the id) and depth.
     key: u64,
-    depth: u32,
     size: usize,
     signature: BottomKMinHash,
     /// Node-relative (see `value_to_table`).
     value: i32,
     flag: Flag,
-    count: i64,
 }
 
-/// The tightest bounds found for a set, and how many table entries supplied them.
+/// What the table says about a set: its exact value (its own entry, searched to an exact value),
+/// or the tightest bounds found with the keys of the entries that supplied them.
 #[derive(Debug, Default)]
-pub struct Bounds {
-    pub lower: Option<i32>,
-    pub upper: Option<i32>,
-    pub used: u64,
+pub struct Found {
+    pub exact: Option<i32>,
+    pub lower: Option<(i32, u64)>,
+    pub upper: Option<(i32, u64)>,
+    /// Whether one of the bounds came from the set's own entry (an exact match).
+    pub matched: bool,
 }
 
+impl Found {
+    /// The keys of the entries whose values are used (counted as occurrences, as in §6).
+    fn used_keys(&self) -> impl Iterator<Item = u64> + '_ {
+        [self.lower, self.upper]
+            .into_iter()
+            .flatten()
+            .map(|(_, key)| key)
+    }
+
+    pub fn used(&self) -> u64 {
+        self.used_keys().count() as u64
+    }
+}
+
+/// The paper's queue: the `table_size` sets with the highest CountSketch estimates ([`TopK`]
+/// keeps them in a heap), each with its size, signature and value, grouped by class so that a
+/// lookup reads only the entries it may compare with.
 pub struct SketchBounds {
-    counts: CountSketch,
-    table: Vec<TableEntry>,
-    table_size: usize,
+    frequent: TopK,
+    classes: HashMap<u64, Vec<TableEntry>>,
+    /// Where each entry is: its class and its index in that class's list.
+    places: HashMap<u64, (u64, usize)>,
     k: usize,
     seed: u64,
     threshold: f64,
+    rule: BoundRule,
 }
 
 /// The CountSketch key of a set at a remaining depth (values depend on both).
-fn frequency_key(set_id: u64, depth: u32) -> u64 {
+pub fn frequency_key(set_id: u64, depth: u32) -> u64 {
     splitmix64(set_id ^ (depth as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
@@ -119,17 +183,24 @@ impl SketchBounds {
         sketch_depth: usize,
         table_size: usize,
         threshold: f64,
+        rule: BoundRule,
         seed: u64,
     ) -> SketchBounds {
         SketchBounds {
-            counts: CountSketch::new(sketch_width, sketch_depth, seed)
+            frequent: TopK::new(table_size, sketch_width, sketch_depth, seed)
                 .expect("validated sketch parameters"),
-            table: Vec::with_capacity(table_size),
-            table_size,
+            classes: HashMap::new(),
+            places: HashMap::new(),
             k,
             seed,
             threshold,
+            rule,
         }
+    }
+
+    /// How many frequent sets are kept with their values.
+    pub fn entries(&self) -> usize {
+        self.places.len()
     }
 
     /// The signature of the set with position `keys`, computed on first use into `cache`.
@@ -143,113 +214,134 @@ impl SketchBounds {
         })
     }
 
-    /// The tightest bounds on the set with position `keys` at `depth`, read at `ply`, that could
-    /// narrow the window `(alpha, beta)`. `signature` caches the set's signature for `record`.
-    /// Entries that supply the final bounds are counted as used, in the table and the sketch.
+    /// What the table says about the set with position `keys` (frequency key `key`, class
+    /// `class`), read at `ply`: its exact value, or the tightest bounds that could narrow the
+    /// window `(alpha, beta)`. `signature` caches the set's signature for `record`. The caller
+    /// counts the entries used with [`count_used`](Self::count_used).
     #[allow(clippy::too_many_arguments)]
-    pub fn bounds(
-        &mut self,
-        depth: u32,
+    pub fn find(
+        &self,
+        key: u64,
+        class: u64,
         keys: &[u64],
         signature: &mut Option<BottomKMinHash>,
         ply: u32,
         alpha: i32,
         beta: i32,
-    ) -> Bounds {
+    ) -> Found {
         let size = keys.len();
-        let mut best_lower: Option<(i32, usize)> = None;
-        let mut best_upper: Option<(i32, usize)> = None;
-        for (index, entry) in self.table.iter().enumerate() {
-            if entry.depth != depth {
+        let mut found = Found::default();
+        let Some(entries) = self.classes.get(&class) else {
+            return found;
+        };
+        for entry in entries {
+            let value = value_from_table(entry.value, ply);
+            if entry.key == key {
+                // The set itself: its value is exact, whatever the rule.
+                if entry.flag == Flag::Exact {
+                    return Found {
+                        exact: Some(value),
+                        lower: Some((value, key)),
+                        upper: None,
+                        matched: true,
+                    };
+                }
+                if entry.flag.bounds_from_above() && found.upper.is_none_or(|(u, _)| value < u) {
+                    found.upper = Some((value, key));
+                    found.matched = true;
+                }
+                if entry.flag.bounds_from_below() && found.lower.is_none_or(|(l, _)| value > l) {
+                    found.lower = Some((value, key));
+                    found.matched = true;
+                }
                 continue;
             }
-            let value = value_from_table(entry.value, ply);
             let smaller = size.min(entry.size) as f64;
             let could_bound_above = entry.flag.bounds_from_above()
                 && value < beta
-                && best_upper.is_none_or(|(u, _)| value < u)
+                && found.upper.is_none_or(|(u, _)| value < u)
                 && smaller / entry.size as f64 + PROBABILITY_SLACK >= self.threshold;
             let could_bound_below = entry.flag.bounds_from_below()
                 && value > alpha
-                && best_lower.is_none_or(|(l, _)| value > l)
+                && found.lower.is_none_or(|(l, _)| value > l)
                 && smaller / size as f64 + PROBABILITY_SLACK >= self.threshold;
             if !could_bound_above && !could_bound_below {
                 continue;
             }
             let signature = self.signature(keys, signature);
             let (p_upper, p_lower) = match signature.jaccard_sample(&entry.signature) {
-                Ok(sample) => bound_probabilities(sample, size, entry.size),
+                Ok(sample) => self.rule.probabilities(sample, size, entry.size),
                 Err(_) => continue,
             };
             if could_bound_above && p_upper + PROBABILITY_SLACK >= self.threshold {
-                best_upper = Some((value, index));
+                found.upper = Some((value, entry.key));
             }
             if could_bound_below && p_lower + PROBABILITY_SLACK >= self.threshold {
-                best_lower = Some((value, index));
+                found.lower = Some((value, entry.key));
             }
         }
-        let mut bounds = Bounds::default();
-        for (_, index) in [best_lower, best_upper].into_iter().flatten() {
-            let entry = &mut self.table[index];
-            self.counts.update(entry.key, 1);
-            entry.count = self.counts.estimate(entry.key);
-            bounds.used += 1;
-        }
-        bounds.lower = best_lower.map(|(v, _)| v);
-        bounds.upper = best_upper.map(|(v, _)| v);
-        bounds
+        found
     }
 
-    /// Records a fully searched set (position `keys`, signature cached in `signature`): counts
-    /// it, and keeps it in the table if it is now among the `table_size` most frequent.
+    /// Counts each entry whose value `found` used as one more occurrence (§5.1: a set that
+    /// bounds another counts as seen again). An entry another thread has just evicted is not
+    /// counted: the queue would track it without its value.
+    pub fn count_used(&mut self, found: &Found) {
+        for key in found.used_keys() {
+            if self.frequent.contains(key) {
+                self.frequent.update(key, 1);
+            }
+        }
+    }
+
+    /// Records a fully searched set (frequency key `key`, class `class`, position `keys`,
+    /// signature cached in `signature`): counts it, and keeps it in the table if it is now among
+    /// the `table_size` most frequent (evicting the least frequent).
     #[allow(clippy::too_many_arguments)]
     pub fn record(
         &mut self,
-        set_id: u64,
-        depth: u32,
+        key: u64,
+        class: u64,
         keys: &[u64],
         signature: &mut Option<BottomKMinHash>,
         value: i32,
         flag: Flag,
         ply: u32,
     ) {
-        let key = frequency_key(set_id, depth);
-        self.counts.update(key, 1);
-        let count = self.counts.estimate(key);
-        let value = value_to_table(value, ply);
-        if let Some(entry) = self.table.iter_mut().find(|e| e.key == key) {
-            entry.value = value;
-            entry.flag = flag;
-            entry.count = count;
+        let (_, evicted) = self.frequent.update_with_eviction(key, 1);
+        if let Some(gone) = evicted {
+            self.remove(gone);
+        }
+        if !self.frequent.contains(key) {
             return;
         }
-        let slot = if self.table.len() < self.table_size {
-            None
-        } else {
-            let (weakest, weakest_count) = self
-                .table
-                .iter()
-                .enumerate()
-                .map(|(i, e)| (i, e.count))
-                .min_by_key(|&(_, c)| c)
-                .expect("table_size >= 1");
-            if count <= weakest_count {
-                return;
-            }
-            Some(weakest)
-        };
+        let value = value_to_table(value, ply);
+        if let Some(&(class, index)) = self.places.get(&key) {
+            let entry = &mut self.classes.get_mut(&class).expect("placed")[index];
+            entry.value = value;
+            entry.flag = flag;
+            return;
+        }
         let entry = TableEntry {
             key,
-            depth,
             size: keys.len(),
             signature: self.signature(keys, signature).clone(),
             value,
             flag,
-            count,
         };
-        match slot {
-            None => self.table.push(entry),
-            Some(weakest) => self.table[weakest] = entry,
+        let list = self.classes.entry(class).or_default();
+        self.places.insert(key, (class, list.len()));
+        list.push(entry);
+    }
+
+    fn remove(&mut self, key: u64) {
+        let Some((class, index)) = self.places.remove(&key) else {
+            return;
+        };
+        let list = self.classes.get_mut(&class).expect("placed");
+        list.swap_remove(index);
+        if let Some(moved) = list.get(index) {
+            self.places.insert(moved.key, (class, index));
         }
     }
 }
@@ -270,6 +362,48 @@ mod tests {
             held,
             whole,
         }
+    }
+
+    #[test]
+    fn a_sets_own_entry_is_used_exactly_under_either_rule() {
+        // 500 boards: a k = 64 signature samples them.
+        let keys: Vec<u64> = (0..500).collect();
+        let (key, class) = (frequency_key(99, 2), 2);
+        for rule in [BoundRule::Wilson, BoundRule::Point] {
+            let mut sketch = SketchBounds::new(64, 1024, 5, 8, 1.0, rule, 3);
+            sketch.record(key, class, &keys, &mut None, 150, Flag::Exact, 0);
+            let found = sketch.find(key, class, &keys, &mut None, 0, -1_000, 1_000);
+            assert_eq!(found.exact, Some(150), "{rule:?}");
+            // The same boards under another id are known only through their signatures: a
+            // sampled J of 1 is the point rule's containment, not the Wilson rule's.
+            let other = sketch.find(
+                frequency_key(98, 2),
+                class,
+                &keys,
+                &mut None,
+                0,
+                -1_000,
+                1_000,
+            );
+            assert_eq!(other.exact, None);
+            let bounded = other.upper.is_some() && other.lower.is_some();
+            assert_eq!(bounded, rule == BoundRule::Point, "{rule:?}");
+            // Another depth or node kind is another class: never compared.
+            let elsewhere = sketch.find(key, 3, &keys, &mut None, 0, -1_000, 1_000);
+            assert_eq!(elsewhere.used(), 0);
+        }
+    }
+
+    #[test]
+    fn the_point_rule_is_the_papers_formula_with_the_corrected_denominator() {
+        // J = 30 / 100 with |X| = 60, |q| = 70: |X∩q| = 0.3 * 130 / 1.3 = 30.
+        let sample = sample_of(30, 100, (60, 70), (true, true));
+        let (p_upper, p_lower) = point_probabilities(sample, 60, 70);
+        assert!((p_upper - 30.0 / 70.0).abs() < 1e-12);
+        assert!((p_lower - 30.0 / 60.0).abs() < 1e-12);
+        // A sampled J of 1 reads as identity, whatever the sizes allow.
+        let full = sample_of(64, 64, (64, 64), (false, false));
+        assert_eq!(point_probabilities(full, 500, 500), (1.0, 1.0));
     }
 
     #[test]
@@ -297,12 +431,12 @@ mod tests {
             paper >= 1.0,
             "the Jaccard estimate alone claims containment"
         );
-        let (p_upper, p_lower) = bound_probabilities(sample, 490, 39);
+        let (p_upper, p_lower) = wilson_probabilities(sample, 490, 39);
         assert!(p_upper < 0.9, "{p_upper}");
         assert!(p_lower < 0.1, "{p_lower}");
         // All of q's boards sampled and found in X: proven.
         let proven = sample_of(39, 64, (64, 39), (false, true));
-        assert_eq!(bound_probabilities(proven, 490, 39).0, 1.0);
+        assert_eq!(wilson_probabilities(proven, 490, 39).0, 1.0);
     }
 
     #[test]
@@ -318,13 +452,13 @@ mod tests {
             sample.sampled
         );
         assert!(!sample.whole.0);
-        let (p_upper, _) = bound_probabilities(sample, 500, 39);
+        let (p_upper, _) = wilson_probabilities(sample, 500, 39);
         assert!(p_upper < 1.0, "{sample:?} {p_upper}");
         // A small set wholly inside the large one, at the bottom of the order: proven.
         let inside = BottomKMinHash::from_keys(64, 7, &keys_in_signature(&big, 5)).unwrap();
         let sample = x.jaccard_sample(&inside).unwrap();
         assert!(sample.whole.1);
-        assert_eq!(bound_probabilities(sample, 500, 5).0, 1.0);
+        assert_eq!(wilson_probabilities(sample, 500, 5).0, 1.0);
     }
 
     /// `n` keys of `keys` whose MinHash values are among the signature's (the smallest k).

@@ -1,5 +1,6 @@
 //! Specification tests for the information-set search.
 
+use super::sketch_bounds::point_probabilities;
 use super::*;
 use crate::chess::{Board, Color};
 
@@ -470,4 +471,267 @@ fn depth_is_bounded() {
     let set = vec![Board::start()];
     let err = search(&set, 1_000, &config(Mode::None)).unwrap_err();
     assert!(err.to_string().contains("at most 32"), "{err}");
+}
+
+/// Boards of `set` picked by a seeded generator: `size` of them, or fewer if `from` runs out.
+fn pick(rng: &mut crate::rng::Rng, from: &[usize], size: usize) -> Vec<usize> {
+    let mut pool = from.to_vec();
+    rng.shuffle(&mut pool);
+    pool.truncate(size);
+    pool.sort_unstable();
+    pool
+}
+
+/// The paper's rule on real values: pairs of sets from a recorded set, q built from a few
+/// boards of X and a few from outside it, each valued exactly (depth 1, no tables: exhaustive
+/// minimax, itself checked against the brute force in tests/test_search_bruteforce.py). Every
+/// bound the point rule uses with probability p >= threshold is checked; the share that holds
+/// must reach the claimed probabilities (their sum, less three standard deviations).
+#[test]
+fn point_rule_bounds_hold_at_their_claimed_rate_against_exhaustive_values() {
+    use crate::sketch::BottomKMinHash;
+    use std::collections::HashMap;
+    let set = recorded_set_12();
+    let keys: Vec<u64> = set.iter().map(|b| b.zobrist()).collect();
+    let all: Vec<usize> = (0..set.len()).collect();
+    let mut values: HashMap<Vec<usize>, i32> = HashMap::new();
+    let mut value_of = |subset: &Vec<usize>| -> i32 {
+        *values.entry(subset.clone()).or_insert_with(|| {
+            let boards: Vec<Board> = subset.iter().map(|&i| set[i].clone()).collect();
+            search(&boards, 1, &config(Mode::None)).unwrap().value
+        })
+    };
+    for (k, threshold) in [(64, 0.8), (64, 0.9), (8, 0.8)] {
+        let mut rng = crate::rng::Rng::new(17);
+        let (mut claimed, mut variance, mut held, mut used) = (0.0, 0.0, 0usize, 0usize);
+        for _ in 0..300 {
+            // q: m + r boards; r of them (chosen at random within q) lie outside X.
+            let q_size = 4 + (rng.next_u64() % 12) as usize;
+            let q = pick(&mut rng, &all, q_size);
+            let r = (rng.next_u64() % 3) as usize;
+            let outside: Vec<usize> = pick(&mut rng, &q, r);
+            let inside: Vec<usize> = q.iter().copied().filter(|i| !outside.contains(i)).collect();
+            let rest: Vec<usize> = all.iter().copied().filter(|i| !q.contains(i)).collect();
+            let extra_size = (rng.next_u64() % 4) as usize;
+            let extra = pick(&mut rng, &rest, extra_size);
+            let mut x: Vec<usize> = inside.iter().copied().chain(extra).collect();
+            x.sort_unstable();
+            if x.is_empty() {
+                continue;
+            }
+            let signature = |s: &[usize]| {
+                let ks: Vec<u64> = s.iter().map(|&i| keys[i]).collect();
+                BottomKMinHash::from_keys(k, 5, &ks).unwrap()
+            };
+            let sample = signature(&x).jaccard_sample(&signature(&q)).unwrap();
+            let (p_upper, p_lower) = point_probabilities(sample, x.len(), q.len());
+            let (vx, vq) = (value_of(&x), value_of(&q));
+            for (p, holds) in [(p_upper, vx <= vq), (p_lower, vx >= vq)] {
+                if p + 1e-9 >= threshold {
+                    used += 1;
+                    held += usize::from(holds);
+                    claimed += p.min(1.0);
+                    variance += p.min(1.0) * (1.0 - p.min(1.0));
+                }
+            }
+        }
+        eprintln!(
+            "k {k} threshold {threshold}: {held} of {used} bounds held, {claimed:.1} claimed"
+        );
+        assert!(used >= 100, "k {k}: only {used} bounds used");
+        assert!(
+            held as f64 >= claimed - 3.0 * variance.sqrt(),
+            "k {k} threshold {threshold}: {held} of {used} held, {claimed:.1} claimed"
+        );
+        assert!(held as f64 >= threshold * used as f64 - 3.0 * variance.sqrt());
+    }
+}
+
+/// Sets our side could hold: subsets of a recorded set (one own side, so one set of move
+/// actions), small crafted sets and the start.
+fn sets_for_parallel_tests() -> Vec<Vec<Board>> {
+    let recorded = recorded_set_12();
+    let mut rng = crate::rng::Rng::new(3);
+    let all: Vec<usize> = (0..recorded.len()).collect();
+    let mut sets: Vec<Vec<Board>> = [1, 2, 3, 5, 8, 13, 29]
+        .into_iter()
+        .map(|size| {
+            pick(&mut rng, &all, size)
+                .into_iter()
+                .map(|i| recorded[i].clone())
+                .collect()
+        })
+        .collect();
+    sets.push(boards(&[
+        "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1",
+        "4k3/8/8/8/3p4/8/3PP3/4K3 w - - 0 1",
+        "3k4/8/8/8/3p4/8/3PP3/4K3 w - - 0 1",
+    ]));
+    sets.push(vec![Board::start()]);
+    sets
+}
+
+/// Root splitting searches each root request with an open window, so with shared tables the
+/// values in modes none and exact are the single-threaded search's for any thread count.
+#[test]
+fn parallel_root_values_equal_the_single_threaded_search() {
+    for (index, set) in sets_for_parallel_tests().iter().enumerate() {
+        // The full sense search on the small sets, the min-size sense on the large ones.
+        let sense_mode = if set.len() <= 3 {
+            SenseMode::Search
+        } else {
+            SenseMode::MinSize
+        };
+        for mode in [Mode::None, Mode::Exact] {
+            let mut c = config(mode);
+            c.sense_mode = sense_mode;
+            let one = search(set, 2, &c).unwrap();
+            for threads in [2, 3, 4, 7] {
+                c.threads = threads;
+                let many = search(set, 2, &c).unwrap();
+                let case = format!(
+                    "set {index} ({} boards), {mode:?}, {threads} threads",
+                    set.len()
+                );
+                assert_eq!(one.move_values, many.move_values, "{case}");
+                assert_eq!(one.best_move, many.best_move, "{case}");
+                assert_eq!(many.timeline.len(), one.move_values.len(), "{case}");
+            }
+        }
+    }
+}
+
+/// A searcher keeps its tables: searching a game's sets one after another (and then again) gives
+/// exactly the values of fresh searches in exact mode, the second pass finds what the first
+/// stored, and a searcher with tiny tables stays within them and still gives the same values.
+#[test]
+fn a_searcher_keeps_its_tables_and_exact_values_across_searches() {
+    let sets = sets_for_parallel_tests();
+    let mut c = config(Mode::Exact);
+    c.sense_mode = SenseMode::MinSize;
+    let fresh: Vec<SearchResult> = sets.iter().map(|s| search(s, 2, &c).unwrap()).collect();
+    let mut kept = Searcher::new(c.clone()).unwrap();
+    let mut small = Searcher::new(SearchConfig {
+        table_entries: 100,
+        reply_entries: 1_000,
+        threads: 2,
+        ..c.clone()
+    })
+    .unwrap();
+    for round in 0..2 {
+        for (set, expected) in sets.iter().zip(&fresh) {
+            let result = kept.search(set, 2).unwrap();
+            assert_eq!(result.move_values, expected.move_values, "round {round}");
+            if round == 1 {
+                assert!(result.stats.table_hits > 0 && result.stats.nodes < expected.stats.nodes);
+            }
+            let result = small.search(set, 2).unwrap();
+            assert_eq!(
+                result.move_values, expected.move_values,
+                "small, round {round}"
+            );
+            let sizes = small.table_sizes();
+            assert!(sizes.sets <= 128 && sizes.replies <= 1_024, "{sizes:?}");
+        }
+    }
+    assert!(kept.table_sizes().sets > 0 && kept.table_sizes().replies > 0);
+    kept.clear();
+    assert_eq!(kept.table_sizes(), TableSizes::default());
+}
+
+/// A set met again in the sketch table is used as itself, whatever the rule and threshold: here
+/// the Wilson rule at threshold 1, under which a sampled Jaccard index of 1 would not be enough.
+#[test]
+fn sketch_modes_use_a_sets_own_entry_exactly() {
+    let set = recorded_set_12();
+    let c = SearchConfig {
+        mode: Mode::Sketch,
+        k: 8,
+        table_size: 4096,
+        ..config(Mode::Sketch)
+    };
+    let mut searcher = Searcher::new(c).unwrap();
+    let first = searcher.search(&set, 2).unwrap();
+    let second = searcher.search(&set, 2).unwrap();
+    assert!(
+        second.stats.table_hits > first.stats.table_hits,
+        "{:?}",
+        second.stats
+    );
+    assert!(second.stats.nodes < first.stats.nodes);
+    let exact = search(&set, 2, &config(Mode::Exact)).unwrap();
+    assert_eq!(second.move_values, exact.move_values);
+}
+
+#[test]
+fn the_timeline_lists_every_root_request_of_every_completed_depth() {
+    let set = boards(&[
+        "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1",
+        "4k3/8/8/8/3p4/8/3PP3/4K3 w - - 0 1",
+    ]);
+    let mut c = config(Mode::Exact);
+    c.time_limit = Some(std::time::Duration::from_secs(60));
+    let result = search(&set, 2, &c).unwrap();
+    let requests = result.move_values.len();
+    assert_eq!(result.timeline.len(), 2 * requests);
+    assert!(result
+        .timeline
+        .windows(2)
+        .all(|w| w[0].seconds <= w[1].seconds));
+    for completion in result.timeline.iter().filter(|c| c.depth == 2) {
+        let value = result
+            .move_values
+            .iter()
+            .find(|(m, _)| *m == completion.request)
+            .unwrap()
+            .1;
+        assert_eq!(completion.value, value);
+    }
+}
+
+/// The engine leaf (where Stockfish is installed): a hanging queen is taken, the engine's
+/// scores are cached by position (a second search asks the engine nothing), and a missing engine
+/// is refused with a message that says what to do.
+#[test]
+fn the_uci_leaf_scores_with_the_engine_and_caches_by_position() {
+    let missing = SearchConfig {
+        leaf: LeafMode::Uci,
+        uci_engine: "no-such-engine-fogsearch".to_string(),
+        ..config(Mode::None)
+    };
+    let err = search(&[Board::start()], 1, &missing)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("no-such-engine-fogsearch") && err.contains("PATH"),
+        "{err}"
+    );
+    if crate::uci::find_engine("stockfish").is_err() {
+        eprintln!("no stockfish: the engine half skipped");
+        return;
+    }
+    let c = SearchConfig {
+        leaf: LeafMode::Uci,
+        uci_depth: 4,
+        threads: 2,
+        ..config(Mode::None)
+    };
+    // Black's queen on d4 hangs to the knight on f3 on both boards.
+    let set = boards(&[
+        "4k3/8/8/8/3q4/5N2/PP6/4K3 w - - 0 1",
+        "3k4/8/8/8/3q4/5N2/PP6/4K3 w - - 0 1",
+    ]);
+    let mut searcher = Searcher::new(c).unwrap();
+    let first = searcher.search(&set, 1).unwrap();
+    assert_eq!(first.best_move, Some(Move::from_uci("f3d4").unwrap()));
+    assert!(first.value > 300, "{}", first.value);
+    assert!(first.stats.leaf_evaluations > 0);
+    let second = searcher.search(&set, 1).unwrap();
+    assert_eq!(second.move_values, first.move_values);
+    assert_eq!(second.stats.leaf_evaluations, 0);
+    assert!(second.stats.reply_table_hits > 0);
+    assert!(matches!(
+        mean_reply_values(&set, None, LeafMode::Uci, false),
+        Err(SearchError::InvalidConfig(_))
+    ));
 }

@@ -1,12 +1,18 @@
-//! The exact transposition table: values of information sets already searched, keyed by the set's
-//! id and the remaining depth, with alpha-beta flags so a value found under a narrow window is
-//! reused only as the bound it is. Also the exact reply table: for one board with the opponent to
-//! move, the worst static evaluation over the opponent's replies (the whole of a depth-1 subtree's
-//! work for that board), keyed by the board's position key.
+//! The exact transposition table (ours, not the paper's): values of information sets already
+//! searched, keyed by the set's id and the remaining depth, with alpha-beta flags so a value found
+//! under a narrow window is reused only as the bound it is. Also the exact reply table: for one
+//! board with the opponent to move, the worst evaluation over the opponent's replies (the whole
+//! of a depth-1 subtree's work for that board), keyed by the board's position key.
+//!
+//! Both are shared by every worker thread of a search and kept by a [`Searcher`](super::Searcher)
+//! from one search to the next: a set's value at a remaining depth does not depend on how the
+//! game reached it (the 100-half-move draw is not modelled), so entries stay valid as the game
+//! moves on.
 
-use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard};
 
 use crate::chess::{Move, ZobristMap};
+use crate::rng::splitmix64;
 
 use super::eval::MATE_BOUND;
 
@@ -72,40 +78,101 @@ pub struct Entry {
     pub best_request: Option<Option<Move>>,
 }
 
-/// Capacity-bounded: once full, new sets are not stored (keeps results independent of any
-/// replacement order and memory bounded).
-pub struct TranspositionTable {
-    entries: HashMap<(u64, u32), Entry>,
-    capacity: usize,
+/// The key of a set at a remaining depth: values depend on both. The set id is already a mixed
+/// 64-bit hash, so folding in a mixed depth keeps keys as collision-free as set ids themselves.
+pub fn set_key(set_id: u64, depth: u32) -> u64 {
+    set_id ^ splitmix64(u64::from(depth) ^ 0xD3_97A1_5E17)
 }
 
-impl TranspositionTable {
-    pub fn new(capacity: usize) -> TranspositionTable {
-        TranspositionTable {
-            entries: HashMap::new(),
-            capacity,
+/// Locks: enough that a handful of threads rarely meet on one (contention), few enough that the
+/// per-lock maps stay large.
+const SHARDS: usize = 64;
+
+struct Slot<V> {
+    value: V,
+    /// The search (a [`Searcher`](super::Searcher)'s count) that last stored or read the entry.
+    generation: u32,
+}
+
+/// A capacity-bounded map from 64-bit keys to values, shared between threads: lock-striped over
+/// [`SHARDS`] maps, each with its share of the capacity. Once a shard is full it refuses new
+/// keys, so memory stays bounded; between searches, [`Sharded::forget_older_than`] makes room.
+/// Keys must be uniformly mixed (Zobrist keys, set ids).
+pub struct Sharded<V> {
+    shards: Vec<Mutex<ZobristMap<Slot<V>>>>,
+    capacity_per_shard: usize,
+}
+
+impl<V: Copy> Sharded<V> {
+    pub fn new(capacity: usize) -> Self {
+        Sharded {
+            shards: (0..SHARDS)
+                .map(|_| Mutex::new(ZobristMap::default()))
+                .collect(),
+            capacity_per_shard: capacity.div_ceil(SHARDS),
         }
     }
 
-    pub fn probe(&self, set_id: u64, depth: u32) -> Option<Entry> {
-        self.entries.get(&(set_id, depth)).copied()
+    /// The map holding `key`. Bits 32-37 choose it: the maps index buckets by the low bits and
+    /// filter by the top 7, which must keep varying within a shard.
+    fn shard(&self, key: u64) -> MutexGuard<'_, ZobristMap<Slot<V>>> {
+        let index = (key >> 32) as usize % SHARDS;
+        // A panic while a lock was held leaves a valid map: keep using it.
+        self.shards[index]
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    pub fn store(&mut self, set_id: u64, depth: u32, entry: Entry) {
-        let key = (set_id, depth);
-        if self.entries.len() < self.capacity || self.entries.contains_key(&key) {
-            self.entries.insert(key, entry);
+    /// The value stored under `key`, marked as used by search `generation`.
+    pub fn probe(&self, key: u64, generation: u32) -> Option<V> {
+        let mut shard = self.shard(key);
+        let slot = shard.get_mut(&key)?;
+        slot.generation = generation;
+        Some(slot.value)
+    }
+
+    /// Stores `value` under `key` unless the key is new and its shard is full.
+    pub fn store(&self, key: u64, value: V, generation: u32) {
+        let mut shard = self.shard(key);
+        if shard.len() < self.capacity_per_shard || shard.contains_key(&key) {
+            shard.insert(key, Slot { value, generation });
         }
     }
 
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.shards
+            .iter()
+            .map(|s| s.lock().unwrap_or_else(|p| p.into_inner()).len())
+            .sum()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.len() == 0
+    }
+
+    pub fn capacity(&self) -> usize {
+        self.capacity_per_shard * SHARDS
+    }
+
+    pub fn clear(&self) {
+        for shard in &self.shards {
+            let mut shard = shard.lock().unwrap_or_else(|p| p.into_inner());
+            // Give the memory back too: a cleared table should cost nothing.
+            *shard = ZobristMap::default();
+        }
+    }
+
+    /// Drops every entry neither stored nor read since search `generation`.
+    pub fn forget_older_than(&self, generation: u32) {
+        for shard in &self.shards {
+            let mut shard = shard.lock().unwrap_or_else(|p| p.into_inner());
+            shard.retain(|_, slot| slot.generation >= generation);
+        }
     }
 }
+
+/// Values of sets keyed by [`set_key`], with alpha-beta flags.
+pub type TranspositionTable = Sharded<Entry>;
 
 /// What the opponent's best reply on one board leaves us: the minimum evaluation over every reply
 /// (pass included), or that some reply takes our king.
@@ -115,32 +182,11 @@ pub enum ReplyOutcome {
     TakesOurKing,
 }
 
-/// Capacity-bounded like [`TranspositionTable`]. Depth-1 sets differ from one another far more
-/// often than their boards do (sibling sets share most boards), so a per-board table is hit where
-/// the per-set one misses.
-pub struct ReplyTable {
-    entries: ZobristMap<ReplyOutcome>,
-    capacity: usize,
-}
-
-impl ReplyTable {
-    pub fn new(capacity: usize) -> ReplyTable {
-        ReplyTable {
-            entries: ZobristMap::default(),
-            capacity,
-        }
-    }
-
-    pub fn probe(&self, position_key: u64) -> Option<ReplyOutcome> {
-        self.entries.get(&position_key).copied()
-    }
-
-    pub fn store(&mut self, position_key: u64, outcome: ReplyOutcome) {
-        if self.entries.len() < self.capacity {
-            self.entries.insert(position_key, outcome);
-        }
-    }
-}
+/// Reply outcomes keyed by the position key of a board with the opponent to move. Depth-1 sets
+/// differ from one another far more often than their boards do (sibling sets share most boards),
+/// so a per-board table is hit where the per-set one misses. It is also the engine leaf's cache
+/// of scores by position.
+pub type ReplyTable = Sharded<ReplyOutcome>;
 
 #[cfg(test)]
 mod tests {
@@ -154,6 +200,28 @@ mod tests {
         assert_eq!(value_from_table(stored, 4), MATE - 7);
         assert_eq!(value_from_table(value_to_table(-MATE + 3, 1), 1), -MATE + 3);
         assert_eq!(value_from_table(value_to_table(250, 3), 9), 250);
+    }
+
+    #[test]
+    fn shards_keep_their_capacity_and_forget_old_generations() {
+        let table: Sharded<i32> = Sharded::new(SHARDS * 2);
+        let keys: Vec<u64> = (0..10_000).map(splitmix64).collect();
+        for &key in &keys {
+            table.store(key, 1, 1);
+        }
+        assert_eq!(table.len(), table.capacity());
+        // A stored key is replaced even in a full shard.
+        let kept = keys
+            .iter()
+            .copied()
+            .find(|&k| table.probe(k, 1).is_some())
+            .unwrap();
+        table.store(kept, 7, 2);
+        assert_eq!(table.probe(kept, 2), Some(7));
+        table.forget_older_than(2);
+        assert_eq!(table.len(), 1);
+        table.clear();
+        assert!(table.is_empty());
     }
 
     #[test]

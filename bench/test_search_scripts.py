@@ -1,0 +1,88 @@
+"""The search's bench scripts run end to end on tiny inputs (their figures are in RESULTS.md)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_search_searcher import HAVE_STOCKFISH
+
+BENCH = Path(__file__).parent
+
+
+def run(script: str, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(BENCH / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=BENCH,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def test_search_speedup_prints_the_papers_columns_and_the_anytime_view(tmp_path):
+    timings = tmp_path / "timings.jsonl"
+    args = ["--depths", "2", "--sets", "0", "--sense-mode", "min_size"]
+    args += ["--modes", "--grid", "sketch:bound_rule=point", "threshold=0.9,1.0"]
+    args += ["--timings", str(timings), "--jobs", "2", "--plot", str(tmp_path / "p.png")]
+    out = run("search_speedup.py", *args)
+    assert "| 2 | start | sketch:bound_rule=point,threshold=0.9 |" in out
+    assert "paper's criterion" in out and "anytime view" in out
+    # A re-run takes every search from the timings file.
+    again = run("search_speedup.py", *args)
+    assert "3 of 3 searches taken" in again
+
+
+def test_search_speedup_compares_kept_tables_with_fresh_searches(tmp_path):
+    out = run(
+        "search_speedup.py",
+        "--depths",
+        "1",
+        "--kept",
+        "2",
+        "--games",
+        "1",
+        "--max-boards",
+        "8",
+        "--sense-mode",
+        "min_size",
+        "--modes",
+        "exact",
+        "--plot",
+        str(tmp_path / "p.png"),
+    )
+    assert "kept tables" in out and "| 1 | all 1 | exact |" in out
+
+
+def test_search_threads_and_search_deep_run():
+    out = run(
+        "search_threads.py",
+        "--workloads",
+        "start-d3-min",
+        "--modes",
+        "exact",
+        "--repeats",
+        "1",
+        "--no-expansion",
+    )
+    assert "| start-d3-min | exact | 2 |" in out
+    out = run("search_deep.py", "--depth", "3", "--sense-mode", "min_size", "--seconds", "60")
+    assert "depth 3 completed" in out
+
+
+@pytest.mark.skipif(not HAVE_STOCKFISH, reason="needs Stockfish (scripts/install.sh)")
+def test_search_uci_leaf_runs():
+    out = run(
+        "search_uci_leaf.py",
+        "--depths",
+        "1",
+        "--nodes",
+        "100",
+        "--sets",
+        "1",
+        "--compare-depths",
+        "1",
+    )
+    assert "ms per leaf" in out
