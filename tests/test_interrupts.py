@@ -12,6 +12,7 @@ import textwrap
 import time
 
 import pytest
+from interrupting import interruptible
 from test_search_searcher import HAVE_STOCKFISH
 
 LONG_CALLS = {
@@ -89,14 +90,14 @@ def test_ctrl_c_stops_a_long_call_with_keyboard_interrupt(call):
     if call == "uci_leaf" and not HAVE_STOCKFISH:
         pytest.skip("needs Stockfish (scripts/install.sh)")
     code = CHILD.format(setup=textwrap.dedent(LONG_CALLS[call]))
-    child = subprocess.Popen(
+    with interruptible(
         [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    assert json.loads(child.stdout.readline()) == {"started": True}
-    time.sleep(0.5)
-    sent = time.monotonic()
-    child.send_signal(signal.SIGINT)
-    out, err = child.communicate(timeout=60)
+    ) as child:
+        assert json.loads(child.stdout.readline()) == {"started": True}
+        time.sleep(0.5)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
     waited = time.monotonic() - sent
     reports = [json.loads(line) for line in out.splitlines()]
     ended = reports[-1]

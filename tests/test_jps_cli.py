@@ -14,6 +14,7 @@ import types
 from pathlib import Path
 
 import pytest
+from interrupting import interruptible
 
 import fogsearch
 from fogsearch._core import jps as native
@@ -66,16 +67,16 @@ def test_user_errors_print_one_line_and_exit_2(args, message, capsys):
 
 def test_ctrl_c_stops_a_long_run_at_once():
     cmd = [sys.executable, "-m", "fogsearch", "jps", "--game", "comm:l=6", "--init", "cfr1k"]
-    proc = subprocess.Popen(
+    with interruptible(
         [*cmd, "--seeds", "100000", "--threads", "1"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-    )
-    time.sleep(3)
-    start = time.monotonic()
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    ) as proc:
+        time.sleep(3)
+        start = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert err.strip().endswith("fogsearch: interrupted")
     assert time.monotonic() - start < 60

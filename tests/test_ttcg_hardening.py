@@ -12,6 +12,7 @@ import time
 import numpy as np
 import pyspiel
 import pytest
+from interrupting import interruptible
 
 from fogsearch import FogsearchError
 from fogsearch._core import ttcg as native
@@ -289,17 +290,14 @@ def test_ctrl_c_stops_a_long_run_with_keyboard_interrupt_and_leaves_the_range_us
     every information state of 2,520 deals) ends soon after SIGINT with KeyboardInterrupt, and
     the same range gives the same draws afterwards."""
     script = LONG_RUN.format(params=params, public=public, call=call)
-    proc = subprocess.Popen(
+    with interruptible(
         [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    try:
+    ) as proc:
         assert proc.stdout.readline().strip() == "ready"
         time.sleep(0.5)  # well into the call
         sent = time.monotonic()
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
-    finally:
-        proc.kill()
     words = out.split()
     assert words and words[0] == "interrupted", (out, err)
     # The bound is loose (the machine is shared); the runs themselves take far longer.

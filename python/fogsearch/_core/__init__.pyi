@@ -5,11 +5,32 @@ user-facing API lives in the Python modules."""
 import numpy as np
 import numpy.typing as npt
 
+from fogsearch._core import jps as jps
+from fogsearch._core import rbc as rbc
+from fogsearch._core import search as search
 from fogsearch._core import sketch as sketch
 from fogsearch._core import ttcg as ttcg
 from fogsearch._core.sketch import SketchError as SketchError
 
 __version__: str
+__all__ = [
+    "__version__",
+    "FogsearchError",
+    "ConcurrentUseError",
+    "InvalidFenError",
+    "IllegalRequestError",
+    "InconsistentObservationError",
+    "MalformedObservationError",
+    "BoardSetTooLargeError",
+    "rbc",
+    "SketchError",
+    "sketch",
+    "SearchError",
+    "search",
+    "ttcg",
+    "JpsError",
+    "jps",
+]
 
 class FogsearchError(ValueError):
     """Base class of fogsearch's errors."""
