@@ -1,8 +1,10 @@
 """Drives every public native function and method with extreme values, one argument at a time
 with the others valid, and reports any outcome other than a return or an ``Exception``: a Rust
 panic surfaces as ``PanicException``, a ``BaseException`` that ``except Exception`` misses, and an
-allocation failure aborts the process. Run as a script (``python tests/extreme_inputs.py``) so that
-an abort or a hang is caught by the parent; ``faulthandler`` names the call that hung.
+allocation failure aborts the process. A call still running after 5 s gets a Ctrl-C (SIGINT) and must
+stop with ``KeyboardInterrupt`` (long but bounded runs are allowed; ones that ignore Ctrl-C are
+not). Run as a script (``python tests/extreme_inputs.py``) so that an abort or a hang is caught by
+the parent; the call that hung is named.
 """
 
 from __future__ import annotations
@@ -10,13 +12,18 @@ from __future__ import annotations
 import faulthandler
 import inspect
 import math
+import os
+import signal
 import sys
+import threading
 
 import chess
 import numpy as np
 
 from fogsearch import _core
 from fogsearch.search import SearchConfig
+from fogsearch.ttcg import OhHellGame
+from fogsearch.ttcg.observation import observe
 
 START = chess.STARTING_FEN
 EXTREMES = [
@@ -108,6 +115,81 @@ def native_board_set() -> _core.rbc.BoardSet:
     return _core.rbc.BoardSet(False, None, 1, None)
 
 
+# ---- ttcg: a small Oh Hell deal with two bids and a card played, a Gongzhu deal one card in ----
+OHHELL = {"players": 3, "num_suits": 2, "num_cards_per_suit": 4, "num_tricks_fixed": 2}
+
+
+def _advanced(state, actions: int):
+    """``state`` past its chance nodes and with at least ``actions`` actions in its history."""
+    while state.is_chance_node() or len(state.history()) < actions:
+        state.apply_action(state.legal_actions()[0])
+    return state
+
+
+OH_STATE = _advanced(_core.ttcg.OhHellState(OHHELL), 14)
+GONGZHU = _advanced(_core.ttcg.GongzhuState(), 53)
+OH_RANGE = _core.ttcg.ObservedRange(OHHELL, OH_STATE.history(), 0)
+OH_DEALS = OH_RANGE.uniform(2, 0)
+OH_CONSTRAINTS = dict(
+    zip(
+        ["num_players", "num_suits", "num_ranks", "known_owner", "hidden_counts", "voids"],
+        observe(OhHellGame(**OHHELL), OH_STATE.history(), 0).constraints.as_args(),
+        strict=True,
+    )
+)
+
+# The card games' parameters share names with other areas' (``params``, ``actions``,
+# ``policy``, ``game``): their valid values are looked up here first, by module.
+TTCG_VALID = {
+    **OH_CONSTRAINTS,
+    "params": OHHELL,
+    "actions": OH_STATE.history(),
+    "histories": [OH_STATE.history()],
+    "observer": 0,
+    "policy": None,
+    "limit": 1000,
+    "assignments": OH_DEALS,
+    "assignment": list(OH_DEALS[0]),
+    "seed": 0,
+    "threads": 1,
+    "player": 0,
+    "action": OH_STATE.legal_actions()[0],
+    "state": GONGZHU,
+    "players": [_core.ttcg.Player.random()] * 4,
+    "games": 1,
+    "episodes": 10,
+    "epsilon": 0.1,
+    "alpha": 0.05,
+    "bias": 0.5,
+    "beta": 1.0,
+    "hands": GONGZHU.dealt_hands(),
+    "sampler": "us",
+    "n": 2,
+    "iec_beta": 0.015,
+    "model_beta": None,
+    "key_cards": 2,
+    "chains": 1,
+    "num_chains": 1,
+    "draws": 1,
+    "burn_in": 1,
+    "thin": 1,
+    "starts": None,
+    "kernel": "ringswap",
+    "game": "oh_hell",
+    "deals": 2,
+    "iterations": 8,
+    "seconds": None,
+    "exploration": None,
+    "shared_tree": False,
+}
+# Calls whose arguments are Gongzhu's rather than Oh Hell's.
+LABEL_VALID = {
+    "fogsearch._core.ttcg.GongzhuState.from_actions": {"actions": GONGZHU.history()},
+    "fogsearch._core.ttcg.GongzhuState.apply_action": {"action": GONGZHU.legal_actions()[0]},
+    "fogsearch._core.ttcg.observe_gongzhu": {"actions": GONGZHU.history()},
+    "fogsearch._core.ttcg.Player.search": {"game": "gongzhu", "params": None},
+}
+
 # A valid instance of each native class, whose methods are then driven.
 INSTANCES = {
     "BoardSet": native_board_set,
@@ -116,9 +198,17 @@ INSTANCES = {
     "MinHash": lambda: _core.sketch.MinHash(16, 0),
     "Game": lambda: _core.jps.Game("mini_hanabi"),
     "Searcher": lambda: _core.search.Searcher(VALID["config"]),
+    "TabularPolicy": lambda: _core.ttcg.TabularPolicy.q_learning(OHHELL, 10),
+    "BuiltinPolicy": _core.ttcg.BuiltinPolicy.uniform,
+    "GongzhuModel": lambda: _core.ttcg.GongzhuModel.greed(1.0),
+    "OhHellState": lambda: _advanced(_core.ttcg.OhHellState(OHHELL), 14),
+    "GongzhuState": lambda: _advanced(_core.ttcg.GongzhuState(), 53),
+    "Resampler": lambda: _core.ttcg.Resampler(OHHELL, OH_STATE.history(), 0),
+    "ObservedRange": lambda: _core.ttcg.ObservedRange(OHHELL, OH_STATE.history(), 0),
+    "Player": _core.ttcg.Player.random,
 }
 
-MODULES = [_core.rbc, _core.search, _core.sketch, _core.jps]
+MODULES = [_core.rbc, _core.search, _core.sketch, _core.jps, _core.ttcg]
 SKIP = {"__reduce__"}
 
 
@@ -130,6 +220,10 @@ def valid(label: str, name: str):
         return INSTANCES[owner]()
     if name == "data":
         return INSTANCES[owner]().to_bytes()
+    if name in LABEL_VALID.get(label, {}):
+        return LABEL_VALID[label][name]
+    if label.startswith("fogsearch._core.ttcg.") and name in TTCG_VALID:
+        return TTCG_VALID[name]
     return VALID[name]
 
 
@@ -158,12 +252,43 @@ def calls():
                 yield f"{module.__name__}.{name}", obj, parameters(obj)
 
 
+class Watchdog:
+    """Sends the process SIGINT (a user's Ctrl-C) when a call has run ``patience`` seconds, and
+    names the call and exits if it is still running ``grace`` seconds later. A call may be long
+    within its documented bounds (a Gibbs run of 2^31 transitions takes minutes), but every long
+    call must stop on Ctrl-C; one that does not is a hang."""
+
+    def __init__(self, call: str, patience: float = 5.0, grace: float = 15.0):
+        self.call = call
+        self.interrupted = False
+        self._timers = [
+            threading.Timer(patience, self._interrupt),
+            threading.Timer(patience + grace, self._hung),
+        ]
+        for timer in self._timers:
+            timer.start()
+
+    def _interrupt(self) -> None:
+        self.interrupted = True
+        os.kill(os.getpid(), signal.SIGINT)
+
+    def _hung(self) -> None:
+        print(f"{self.call}: still running after Ctrl-C", flush=True)
+        os._exit(3)
+
+    def cancel(self) -> None:
+        for timer in self._timers:
+            timer.cancel()
+
+
 def main() -> int:
     faulthandler.enable()
     failures = []
+    long_calls = []  # stopped by the watchdog's Ctrl-C after running 5 s
     count = 0
     for label, func, names in calls():
-        unknown = [n for n in names if n not in VALID and n not in ("other", "data")]
+        known = set(VALID) | set(TTCG_VALID) | {"other", "data"}
+        unknown = [n for n in names if n not in known]
         for name in unknown:
             failures.append(f"{label}: no valid value known for parameter {name!r}")
         if unknown:
@@ -173,19 +298,29 @@ def main() -> int:
                 args = [valid(label, n) for n in names]
                 args[at] = extreme
                 count += 1
-                # A call that hangs is named by the traceback dumped after 20 s.
-                faulthandler.dump_traceback_later(20, exit=True)
+                # Native calls release the GIL, so the watchdog's thread runs during them;
+                # faulthandler's traceback is the fallback for a call that holds the GIL.
+                call = f"{label} with {names[at]}={extreme!r:.40}"
+                watchdog = Watchdog(call)
+                faulthandler.dump_traceback_later(30, exit=True)
                 try:
                     func(*args)
                 except Exception:  # noqa: BLE001 - every Exception is a proper answer
                     pass
+                except KeyboardInterrupt:
+                    if not watchdog.interrupted:
+                        failures.append(f"{call}: KeyboardInterrupt without a Ctrl-C")
+                    long_calls.append(call)
                 except BaseException as exc:  # noqa: BLE001 - what this file looks for
-                    failures.append(f"{label} with {names[at]}={extreme!r:.40}: {exc!r:.200}")
+                    failures.append(f"{call}: {exc!r:.200}")
                 finally:
+                    watchdog.cancel()
                     faulthandler.cancel_dump_traceback_later()
+    for line in long_calls:
+        print(f"long, stopped by Ctrl-C: {line}")
     for line in failures:
         print(line)
-    print(f"{count} calls, {len(failures)} failures")
+    print(f"{count} calls, {len(long_calls)} stopped by Ctrl-C, {len(failures)} failures")
     return 1 if failures else 0
 
 

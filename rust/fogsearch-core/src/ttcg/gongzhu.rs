@@ -353,6 +353,10 @@ pub struct RandomPlayReport {
     pub pig_and_sheep_together: u64,
 }
 
+/// The most games one [`check_random_games`] call plays (minutes of work; the call stops on
+/// Ctrl-C before that).
+pub const MAX_CHECK_GAMES: u64 = 100_000_000;
+
 /// Plays `games` Gongzhu games with uniformly random legal plays (game `i` from stream `i` of
 /// `seed`) and checks, after every game: 13 tricks were played and 52 cards, each taken exactly
 /// once; each seat took 4 cards a trick it won; every play followed suit when the hand could;
@@ -364,6 +368,11 @@ pub fn check_random_games(
     stop: &crate::stop::Stop,
 ) -> Result<RandomPlayReport, TtcgError> {
     use crate::rng::Rng;
+    if games > MAX_CHECK_GAMES {
+        return Err(TtcgError::TooLarge(format!(
+            "games = {games} is too many: at most {MAX_CHECK_GAMES} random games per check"
+        )));
+    }
     let mut report = RandomPlayReport::default();
     let mut legal = [0 as Action; super::play::MAX_LEGAL];
     for g in 0..games {
