@@ -2,9 +2,6 @@
 area's functions and classes are in its submodule's stub (``rbc.pyi``, ``search.pyi``, ...). The
 user-facing API lives in the Python modules."""
 
-import numpy as np
-import numpy.typing as npt
-
 from fogsearch._core import jps as jps
 from fogsearch._core import rbc as rbc
 from fogsearch._core import search as search
