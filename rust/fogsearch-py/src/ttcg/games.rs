@@ -39,9 +39,13 @@ impl PyOhHellState {
     }
 
     /// Applies `action`; an illegal one raises ValueError and leaves the state unchanged.
-    fn apply_action(&mut self, action: i64) -> PyResult<()> {
+    /// `ConcurrentUseError` while another thread's call (a player's search) reads the state.
+    fn apply_action(slf: &Bound<'_, Self>, action: i64) -> PyResult<()> {
         let a = actions_from(vec![action])?[0];
-        self.inner.apply_action(a).map_err(to_py_err)
+        crate::errors::write(slf)?
+            .inner
+            .apply_action(a)
+            .map_err(to_py_err)
     }
 
     fn current_player(&self) -> i64 {
@@ -143,9 +147,13 @@ impl PyGongzhuState {
         self.inner.legal_actions()
     }
 
-    fn apply_action(&mut self, action: i64) -> PyResult<()> {
+    /// `ConcurrentUseError` while another thread's call (a player's search) reads the state.
+    fn apply_action(slf: &Bound<'_, Self>, action: i64) -> PyResult<()> {
         let a = actions_from(vec![action])?[0];
-        self.inner.apply_action(a).map_err(to_py_err)
+        crate::errors::write(slf)?
+            .inner
+            .apply_action(a)
+            .map_err(to_py_err)
     }
 
     fn current_player(&self) -> i64 {
