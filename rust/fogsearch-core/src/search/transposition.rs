@@ -139,6 +139,22 @@ impl<V: Copy> Sharded<V> {
         }
     }
 
+    /// Stores `value` under `key` if the key is new (and its shard has room), and returns the
+    /// value the table holds for it: an earlier thread's value wins. The engine leaf's scores
+    /// depend on which engine process answered (its hash table), so two threads that scored the
+    /// same position must both use the one kept, or a search and its cached repeat would differ.
+    pub fn store_first(&self, key: u64, value: V, generation: u32) -> V {
+        let mut shard = self.shard(key);
+        if let Some(slot) = shard.get_mut(&key) {
+            slot.generation = generation;
+            return slot.value;
+        }
+        if shard.len() < self.capacity_per_shard {
+            shard.insert(key, Slot { value, generation });
+        }
+        value
+    }
+
     pub fn len(&self) -> usize {
         self.shards
             .iter()

@@ -643,10 +643,10 @@ impl<'s> TreeSearch<'s> {
             return outcome;
         }
         let outcome = self.reply_outcome(board, replies);
-        if let Some(table) = table.filter(|_| !self.aborted) {
-            table.store(key, outcome, self.generation);
+        match table.filter(|_| !self.aborted) {
+            Some(table) => table.store_first(key, outcome, self.generation),
+            None => outcome,
         }
-        outcome
     }
 
     fn reply_outcome(&mut self, board: &Board, replies: &mut MoveList) -> ReplyOutcome {
