@@ -15,6 +15,7 @@ use fogsearch_core::jps::{
     self, Actor, CfrConfig, CfrStart, GameSpec, GameTree, Init, JpsError as CoreError, Policy,
     RunConfig, SearchConfig, SearchSettings, SearchStats, Start, Step,
 };
+use fogsearch_core::stop::Stop;
 
 use crate::errors::{detach_guarded, detach_interruptible, FogsearchError};
 use crate::submodule;
@@ -443,14 +444,7 @@ fn jps_step<'py>(
     starts: Vec<u32>,
     depth: Option<u16>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let game = game.get();
-    let policy = checked_policy(game, probs)?;
-    let tree = Arc::clone(&game.tree);
-    let step = detach_interruptible(py, move |stop| {
-        jps::jps_step(&tree, &policy, &starts, depth, stop)
-    })?
-    .map_err(jps_error)?;
-    step_dict(py, step)
+    one_step(py, game, probs, starts, depth, jps::jps_step)
 }
 
 /// The same chains as [`jps_step`], each valued by re-evaluating the whole game.
@@ -463,14 +457,28 @@ fn brute_force_step<'py>(
     starts: Vec<u32>,
     depth: Option<u16>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    one_step(py, game, probs, starts, depth, jps::brute_force_step)
+}
+
+/// One JPS iteration's search in the core ([`jps::jps_step`] or [`jps::brute_force_step`]).
+type StepFn = fn(&GameTree, &Policy, &[u32], Option<u16>, &Stop) -> Result<Step, CoreError>;
+
+/// The core's search of one iteration's chains, `step`, run without the GIL on `game` from the
+/// policy `probs`.
+fn one_step<'py>(
+    py: Python<'py>,
+    game: &Bound<'py, PyGame>,
+    probs: PyReadonlyArray1<'py, f64>,
+    starts: Vec<u32>,
+    depth: Option<u16>,
+    step: StepFn,
+) -> PyResult<Bound<'py, PyDict>> {
     let game = game.get();
     let policy = checked_policy(game, probs)?;
     let tree = Arc::clone(&game.tree);
-    let step = detach_interruptible(py, move |stop| {
-        jps::brute_force_step(&tree, &policy, &starts, depth, stop)
-    })?
-    .map_err(jps_error)?;
-    step_dict(py, step)
+    let found = detach_interruptible(py, move |stop| step(&tree, &policy, &starts, depth, stop))?
+        .map_err(jps_error)?;
+    step_dict(py, found)
 }
 
 /// Seeds `first_seed .. first_seed + count`, each: a start (`init` "cfr" with `cfr_iterations`,
