@@ -6,7 +6,7 @@
 //! - [`sketch`]: CountSketch, top-k and MinHash;
 //! - [`search`]: information-set alpha-beta;
 //! - [`jps`]: Joint Policy Search and CFR on tabular collaborative games (paper 002);
-//! - [`ttcg`]: trick-taking card games (Oh Hell) and history samplers;
+//! - [`ttcg`]: trick-taking card games (a generic layer; Oh Hell, Gongzhu), deal samplers and players;
 //! - [`uci`]: a client for UCI chess engines (the search's engine leaf);
 //! - [`stop`], [`pool`], [`rng`]: stopping long computations (Ctrl-C), shared worker pools, seeded
 //!   randomness.
