@@ -4,6 +4,7 @@ SIGINT with ``KeyboardInterrupt``, and a stopped update leaves its set as it was
 Each call runs in a child process that reports, on stdout, when it started the long call and how
 it ended; the parent sends SIGINT a little after the start."""
 
+import inspect
 import json
 import signal
 import subprocess
@@ -13,7 +14,7 @@ import time
 
 import pytest
 from interrupting import interruptible
-from test_search_searcher import HAVE_STOCKFISH
+from test_search_searcher import HAVE_STOCKFISH, engine_children
 
 LONG_CALLS = {
     # Depth 3 from the start with the full sense search takes minutes without tables.
@@ -48,21 +49,12 @@ LONG_CALLS = {
         from pathlib import Path
         import chess
         from fogsearch.search import SearchConfig, search
-        def children():
-            found = []
-            for stat in Path("/proc").glob("[0-9]*/stat"):
-                try:
-                    fields = stat.read_text().rsplit(")", 1)[1].split()
-                except OSError:
-                    continue
-                if int(fields[1]) == os.getpid():
-                    found.append(int(stat.parent.name))
-            return found
+        ENGINE_CHILDREN
         def long_call():
             try:
                 search([chess.STARTING_FEN], 1, SearchConfig(leaf="uci", uci_depth=40, threads=2))
             finally:
-                print(json.dumps({"engines_left": children()}), flush=True)
+                print(json.dumps({"engines_left": engine_children()}), flush=True)
     """,
     "perft": """
         import chess
@@ -71,6 +63,10 @@ LONG_CALLS = {
             perft(chess.STARTING_FEN, 8)
     """,
 }
+# The child counts its engines with the same function as the searcher tests.
+LONG_CALLS["uci_leaf"] = textwrap.dedent(LONG_CALLS["uci_leaf"]).replace(
+    "ENGINE_CHILDREN", inspect.getsource(engine_children)
+)
 
 CHILD = """
 import json, time
