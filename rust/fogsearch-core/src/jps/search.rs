@@ -542,11 +542,7 @@ impl<'t, 'v> Searcher<'t, 'v> {
                 if !self.active[h as usize] || r == 0.0 {
                     continue;
                 }
-                let vh = v[h as usize];
-                let first = tree.first_child(h) as usize;
-                for (g, vc) in out.iter_mut().zip(&v[first..]) {
-                    *g += r * (vc - vh);
-                }
+                add_advantages(out, r, v, h, tree.first_child(h));
                 self.stats.states += 1;
             }
         }
@@ -565,11 +561,7 @@ impl<'t, 'v> Searcher<'t, 'v> {
             if !self.active[h as usize] || delta == 0.0 {
                 continue;
             }
-            let vh = v[h as usize];
-            let first = tree.first_child(h) as usize;
-            for (g, vc) in out.iter_mut().zip(&v[first..]) {
-                *g += delta * (vc - vh);
-            }
+            add_advantages(out, delta, v, h, tree.first_child(h));
             self.stats.states += 1;
         }
     }
@@ -687,6 +679,16 @@ impl BruteForce<'_, '_> {
             self.policy.probs_mut()[o..o + saved.len()].copy_from_slice(&saved);
         }
         Ok(())
+    }
+}
+
+/// Adds `weight * (v(ha) - v(h))` to `out[a]` for each action `a` of state `h`, whose children
+/// start at `first` (Eq. 5's term of one state).
+#[inline]
+fn add_advantages(out: &mut [f64], weight: f64, v: &[f64], h: u32, first: u32) {
+    let vh = v[h as usize];
+    for (g, vc) in out.iter_mut().zip(&v[first as usize..]) {
+        *g += weight * (vc - vh);
     }
 }
 
