@@ -61,6 +61,8 @@ VALID = {
     "leaf": "static",
     "mate_threats": False,
     "plies": 1,
+    "least_plies": 0,
+    "most_plies": 1,
     "time_limit": 1.0,
     "white": True,
     "fens": None,
@@ -188,6 +190,12 @@ LABEL_VALID = {
     "fogsearch._core.ttcg.GongzhuState.apply_action": {"action": GONGZHU.legal_actions()[0]},
     "fogsearch._core.ttcg.observe_gongzhu": {"actions": GONGZHU.history()},
     "fogsearch._core.ttcg.Player.search": {"game": "gongzhu", "params": None},
+    # One request row over the one board of VALID["boards"].
+    "fogsearch._core.search.decision_sense_values": {
+        "utilities": np.zeros((1, 1)),
+        "weights": np.ones(1),
+        "mean_weight": 0.5,
+    },
 }
 
 # A valid instance of each native class, whose methods are then driven.
@@ -287,7 +295,7 @@ def main() -> int:
     long_calls = []  # stopped by the watchdog's Ctrl-C after running 5 s
     count = 0
     for label, func, names in calls():
-        known = set(VALID) | set(TTCG_VALID) | {"other", "data"}
+        known = set(VALID) | set(TTCG_VALID) | set(LABEL_VALID.get(label, {})) | {"other", "data"}
         unknown = [n for n in names if n not in known]
         for name in unknown:
             failures.append(f"{label}: no valid value known for parameter {name!r}")

@@ -23,10 +23,12 @@ king-safety leaves, and the per-board values (:func:`mean_reply_values`, :func:`
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 import chess
+import numpy as np
 
 from fogsearch._core import search as _native
 from fogsearch._core.rbc import BoardSet as _NativeBoardSet
@@ -42,7 +44,10 @@ __all__ = [
     "SearchResult",
     "SearchStats",
     "Searcher",
+    "BoardTable",
+    "board_table",
     "board_values",
+    "decision_sense_values",
     "mean_reply_values",
     "search",
     "sense_values",
@@ -366,3 +371,91 @@ def board_values(
         raise ValueError(f"time_limit must be a number of seconds or None, got {time_limit!r}")
     raw = _native.board_values(_boards(board_set), ucis_of(requests, "requests"), plies, time_limit)
     return None if raw is None else dict(raw)
+
+
+@dataclass(frozen=True)
+class BoardTable:
+    """Each request's perfect-information value on each board (:func:`board_table`).
+
+    requests: the requests, a pass as ``None``. values: ``(requests, boards)`` int32 centipawns,
+    our point of view (``MATE - ply`` where the request leads to taking their king within the
+    search, ``-(MATE - ply)`` where ours is taken). plies: per board, how many plies after the
+    request it was searched (every request of a board alike). nodes: nodes visited."""
+
+    requests: list[chess.Move | None]
+    values: np.ndarray
+    plies: np.ndarray
+    nodes: int
+
+
+def _threads(threads: int | None) -> int:
+    if threads is None:
+        return os.cpu_count() or 1
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
+        raise ValueError(
+            f"threads must be an integer in 1..256 (or None: every core), got {threads!r}"
+        )
+    return threads
+
+
+def board_table(
+    board_set: object,
+    requests: Iterable[chess.Move | None] | None = None,
+    most_plies: int = 4,
+    least_plies: int = 0,
+    threads: int | None = None,
+    time_limit: float | None = None,
+) -> BoardTable:
+    """Each request's value (default: every root request) on each board of the set if both sides
+    then saw the board: perfect-information alpha-beta (transposition table, killer and history
+    ordering, a capture search at the leaves that answers checks), deepened one ply at a time over
+    all boards together. Plies up to ``least_plies`` are always searched; deeper ones while
+    ``time_limit`` seconds allow, up to ``most_plies`` (at most :data:`MAX_BOARD_PLIES`), each
+    board keeping the deepest ply it completed. Values do not depend on ``threads`` (default:
+    every core). The GIL is released; Ctrl-C stops it. Raises :class:`SearchError` as
+    :func:`board_values` does."""
+    for name, plies in (("most_plies", most_plies), ("least_plies", least_plies)):
+        if (
+            isinstance(plies, bool)
+            or not isinstance(plies, int)
+            or not 0 <= plies <= MAX_BOARD_PLIES
+        ):
+            raise ValueError(f"{name} must be an integer in 0..{MAX_BOARD_PLIES}, got {plies!r}")
+    if isinstance(time_limit, bool):
+        raise ValueError(f"time_limit must be a number of seconds or None, got {time_limit!r}")
+    ucis, values, plies_done, nodes = _native.board_table(
+        _boards(board_set),
+        ucis_of(requests, "requests"),
+        least_plies,
+        most_plies,
+        _threads(threads),
+        time_limit,
+    )
+    return BoardTable([move_of(u) for u in ucis], values, plies_done, nodes)
+
+
+def decision_sense_values(
+    board_set: object,
+    utilities: np.ndarray,
+    weights: np.ndarray | None = None,
+    mean_weight: float = 1.0,
+) -> tuple[float, dict[chess.Square, float]]:
+    """What each sense is worth to a move chosen by a compound score: request ``r`` scores
+    ``mean_weight`` x the ``weights``-weighted mean of ``utilities[r]`` over a set's boards plus
+    ``1 - mean_weight`` x its minimum, and the best-scored request is played. Returns the best
+    score without a sense and, per sense square b2..g7, the expected best score once the sense's
+    result is known (each result weighted by its boards' weight); never below the unsensed one.
+    ``utilities``: ``(requests, boards)`` finite floats, boards in the set's order; ``weights``:
+    one per board (default: equal). The GIL is released."""
+    utilities = np.ascontiguousarray(utilities, dtype=np.float64)
+    if utilities.ndim != 2:
+        raise ValueError(f"utilities must be 2-d (requests, boards), got shape {utilities.shape}")
+    native = _boards(board_set)
+    count = len(native)
+    weights = np.ones(count) if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
+    if isinstance(mean_weight, bool) or not isinstance(mean_weight, int | float):
+        raise ValueError(f"mean_weight must be a number in [0, 1], got {mean_weight!r}")
+    unsensed, by_square = _native.decision_sense_values(
+        native, utilities, weights, float(mean_weight)
+    )
+    return unsensed, dict(by_square)

@@ -4,6 +4,9 @@ user-facing API is :mod:`fogsearch.search`."""
 
 from typing import Any, Protocol, final
 
+import numpy as np
+import numpy.typing as npt
+
 from fogsearch._core import SearchError as SearchError
 from fogsearch._core.rbc import BoardSet
 
@@ -19,6 +22,8 @@ __all__ = [
     "mean_reply_values",
     "sense_values",
     "board_values",
+    "board_table",
+    "decision_sense_values",
     "evaluate_fen",
     "king_danger_fen",
     "piece_square_tables",
@@ -97,6 +102,24 @@ def board_values(
 ) -> list[tuple[str, list[int]]] | None:
     """Per request, its perfect-information value on each board; ``None`` when ``time_limit``
     ran out. Ctrl-C stops it."""
+
+def board_table(
+    boards: _Boards,
+    requests: list[str | None] | None = None,
+    least_plies: int = 0,
+    most_plies: int = 4,
+    threads: int = 1,
+    time_limit: float | None = None,
+) -> tuple[list[str], npt.NDArray[np.int32], npt.NDArray[np.uint32], int]:
+    """``(requests, values (requests, boards), plies per board, nodes)``; Ctrl-C stops it."""
+
+def decision_sense_values(
+    boards: _Boards,
+    utilities: npt.NDArray[np.float64],
+    weights: npt.NDArray[np.float64],
+    mean_weight: float,
+) -> tuple[float, list[tuple[int, float]]]:
+    """``(unsensed, [(square, value)])``: the expected best compound score after each sense."""
 
 def evaluate_fen(fen: str) -> int:
     """The static evaluation from the side to move's point of view (centipawns)."""

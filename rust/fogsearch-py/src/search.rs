@@ -2,6 +2,10 @@
 //! crosses as the native set (or FENs), the configuration as one object read by attribute name,
 //! and results come back as plain Python values (`fogsearch.search` builds the result types).
 
+use numpy::{
+    IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2,
+    PyUntypedArrayMethods,
+};
 use pyo3::create_exception;
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
@@ -39,6 +43,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add_function(wrap_pyfunction!(mean_reply_values, m)?)?;
         m.add_function(wrap_pyfunction!(sense_values, m)?)?;
         m.add_function(wrap_pyfunction!(board_values, m)?)?;
+        m.add_function(wrap_pyfunction!(board_table, m)?)?;
+        m.add_function(wrap_pyfunction!(decision_sense_values, m)?)?;
         m.add_function(wrap_pyfunction!(evaluate_fen, m)?)?;
         m.add_function(wrap_pyfunction!(king_danger_fen, m)?)?;
         m.add_function(wrap_pyfunction!(piece_square_tables, m)?)?;
@@ -339,6 +345,87 @@ fn board_values(
     })?
     .map_err(search_error)?;
     Ok(values.map(|rows| rows.into_iter().map(|(m, row)| (uci(m), row)).collect()))
+}
+
+/// The pieces of a board table: the requests (UCI or "0000"), values `(requests, boards)`, the
+/// plies searched per board, and the nodes visited.
+type TableParts<'py> = (
+    Vec<String>,
+    Bound<'py, PyArray2<i32>>,
+    Bound<'py, PyArray1<u32>>,
+    u64,
+);
+
+/// Each request's perfect-information value on each board, deepened over all boards together
+/// within `time_limit` (see `fogsearch_core::search::board_table`). Ctrl-C stops it.
+#[pyfunction]
+#[pyo3(signature = (boards, requests=None, least_plies=0, most_plies=4, threads=1, time_limit=None))]
+fn board_table<'py>(
+    py: Python<'py>,
+    boards: Boards,
+    requests: Option<Vec<Option<String>>>,
+    least_plies: u32,
+    most_plies: u32,
+    threads: usize,
+    time_limit: Option<f64>,
+) -> PyResult<TableParts<'py>> {
+    let time_limit = time_limit
+        .map(SearchConfig::time_limit_from_seconds)
+        .transpose()
+        .map_err(search_error)?;
+    let requests = parse_requests(requests)?;
+    let boards = boards.0;
+    let count = boards.len();
+    let (requests, table) = detach_interruptible(py, move |stop| {
+        let deadline = time_limit.map(|limit| std::time::Instant::now() + limit);
+        search::board_table(
+            &boards,
+            requests,
+            least_plies,
+            most_plies,
+            threads,
+            Limits::new(stop, deadline),
+        )
+    })?
+    .map_err(search_error)?;
+    let values = table
+        .values
+        .into_pyarray(py)
+        .reshape([requests.len(), count])?;
+    Ok((
+        requests.into_iter().map(uci).collect(),
+        values,
+        table.plies.into_pyarray(py),
+        table.nodes,
+    ))
+}
+
+/// `(unsensed, [(square, value)])`: the expected best compound score (weighted mean and minimum
+/// of `utilities`, one row per request) after each sense of b2..g7, and without one (see
+/// `fogsearch_core::search::decision_sense_values`).
+#[pyfunction]
+fn decision_sense_values(
+    py: Python<'_>,
+    boards: Boards,
+    utilities: PyReadonlyArray2<'_, f64>,
+    weights: PyReadonlyArray1<'_, f64>,
+    mean_weight: f64,
+) -> PyResult<(f64, Vec<(u8, f64)>)> {
+    let shape = utilities.shape().to_vec();
+    if shape[1] != boards.0.len() {
+        return Err(SearchError::new_err(format!(
+            "utilities must have one column per board ({}), got shape {shape:?}",
+            boards.0.len()
+        )));
+    }
+    let utilities = utilities.as_array().iter().copied().collect::<Vec<f64>>();
+    let weights = weights.as_array().iter().copied().collect::<Vec<f64>>();
+    let boards = boards.0;
+    let values = detach_guarded(py, move || {
+        search::decision_sense_values(&boards, &utilities, &weights, mean_weight)
+    })?
+    .map_err(search_error)?;
+    Ok((values.unsensed, values.by_square))
 }
 
 fn search_error(error: search::SearchError) -> PyErr {

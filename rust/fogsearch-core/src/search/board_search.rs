@@ -1,126 +1,455 @@
 //! Perfect-information alpha-beta on single boards: what each request is worth on each board of
-//! a small set if both sides then saw the board.
+//! a set if both sides then saw the board (the bot's per-board judgement).
 //!
-//! The information-set search is exact about what we do not know but shallow: with the board
-//! known (a set of one), it still sees only our move, a reply, our next move and a reply, scored
-//! statically. On small sets a per-board search can go deeper and resolve captures at its leaves
-//! (quiescence), which is where the bot lost material against TroutBot with the board known
-//! (bench/RESULTS.md). RBC rules: moves are pseudo-legal, a pass is a move, and taking the king
-//! wins (`MATE` less the ply).
+//! The information-set search is exact about what we do not know but shallow; a per-board search
+//! goes deeper and resolves captures at its leaves. RBC rules: moves are pseudo-legal, a pass is
+//! a move, and taking the king wins (`MATE` less the ply).
+//!
+//! The engine: negamax alpha-beta with principal-variation windows, a transposition table, the
+//! table's move first, captures by most valuable victim and least valuable attacker, two killer
+//! moves a ply and a history table, and a capture search at the leaves that answers a check with
+//! every move (standing pat in check would be passing into the king's capture). Transposition
+//! entries are used only at their own depth, so every value is the fixed-depth minimax value
+//! whatever the table holds: the values do not depend on the thread count, on the order boards are
+//! searched in, or on what a thread searched before.
+//!
+//! [`request_board_table`] deepens over all boards together, one ply at a time, each ply spread
+//! over the pool's threads by (board, distinct taken move); at the deadline every board keeps the
+//! deepest ply it completed.
+
+use std::cell::RefCell;
+
+use rayon::prelude::*;
 
 use crate::chess::{Board, Move, MoveList};
 use crate::stop::{Halt, Limits};
 
-use super::eval::{evaluate, INFINITY, MATE, PIECE_VALUES};
+use super::eval::{evaluate, INFINITY, MATE, MATE_BOUND, PIECE_VALUES};
 use super::rules::{own_sides_agree, resolve};
 
-/// How often (in nodes) the clock is read.
+/// How often (in nodes) the clock and the stop flag are read.
 const CLOCK_INTERVAL: u64 = 1024;
+/// Transposition entries per worker thread (16 bytes each: 1 MiB).
+const TABLE_ENTRIES: usize = 1 << 16;
+/// Plies below the root a killer move is kept for (the capture search has none).
+const KILLER_PLIES: usize = 16;
+/// How many checks in a row the capture search answers with every move (beyond them, captures
+/// only): mutual checks by quiet moves could otherwise go on for ever.
+const EVASIONS: u32 = 2;
+/// The first window around the previous depth's value of a root move, in centipawns.
+const ASPIRATION_CP: i32 = 40;
 
-/// Per request, per board: the request's value (our point of view) after `plies` further plies
-/// of full-width search and a capture search at the leaves; the reason it halted when `limits`
-/// ended it first.
+/// Each request's value on each board, and how deep each board was searched.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardTable {
+    /// `values[r * boards + b]`: request `r` on board `b`, our point of view.
+    pub values: Vec<i32>,
+    /// The plies searched after the request on each board (all of its requests alike).
+    pub plies: Vec<u32>,
+    /// Nodes visited (full-width and capture-search).
+    pub nodes: u64,
+}
+
+/// Per request, per board: the request's value after `plies` further plies of full-width search
+/// and a capture search at the leaves; the reason it halted when `limits` ended it first.
 pub fn request_board_values(
     boards: &[Board],
     requests: &[Option<Move>],
     plies: u32,
     limits: Limits<'_>,
 ) -> Result<Vec<Vec<i32>>, Halt> {
+    let table = request_board_table(boards, requests, 0, plies, limits)?;
+    if table.plies.iter().any(|&p| p < plies) {
+        return Err(Halt::DeadlinePassed);
+    }
+    let n = boards.len();
+    Ok((0..requests.len())
+        .map(|r| table.values[r * n..(r + 1) * n].to_vec())
+        .collect())
+}
+
+/// Every request's value on every board by iterative deepening: plies `0..=least_plies` always
+/// (a stop still ends them), then one more ply at a time over all boards until `most_plies` or
+/// the deadline in `limits`, each board keeping its deepest completed ply. `Err(Halt::Stopped)`
+/// when the stop was raised. Runs on the caller's rayon pool.
+pub fn request_board_table(
+    boards: &[Board],
+    requests: &[Option<Move>],
+    least_plies: u32,
+    most_plies: u32,
+    limits: Limits<'_>,
+) -> Result<BoardTable, Halt> {
+    let n = boards.len();
+    let mut table = BoardTable {
+        values: vec![0; requests.len() * n],
+        plies: vec![0; n],
+        nodes: 0,
+    };
     let Some(first) = boards.first() else {
-        return Ok(vec![Vec::new(); requests.len()]);
+        return Ok(table);
     };
     let us = first.turn();
     let shared_side = own_sides_agree(boards, us);
-    let mut searcher = BoardSearcher {
-        nodes: 0,
-        limits,
-        halted: None,
-    };
-    let mut values = Vec::with_capacity(requests.len());
-    for &request in requests {
-        let mut row = Vec::with_capacity(boards.len());
-        for board in boards {
-            let (taken, captured) = resolve(board, request, shared_side);
-            if captured.is_some() && captured == board.king_square(us.other()) {
-                row.push(MATE - 1);
-                continue;
-            }
-            let mut child = board.clone();
-            child.push(taken);
-            row.push(-searcher.negamax(&child, plies, 1, -INFINITY, INFINITY));
-            if let Some(halt) = searcher.halted {
-                return Err(halt);
+    // Each board's distinct taken moves ("slots"), and each request's slot on it.
+    let mut slots: Vec<Vec<Option<Move>>> = Vec::with_capacity(n);
+    let mut slot_of: Vec<Vec<u16>> = Vec::with_capacity(n);
+    for board in boards {
+        let mut taken_moves: Vec<Option<Move>> = Vec::new();
+        let mut of = Vec::with_capacity(requests.len());
+        for &request in requests {
+            let (taken, _) = resolve(board, request, shared_side);
+            let at = taken_moves
+                .iter()
+                .position(|&t| t == taken)
+                .unwrap_or_else(|| {
+                    taken_moves.push(taken);
+                    taken_moves.len() - 1
+                });
+            of.push(at as u16);
+        }
+        slots.push(taken_moves);
+        slot_of.push(of);
+    }
+    let work: Vec<(usize, usize)> = slots
+        .iter()
+        .enumerate()
+        .flat_map(|(b, s)| (0..s.len()).map(move |i| (b, i)))
+        .collect();
+    let mut slot_values: Vec<Vec<i32>> = slots.iter().map(|s| vec![0; s.len()]).collect();
+    let mut reached: Vec<Option<u32>> = vec![None; n];
+    let never = Limits::new(limits.stop, None);
+    for plies in 0..=most_plies {
+        let level_limits = if plies <= least_plies { never } else { limits };
+        let results: Vec<(Option<i32>, u64)> = work
+            .par_iter()
+            .map(|&(b, i)| {
+                let previous = reached[b].map(|_| slot_values[b][i]);
+                if previous.is_some_and(|v| v.abs() >= MATE_BOUND) {
+                    // A king capture found (either way) is forced: deeper plies cannot change it.
+                    return (previous, 0);
+                }
+                ENGINE.with(|engine| {
+                    let mut engine = engine.borrow_mut();
+                    let mut run = engine.run(level_limits);
+                    let value = run.root_value(&boards[b], slots[b][i], plies, previous);
+                    (value, run.nodes)
+                })
+            })
+            .collect();
+        if limits.stop.requested() {
+            return Err(Halt::Stopped);
+        }
+        let mut complete = vec![true; n];
+        for (&(b, _), &(value, nodes)) in work.iter().zip(&results) {
+            table.nodes += nodes;
+            complete[b] &= value.is_some();
+        }
+        for (&(b, i), &(value, _)) in work.iter().zip(&results) {
+            if complete[b] {
+                slot_values[b][i] = value.unwrap_or(0);
             }
         }
-        values.push(row);
+        let mut all_complete = true;
+        for (b, done) in complete.into_iter().enumerate() {
+            if done {
+                reached[b] = Some(plies);
+            } else {
+                all_complete = false;
+            }
+        }
+        if !all_complete {
+            break;
+        }
     }
-    Ok(values)
+    for b in 0..n {
+        table.plies[b] = reached[b].unwrap_or(0);
+        for (r, &slot) in slot_of[b].iter().enumerate() {
+            table.values[r * n + b] = slot_values[b][slot as usize];
+        }
+    }
+    Ok(table)
 }
 
-struct BoardSearcher<'s> {
+thread_local! {
+    /// One engine per worker thread, kept between calls: its transposition entries are exact
+    /// fixed-depth values of positions, valid whichever board or turn they came from.
+    static ENGINE: RefCell<Engine> = RefCell::new(Engine::new());
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    value: i32,
+    best: Option<Move>,
+    depth: u8,
+    bound: Bound,
+}
+
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+enum Bound {
+    #[default]
+    Empty,
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// A worker thread's tables, kept between searches.
+struct Engine {
+    table: Vec<Entry>,
+    killers: [[Option<Move>; 2]; KILLER_PLIES],
+    /// Cutoffs by quiet move, `[from][to]`.
+    history: Vec<i32>,
+}
+
+impl Engine {
+    fn new() -> Engine {
+        Engine {
+            table: vec![Entry::default(); TABLE_ENTRIES],
+            killers: [[None; 2]; KILLER_PLIES],
+            history: vec![0; 64 * 64],
+        }
+    }
+
+    /// One root move's search under `limits`, with this engine's tables.
+    fn run<'e, 'l>(&'e mut self, limits: Limits<'l>) -> Run<'e, 'l> {
+        self.killers = [[None; 2]; KILLER_PLIES];
+        self.history.iter_mut().for_each(|h| *h /= 2);
+        Run {
+            engine: self,
+            limits,
+            nodes: 0,
+            halted: false,
+        }
+    }
+}
+
+/// One search in progress: the tables it uses, its limits and its node count.
+struct Run<'e, 'l> {
+    engine: &'e mut Engine,
+    limits: Limits<'l>,
     nodes: u64,
-    limits: Limits<'s>,
-    halted: Option<Halt>,
+    halted: bool,
 }
 
-impl BoardSearcher<'_> {
+impl Run<'_, '_> {
     fn tick(&mut self) {
         self.nodes += 1;
-        if self.halted.is_none() && self.nodes.is_multiple_of(CLOCK_INTERVAL) {
-            self.halted = self.limits.halt();
+        // The first node looks too, so a search started after the deadline does nothing.
+        if !self.halted && self.nodes % CLOCK_INTERVAL == 1 {
+            self.halted = self.limits.halt().is_some();
         }
     }
 
-    /// The value of `board` for its side to move, `depth` plies deep, `ply` plies below the root
-    /// request.
-    fn negamax(&mut self, board: &Board, depth: u32, ply: u32, alpha: i32, beta: i32) -> i32 {
+    /// The value for the side that made `taken` on `board` (ours), `plies` further plies deep;
+    /// `None` if halted. `previous` (the value one ply shallower) opens an aspiration window.
+    fn root_value(
+        &mut self,
+        board: &Board,
+        taken: Option<Move>,
+        plies: u32,
+        previous: Option<i32>,
+    ) -> Option<i32> {
+        let them = board.turn().other();
+        if taken.is_some_and(|m| Some(m.to) == board.king_square(them)) {
+            return Some(MATE - 1);
+        }
+        let mut child = board.clone();
+        child.push(taken);
+        let key = child.zobrist();
+        let (mut low, mut high) = match previous {
+            Some(v) if plies >= 2 && v.abs() < MATE_BOUND => (v - ASPIRATION_CP, v + ASPIRATION_CP),
+            _ => (-INFINITY, INFINITY),
+        };
+        loop {
+            let value = -self.negamax(&child, key, plies, 1, -high, -low);
+            if self.halted {
+                return None;
+            }
+            if value <= low && low > -INFINITY {
+                low = -INFINITY;
+            } else if value >= high && high < INFINITY {
+                high = INFINITY;
+            } else {
+                return Some(value);
+            }
+        }
+    }
+
+    /// The value of `board` (key `key`) for its side to move, `depth` plies deep, `ply` plies
+    /// below the root request.
+    fn negamax(
+        &mut self,
+        board: &Board,
+        key: u64,
+        depth: u32,
+        ply: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         self.tick();
-        if self.halted.is_some() {
+        if self.halted {
             return 0;
         }
-        let moves = match ordered_moves(board, false) {
-            Ok(moves) => moves,
-            Err(KingCapture) => return MATE - ply as i32 - 1,
-        };
-        if depth == 0 {
-            return self.quiesce(board, moves, alpha, beta);
+        let mover = board.turn();
+        if board.king_attacked(mover.other()) {
+            // The capture is the move made here, one ply below this node.
+            return MATE - ply as i32 - 1;
         }
+        if depth == 0 {
+            return self.quiesce(board, ply, alpha, beta, EVASIONS);
+        }
+        let slot = (key as usize) & (TABLE_ENTRIES - 1);
+        let entry = self.engine.table[slot];
+        let mut table_move = None;
+        if entry.bound != Bound::Empty && entry.key == key {
+            table_move = entry.best;
+            if u32::from(entry.depth) == depth {
+                let value = from_table(entry.value, ply);
+                let usable = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => value >= beta,
+                    Bound::Upper => value <= alpha,
+                    Bound::Empty => false,
+                };
+                if usable {
+                    return value;
+                }
+            }
+        }
+        let mut list = MoveList::new();
+        board.pseudo_legal_moves(&mut list);
+        let mut ordered = OrderedMoves::new();
+        let killers = self
+            .engine
+            .killers
+            .get(ply as usize)
+            .copied()
+            .unwrap_or([None; 2]);
+        for &mv in list.iter() {
+            let score = if Some(mv) == table_move {
+                2_000_000
+            } else if is_capture(board, mv) {
+                1_000_000 + 10 * victim_value(board, mv) - attacker_value(board, mv)
+            } else if mv.promotion.is_some() {
+                900_000
+            } else if killers.contains(&Some(mv)) {
+                800_000
+            } else {
+                self.engine.history[mv.from as usize * 64 + mv.to as usize]
+            };
+            ordered.push(score, Some(mv));
+        }
+        ordered.push(
+            if table_move.is_none() && entry.key == key && entry.bound != Bound::Empty {
+                2_000_000
+            } else {
+                -1
+            },
+            None,
+        );
+        let original_alpha = alpha;
         let mut alpha = alpha;
         let mut best = -INFINITY;
-        for mv in moves.into_iter().map(Some).chain(std::iter::once(None)) {
+        let mut best_move = None;
+        let mut index = 0;
+        while let Some(mv) = ordered.next_best() {
             let mut child = board.clone();
             child.push(mv);
-            let score = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha);
-            best = best.max(score);
+            let child_key = child.zobrist_from(board, key);
+            let mut score;
+            if index == 0 {
+                score = -self.negamax(&child, child_key, depth - 1, ply + 1, -beta, -alpha);
+            } else {
+                score = -self.negamax(&child, child_key, depth - 1, ply + 1, -alpha - 1, -alpha);
+                if score > alpha && score < beta && !self.halted {
+                    score = -self.negamax(&child, child_key, depth - 1, ply + 1, -beta, -alpha);
+                }
+            }
+            if self.halted {
+                return 0;
+            }
+            index += 1;
+            if score > best {
+                best = score;
+                best_move = mv;
+            }
             alpha = alpha.max(score);
-            if alpha >= beta || self.halted.is_some() {
+            if alpha >= beta {
+                if let Some(quiet) = mv.filter(|m| !is_capture(board, *m)) {
+                    if let Some(k) = self.engine.killers.get_mut(ply as usize) {
+                        if k[0] != Some(quiet) {
+                            k[1] = k[0];
+                            k[0] = Some(quiet);
+                        }
+                    }
+                    let h = &mut self.engine.history[quiet.from as usize * 64 + quiet.to as usize];
+                    *h = (*h + (depth * depth) as i32).min(700_000);
+                }
                 break;
             }
         }
+        let bound = if best <= original_alpha {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.engine.table[slot] = Entry {
+            key,
+            value: to_table(best, ply),
+            best: best_move,
+            depth: depth.min(255) as u8,
+            bound,
+        };
         best
     }
 
-    /// Stand pat, or capture: `moves` are the side to move's moves, best first (only the
-    /// captures are tried).
-    fn quiesce(&mut self, board: &Board, moves: Vec<Move>, alpha: i32, beta: i32) -> i32 {
-        let standing = evaluate(board, board.turn());
-        if standing >= beta {
-            return standing;
+    /// The capture search: stand pat (a pass) or capture; in check, every move (`evasions` times
+    /// in a row at most), since standing pat there passes into the capture of the king.
+    fn quiesce(&mut self, board: &Board, ply: u32, alpha: i32, beta: i32, evasions: u32) -> i32 {
+        let mover = board.turn();
+        let in_check = board.king_attacked(mover);
+        let evade = in_check && evasions > 0;
+        let mut best = if in_check {
+            -(MATE - ply as i32 - 2)
+        } else {
+            evaluate(board, mover)
+        };
+        if best >= beta {
+            return best;
         }
-        let mut alpha = alpha.max(standing);
-        let mut best = standing;
-        for mv in moves.into_iter().filter(|m| is_capture(board, *m)) {
+        let mut alpha = alpha.max(best);
+        let mut list = MoveList::new();
+        board.pseudo_legal_moves(&mut list);
+        let mut ordered = OrderedMoves::new();
+        for &mv in list.iter() {
+            if is_capture(board, mv) {
+                ordered.push(
+                    10 * victim_value(board, mv) - attacker_value(board, mv),
+                    Some(mv),
+                );
+            } else if evade {
+                ordered.push(-10_000, Some(mv));
+            }
+        }
+        while let Some(mv) = ordered.next_best() {
             self.tick();
-            if self.halted.is_some() {
+            if self.halted {
                 return 0;
             }
             let mut child = board.clone();
-            child.push(Some(mv));
-            let replies = match ordered_moves(&child, true) {
-                Ok(replies) => replies,
-                Err(KingCapture) => continue, // the capture leaves our king en prise
+            child.push(mv);
+            let score = if child.king_attacked(mover) {
+                // Our king stands en prise after this move: the reply takes it.
+                -(MATE - ply as i32 - 2)
+            } else {
+                -self.quiesce(&child, ply + 1, -beta, -alpha, evasions - u32::from(evade))
             };
-            let score = -self.quiesce(&child, replies, -beta, -alpha);
+            if self.halted {
+                return 0;
+            }
             best = best.max(score);
             alpha = alpha.max(score);
             if alpha >= beta {
@@ -131,43 +460,79 @@ impl BoardSearcher<'_> {
     }
 }
 
-/// The side to move can take the opponent's king.
-struct KingCapture;
-
-/// The side to move's moves (only captures with `captures_only`), most valuable victim first and
-/// then least valuable attacker; quiet moves after captures. `Err` when one takes the king.
-fn ordered_moves(board: &Board, captures_only: bool) -> Result<Vec<Move>, KingCapture> {
-    let mut list = MoveList::new();
-    board.pseudo_legal_moves(&mut list);
-    let their_king = board.king_square(board.turn().other());
-    if list.iter().any(|m| Some(m.to) == their_king) {
-        return Err(KingCapture);
+/// A king capture `ply` plies below the root is stored relative to the stored node.
+fn to_table(value: i32, ply: u32) -> i32 {
+    if value >= MATE_BOUND {
+        value + ply as i32
+    } else if value <= -MATE_BOUND {
+        value - ply as i32
+    } else {
+        value
     }
-    let mut moves: Vec<(i32, Move)> = list
-        .iter()
-        .filter(|m| !captures_only || is_capture(board, **m))
-        .map(|&m| (-order_key(board, m), m))
-        .collect();
-    moves.sort_by_key(|&(key, _)| key);
-    Ok(moves.into_iter().map(|(_, m)| m).collect())
+}
+
+fn from_table(value: i32, ply: u32) -> i32 {
+    if value >= MATE_BOUND {
+        value - ply as i32
+    } else if value <= -MATE_BOUND {
+        value + ply as i32
+    } else {
+        value
+    }
+}
+
+/// Moves with ordering scores, taken best first by selection (no allocation).
+struct OrderedMoves {
+    moves: [(i32, Option<Move>); 257],
+    len: usize,
+}
+
+impl OrderedMoves {
+    fn new() -> OrderedMoves {
+        OrderedMoves {
+            moves: [(0, None); 257],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, score: i32, mv: Option<Move>) {
+        if self.len < self.moves.len() {
+            self.moves[self.len] = (score, mv);
+            self.len += 1;
+        }
+    }
+
+    fn next_best(&mut self) -> Option<Option<Move>> {
+        if self.len == 0 {
+            return None;
+        }
+        let mut best = 0;
+        for i in 1..self.len {
+            if self.moves[i].0 > self.moves[best].0 {
+                best = i;
+            }
+        }
+        let chosen = self.moves[best].1;
+        self.len -= 1;
+        self.moves.swap(best, self.len);
+        Some(chosen)
+    }
 }
 
 fn is_capture(board: &Board, mv: Move) -> bool {
     board.by_color(board.turn().other()).contains(mv.to)
 }
 
-/// Larger first: captures by victim value times ten less the attacker's value, then quiet moves.
-fn order_key(board: &Board, mv: Move) -> i32 {
-    let value = |square| {
-        board
-            .piece_at(square)
-            .map_or(0, |p| PIECE_VALUES[p.piece_type.index()])
-    };
-    if is_capture(board, mv) {
-        10 * value(mv.to) - value(mv.from) + 100_000
-    } else {
-        0
-    }
+fn victim_value(board: &Board, mv: Move) -> i32 {
+    board
+        .piece_at(mv.to)
+        .map_or(0, |p| PIECE_VALUES[p.piece_type.index()])
+}
+
+fn attacker_value(board: &Board, mv: Move) -> i32 {
+    board
+        .piece_at(mv.from)
+        .map_or(0, |p| PIECE_VALUES[p.piece_type.index()])
 }
 
 #[cfg(test)]
@@ -177,16 +542,16 @@ mod tests {
     use std::time::Instant;
 
     /// Plain minimax over the same moves (pass included, king capture wins), with a capture
-    /// search at the leaves that is itself plain minimax: no pruning, no ordering.
+    /// search at the leaves that is itself plain minimax (every move when in check): no pruning,
+    /// no ordering, no table.
     fn minimax(board: &Board, depth: u32, ply: u32) -> i32 {
-        let mut list = MoveList::new();
-        board.pseudo_legal_moves(&mut list);
-        let their_king = board.king_square(board.turn().other());
-        if list.iter().any(|m| Some(m.to) == their_king) {
+        if board.king_attacked(board.turn().other()) {
             return MATE - ply as i32 - 1;
         }
+        let mut list = MoveList::new();
+        board.pseudo_legal_moves(&mut list);
         if depth == 0 {
-            return capture_minimax(board, &list);
+            return capture_minimax(board, &list, ply, EVASIONS);
         }
         let mut best = -INFINITY;
         for mv in list.iter().copied().map(Some).chain(std::iter::once(None)) {
@@ -197,50 +562,97 @@ mod tests {
         best
     }
 
-    fn capture_minimax(board: &Board, list: &MoveList) -> i32 {
-        let mut best = evaluate(board, board.turn());
-        for &mv in list.iter().filter(|m| is_capture(board, **m)) {
+    fn capture_minimax(board: &Board, list: &MoveList, ply: u32, evasions: u32) -> i32 {
+        let mover = board.turn();
+        let in_check = board.king_attacked(mover);
+        let evade = in_check && evasions > 0;
+        let mut best = if in_check {
+            -(MATE - ply as i32 - 2)
+        } else {
+            evaluate(board, mover)
+        };
+        for &mv in list.iter().filter(|m| evade || is_capture(board, **m)) {
             let mut child = board.clone();
             child.push(Some(mv));
-            let mut replies = MoveList::new();
-            child.pseudo_legal_moves(&mut replies);
-            let our_king = child.king_square(child.turn().other());
-            if replies.iter().any(|m| Some(m.to) == our_king) {
-                continue;
-            }
-            best = best.max(-capture_minimax(&child, &replies));
+            let score = if child.king_attacked(mover) {
+                -(MATE - ply as i32 - 2)
+            } else {
+                let mut replies = MoveList::new();
+                child.pseudo_legal_moves(&mut replies);
+                -capture_minimax(&child, &replies, ply + 1, evasions - u32::from(evade))
+            };
+            best = best.max(score);
         }
         best
     }
 
-    const POSITIONS: [&str; 4] = [
-        "r1bqkb1r/ppp1nppp/4p3/4N1B1/8/2N4P/PPP1BPP1/R2QK2R b KQkq - 0 11",
-        "3qk3/8/8/8/3N4/4P3/8/4K3 w - - 0 1",
-        "4k3/8/2b5/3n4/4P3/8/8/3QK3 w - - 0 1",
-        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+    /// Positions, each with the most plies the plain minimax checks in reasonable time.
+    /// Positions, each with the most plies the plain minimax checks in well under a second (its
+    /// capture search is exponential in a busy middle game).
+    const POSITIONS: [(&str, u32); 5] = [
+        ("4k3/pp3ppp/2n5/3p4/3P4/2N5/PP3PPP/4K3 w - - 0 1", 1),
+        ("3qk3/8/8/8/3N4/4P3/8/4K3 w - - 0 1", 2),
+        ("4k3/8/2b5/3n4/4P3/8/8/3QK3 w - - 0 1", 2),
+        ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 2),
+        ("4k3/4r3/8/8/8/8/3PPP2/4K3 w - - 0 1", 2),
     ];
 
+    fn all_requests(board: &Board) -> Vec<Option<Move>> {
+        let mut list = MoveList::new();
+        board.pseudo_legal_moves(&mut list);
+        list.iter().copied().map(Some).chain([None]).collect()
+    }
+
     #[test]
-    fn alpha_beta_equals_plain_minimax() {
-        for fen in POSITIONS {
+    fn alpha_beta_equals_plain_minimax_at_every_depth() {
+        for (fen, most) in POSITIONS {
             let board = Board::from_fen(fen).unwrap();
-            let requests: Vec<Option<Move>> = {
-                let mut list = MoveList::new();
-                board.pseudo_legal_moves(&mut list);
-                list.iter().copied().map(Some).chain([None]).collect()
-            };
-            // The plain capture search is exponential in a busy middle game: no plies there.
-            let plies = if fen.starts_with("r1bq") { 0 } else { 2 };
-            let values =
-                request_board_values(std::slice::from_ref(&board), &requests, plies, no_limits())
-                    .unwrap();
-            for (request, row) in requests.iter().zip(&values) {
-                let mut child = board.clone();
-                child.push(*request);
-                let expected = -minimax(&child, plies, 1);
-                assert_eq!(row[0], expected, "{fen} {request:?}");
+            let requests = all_requests(&board);
+            for plies in 0..=most {
+                let values = request_board_values(
+                    std::slice::from_ref(&board),
+                    &requests,
+                    plies,
+                    no_limits(),
+                )
+                .unwrap();
+                for (request, row) in requests.iter().zip(&values) {
+                    let mut child = board.clone();
+                    child.push(*request);
+                    let expected = if request
+                        .is_some_and(|m| Some(m.to) == board.king_square(board.turn().other()))
+                    {
+                        MATE - 1
+                    } else {
+                        -minimax(&child, plies, 1)
+                    };
+                    assert_eq!(row[0], expected, "{fen} {request:?} plies {plies}");
+                }
             }
         }
+    }
+
+    #[test]
+    fn values_do_not_depend_on_the_thread_count_or_the_order_of_boards() {
+        let boards: Vec<Board> = POSITIONS[1..]
+            .iter()
+            .map(|(f, _)| Board::from_fen(f).unwrap())
+            .collect();
+        let requests = vec![None];
+        let one = crate::pool::install(1, || {
+            request_board_table(&boards, &requests, 3, 3, no_limits()).unwrap()
+        })
+        .unwrap();
+        let mut reversed = boards.clone();
+        reversed.reverse();
+        let many = crate::pool::install(3, || {
+            request_board_table(&reversed, &requests, 3, 3, no_limits()).unwrap()
+        })
+        .unwrap();
+        let mut back = many.values.clone();
+        back.reverse();
+        assert_eq!(one.values, back);
+        assert_eq!(one.plies, vec![3; boards.len()]);
     }
 
     #[test]
@@ -254,15 +666,32 @@ mod tests {
     }
 
     #[test]
-    fn a_passed_deadline_or_a_stop_gives_no_values() {
+    fn a_passed_deadline_keeps_the_plies_always_searched() {
         let board = Board::start();
+        let requests = all_requests(&board);
         let past = Some(Instant::now());
-        let requests: Vec<Option<Move>> = vec![None; 64];
-        let limits = Limits::new(&NEVER, past);
-        assert_eq!(
-            request_board_values(std::slice::from_ref(&board), &requests, 4, limits),
-            Err(Halt::DeadlinePassed)
+        let table = request_board_table(
+            std::slice::from_ref(&board),
+            &requests,
+            1,
+            6,
+            Limits::new(&NEVER, past),
+        )
+        .unwrap();
+        assert_eq!(table.plies, vec![1]);
+        let values = request_board_values(
+            std::slice::from_ref(&board),
+            &requests,
+            4,
+            Limits::new(&NEVER, past),
         );
+        assert_eq!(values, Err(Halt::DeadlinePassed));
+    }
+
+    #[test]
+    fn a_raised_stop_gives_no_values() {
+        let board = Board::start();
+        let requests: Vec<Option<Move>> = vec![None; 64];
         let stop = Stop::new();
         stop.request();
         assert_eq!(

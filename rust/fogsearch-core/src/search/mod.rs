@@ -44,15 +44,17 @@ use std::fmt;
 
 use crate::chess::Move;
 
+pub use board_search::BoardTable;
 pub use config::{BoundRule, LeafMode, Mode, SearchConfig, SenseMode, MAX_DEPTH};
 pub use eval::{evaluate, piece_square_table, INFINITY, MATE, PIECE_VALUES};
 pub use king_safety::{king_danger, king_safety};
 pub use request_values::{
-    board_values, mean_reply_values, sense_values, RequestBoardValues, MAX_BOARD_PLIES,
+    board_table, board_values, mean_reply_values, sense_values, RequestBoardValues, MAX_BOARD_PLIES,
 };
 pub use requests::root_requests;
 pub use searcher::{search, search_stoppable, Searcher, TableSizes};
 pub use sense::sense_squares;
+pub use sense_value::decision_sense_values;
 pub use sense_value::SenseValues;
 pub use sketch_bounds::{point_probabilities, wilson_probabilities};
 

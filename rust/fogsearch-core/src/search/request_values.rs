@@ -5,11 +5,12 @@
 use crate::chess::{Board, Move};
 use crate::stop::{Halt, Limits};
 
-use super::board_search;
+use super::board_search::{self, BoardTable};
 use super::reply;
 use super::requests::known_requests;
 use super::sense_value::{self, SenseValues};
 use super::{LeafMode, SearchError};
+use crate::pool;
 
 /// The per-board values here score leaves without an engine: the engine leaf is for the search.
 fn check_leaf(leaf: LeafMode) -> Result<(), SearchError> {
@@ -84,4 +85,33 @@ pub fn sense_values(
         return Err(SearchError::NoRequests);
     }
     Ok(sense_value::sense_values(boards, &requests, leaf))
+}
+
+/// Every request's value on every board by iterative deepening (see `board_search`): plies
+/// `0..=least_plies` whatever the deadline, then deeper while `limits` allow, up to `most_plies`,
+/// in the shared pool of `threads` workers. The requests default to the root requests. A raised
+/// stop gives [`SearchError::Interrupted`].
+pub fn board_table(
+    boards: &[Board],
+    requests: Option<Vec<Option<Move>>>,
+    least_plies: u32,
+    most_plies: u32,
+    threads: usize,
+    limits: Limits<'_>,
+) -> Result<(Vec<Option<Move>>, BoardTable), SearchError> {
+    if most_plies > MAX_BOARD_PLIES || least_plies > most_plies {
+        return Err(SearchError::InvalidConfig(format!(
+            "plies must satisfy least_plies <= most_plies <= {MAX_BOARD_PLIES} (deeper searches \
+             take minutes per board), got least_plies {least_plies}, most_plies {most_plies}"
+        )));
+    }
+    let requests = known_requests(boards, requests)?;
+    let table = pool::install(threads, || {
+        board_search::request_board_table(boards, &requests, least_plies, most_plies, limits)
+    })
+    .map_err(|e| SearchError::InvalidConfig(e.to_string()))?;
+    match table {
+        Ok(table) => Ok((requests, table)),
+        Err(_) => Err(SearchError::Interrupted),
+    }
 }
