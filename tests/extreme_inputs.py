@@ -61,6 +61,7 @@ VALID = {
     "leaf": "static",
     "mate_threats": False,
     "plies": 1,
+    "model": (100.0, 0.1),
     "least_plies": 0,
     "most_plies": 1,
     "time_limit": 1.0,

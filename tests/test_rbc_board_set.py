@@ -311,3 +311,45 @@ def test_subsets_keep_the_order_asked_and_the_limit():
     assert sub.max_boards == 1000
     with pytest.raises(MalformedObservationError):
         boards.subset([len(boards)])
+
+
+# -- the opponent model: board weights ---------------------------------------------------------
+
+
+def test_weights_are_uniform_without_a_model_and_follow_free_captures_with_one():
+    # White's rook on d2 hangs to Black's queen; we (White) passed, and Black moved unseen.
+    fen = "4k3/8/8/3q4/8/8/3R4/6K1 b - - 0 1"
+    plain = BoardSet(chess.WHITE, [fen])
+    modelled = BoardSet(chess.WHITE, [fen])
+    modelled.set_opponent_model(100.0, 0.1)
+    assert modelled.opponent_model == (100.0, 0.1)
+    for board_set in (plain, modelled):
+        board_set.handle_opponent_move_result(True, chess.D2)
+    assert len(plain) == len(modelled) == 1
+    assert plain.weights().tolist() == [1.0]
+    quiet = BoardSet(chess.WHITE, [fen])
+    quiet.set_opponent_model(100.0, 0.0)  # no uniform share: the scores alone
+    quiet.handle_opponent_move_result(False, None)
+    weights = quiet.weights()
+    assert weights.sum() == pytest.approx(1.0)
+    # Without the capture, a queen move that walks into nothing is likelier than one the rook
+    # takes for free (d5d3: the rook on d2 takes it).
+    by_fen = dict(zip(quiet.fens(), weights, strict=True))
+    hanging = next(w for f, w in by_fen.items() if f.startswith("4k3/8/8/8/8/3q4/3R4/6K1"))
+    safe = next(w for f, w in by_fen.items() if f.startswith("4k3/8/8/q7/8/8/3R4/6K1"))
+    assert hanging < safe / 100
+    restored = pickle.loads(pickle.dumps(quiet))
+    assert np.allclose(restored.weights(), weights, rtol=1e-12, atol=0)
+    quiet.set_opponent_model(None)
+    assert quiet.opponent_model is None
+    assert np.allclose(quiet.weights(), 1 / len(quiet))
+
+
+def test_a_bad_opponent_model_is_refused():
+    board_set = BoardSet(chess.WHITE)
+    with pytest.raises(ValueError, match="temperature_cp"):
+        board_set.set_opponent_model(0.0)
+    with pytest.raises(ValueError, match="uniform_share"):
+        board_set.set_opponent_model(100.0, 2.0)
+    with pytest.raises(ValueError, match="temperature_cp"):
+        board_set.set_opponent_model(True)

@@ -9,7 +9,7 @@ use pyo3::types::PyBytes;
 
 use fogsearch_core::chess::{Board, Color, FenError, Move, Piece, PieceType, MAX_PERFT_DEPTH};
 use fogsearch_core::pool;
-use fogsearch_core::rbc::{self, BoardSet, RbcError};
+use fogsearch_core::rbc::{self, BoardSet, OpponentModel, RbcError};
 use fogsearch_core::stop::Stop;
 
 use crate::errors::{detach_guarded, detach_interruptible, read, write, FogsearchError};
@@ -362,6 +362,32 @@ impl PyBoardSet {
         update(slf, move |s, _| {
             s.handle_move_result(requested, taken, captured_opponent_piece, capture_square)
         })
+    }
+
+    /// Keeps a weight per board under the opponent model `(temperature_cp, uniform_share)` from
+    /// now on, every board equally likely now; `None` drops the weights.
+    #[pyo3(signature = (model))]
+    fn set_opponent_model(slf: &Bound<'_, Self>, model: Option<(f64, f64)>) -> PyResult<()> {
+        let model = model
+            .map(|(t, u)| OpponentModel::new(t, u))
+            .transpose()
+            .map_err(PyValueError::new_err)?;
+        write(slf)?.inner.set_opponent_model(model);
+        Ok(())
+    }
+
+    /// `(temperature_cp, uniform_share)` of the opponent model, or `None`.
+    fn opponent_model(slf: &Bound<'_, Self>) -> PyResult<Option<(f64, f64)>> {
+        Ok(read(slf)?
+            .inner
+            .opponent_model()
+            .map(|m| (m.temperature_cp, m.uniform_share)))
+    }
+
+    /// Each board's probability, in the set's order (equal without a model).
+    fn weights<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let weights = read(slf)?.inner.weights();
+        Ok(weights.into_pyarray(slf.py()))
     }
 
     /// `[(square, expected boards left)]` for the 36 non-edge sense squares.

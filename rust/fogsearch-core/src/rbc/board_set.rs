@@ -4,6 +4,10 @@
 //! the old one only on success, so a failed update leaves the set exactly as it was. Large sets are
 //! processed with rayon; results are collected in input order and deduplicated keeping the first
 //! occurrence, so the set is the same whatever the thread count.
+//!
+//! With an [`OpponentModel`] the set also keeps a weight per board, the probability of the board
+//! given what was observed (see `opponent_model`), normalised to sum to 1; without one every
+//! board weighs the same.
 
 use std::collections::HashMap;
 
@@ -13,9 +17,10 @@ use crate::chess::{Board, Color, Move, MoveList, Piece, PieceType, Square, ENCOD
 use crate::stop::{Stop, NEVER};
 
 use super::error::RbcError;
+use super::opponent_model::OpponentModel;
 use super::rules::{capture_square, resolve_request};
 use super::sense::{sense_squares, SENSE_SQUARES};
-use super::unique::{dedup_in_order, ShardedUnique, UniqueBoards};
+use super::unique::{dedup_in_order, dedup_weighted, ShardedUnique, UniqueBoards};
 
 /// Below this many boards the work is too small to be worth spreading over threads.
 const PARALLEL_THRESHOLD: usize = 128;
@@ -26,7 +31,7 @@ const SERIAL_STOP_INTERVAL: usize = 1 << 10;
 
 /// The encoded form's first bytes ("fogsearch board set") and version.
 const MAGIC: &[u8; 4] = b"FSBS";
-const FORMAT_VERSION: u8 = 1;
+const FORMAT_VERSION: u8 = 2;
 const HEADER_BYTES: usize = 4 + 1 + 1 + 1 + 8 + 8;
 
 #[derive(Clone, Debug)]
@@ -36,6 +41,8 @@ pub struct BoardSet {
     max_boards: Option<usize>,
     /// Whether large updates may use rayon's threads (those of the pool the caller runs in).
     parallel: bool,
+    /// With a model, each board's probability (one per board, summing to 1).
+    weighting: Option<(OpponentModel, Vec<f64>)>,
 }
 
 impl BoardSet {
@@ -60,6 +67,7 @@ impl BoardSet {
             boards: dedup_in_order(boards),
             max_boards: None,
             parallel: true,
+            weighting: None,
         })
     }
 
@@ -70,6 +78,7 @@ impl BoardSet {
             boards: vec![Board::start()],
             max_boards: None,
             parallel: true,
+            weighting: None,
         }
     }
 
@@ -95,30 +104,66 @@ impl BoardSet {
         Ok(())
     }
 
+    /// Keeps a weight per board under `model` from now on (every board equally likely now), or
+    /// (`None`) drops the weights.
+    pub fn set_opponent_model(&mut self, model: Option<OpponentModel>) {
+        self.weighting = model.map(|model| {
+            let weights = match self.weighting.take() {
+                Some((_, weights)) => weights,
+                None => vec![1.0 / self.boards.len() as f64; self.boards.len()],
+            };
+            (model, weights)
+        });
+    }
+
+    pub fn opponent_model(&self) -> Option<OpponentModel> {
+        self.weighting.as_ref().map(|(model, _)| *model)
+    }
+
+    /// Each board's probability, in the set's order (equal without a model).
+    pub fn weights(&self) -> Vec<f64> {
+        match &self.weighting {
+            Some((_, weights)) => weights.clone(),
+            None => vec![1.0 / self.boards.len() as f64; self.boards.len()],
+        }
+    }
+
     /// The boards at `indices`, in that order (repeats kept once), as a set of the same player
-    /// with the same limit: a sample of a large set for the search, without copying it whole.
+    /// with the same limit and model (weights renormalised over the boards kept): a sample of a
+    /// large set for the search, without copying it whole.
     pub fn subset(&self, indices: &[usize]) -> Result<BoardSet, RbcError> {
         if indices.is_empty() {
             return Err(RbcError::MalformedObservation(
                 "a board set needs at least one board; no index was given".into(),
             ));
         }
-        let boards = indices
+        if let Some(&i) = indices.iter().find(|&&i| i >= self.boards.len()) {
+            return Err(RbcError::MalformedObservation(format!(
+                "index {i} is outside the set's {} boards",
+                self.boards.len()
+            )));
+        }
+        // The set's boards are distinct, so only a repeated index repeats a board: it is the
+        // same board, not a second history, and its weight counts once.
+        let mut seen = std::collections::HashSet::with_capacity(indices.len());
+        let kept: Vec<usize> = indices
             .iter()
-            .map(|&i| {
-                self.boards.get(i).cloned().ok_or_else(|| {
-                    RbcError::MalformedObservation(format!(
-                        "index {i} is outside the set's {} boards",
-                        self.boards.len()
-                    ))
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+            .copied()
+            .filter(|&i| seen.insert(i))
+            .collect();
+        let boards: Vec<Board> = kept.iter().map(|&i| self.boards[i].clone()).collect();
+        let weighting = self.weighting.as_ref().map(|(model, weights)| {
+            (
+                *model,
+                normalised(kept.iter().map(|&i| weights[i]).collect()),
+            )
+        });
         Ok(BoardSet {
             color: self.color,
-            boards: dedup_in_order(boards),
+            boards,
             max_boards: self.max_boards,
             parallel: self.parallel,
+            weighting,
         })
     }
 
@@ -134,6 +179,18 @@ impl BoardSet {
         for board in &self.boards {
             board.encode_into(&mut out);
         }
+        // Version 2: then 0, or 1 with the model's two settings and a weight per board.
+        match &self.weighting {
+            None => out.push(0),
+            Some((model, weights)) => {
+                out.push(1);
+                out.extend_from_slice(&model.temperature_cp.to_le_bytes());
+                out.extend_from_slice(&model.uniform_share.to_le_bytes());
+                for w in weights {
+                    out.extend_from_slice(&w.to_le_bytes());
+                }
+            }
+        }
         out
     }
 
@@ -144,10 +201,10 @@ impl BoardSet {
         if bytes.len() < HEADER_BYTES || &bytes[..4] != MAGIC {
             return Err(corrupt("these bytes are not an encoded board set".into()));
         }
-        if bytes[4] != FORMAT_VERSION {
+        let version = bytes[4];
+        if !(1..=FORMAT_VERSION).contains(&version) {
             return Err(corrupt(format!(
-                "format version {} is not {FORMAT_VERSION}",
-                bytes[4]
+                "format version {version} is not 1..{FORMAT_VERSION}"
             )));
         }
         let color = match bytes[5] {
@@ -165,14 +222,20 @@ impl BoardSet {
             m => Some(usize::try_from(m).map_err(|_| corrupt(format!("max_boards {m}")))?),
         };
         let count = word(15);
-        let body = &bytes[HEADER_BYTES..];
-        if body.len() as u64 != count.saturating_mul(ENCODED_BOARD_BYTES as u64) {
+        let needed = count.saturating_mul(ENCODED_BOARD_BYTES as u64);
+        let rest = &bytes[HEADER_BYTES..];
+        if (rest.len() as u64) < needed || (version == 1 && rest.len() as u64 != needed) {
             return Err(corrupt(format!(
-                "{count} boards need {} bytes, got {}",
-                count.saturating_mul(ENCODED_BOARD_BYTES as u64),
-                body.len()
+                "{count} boards need {needed} bytes, got {}",
+                rest.len()
             )));
         }
+        let (body, tail) = rest.split_at(needed as usize);
+        let weighting = if version == 1 {
+            None
+        } else {
+            read_weighting(tail, count as usize).map_err(corrupt)?
+        };
         let boards = body
             .chunks_exact(ENCODED_BOARD_BYTES)
             .enumerate()
@@ -181,8 +244,12 @@ impl BoardSet {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let mut set = BoardSet::new(color, boards)?;
+        if set.len() as u64 != count {
+            return Err(corrupt("a board appears twice".into()));
+        }
         set.set_max_boards(max_boards)?;
         set.parallel = bytes[6] != 0;
+        set.weighting = weighting;
         Ok(set)
     }
 
@@ -282,8 +349,12 @@ impl BoardSet {
         }
         let n = self.boards.len();
         let parallel = self.would_use_threads();
-        let children = expand_all(
-            &self.boards,
+        let parents = Parents {
+            boards: &self.boards,
+            weighting: self.weighting.as_ref().map(|(m, w)| (m, w.as_slice())),
+        };
+        let (children, weights) = expand_all(
+            parents,
             self.color,
             observed,
             self.max_boards,
@@ -297,6 +368,9 @@ impl BoardSet {
             )));
         }
         self.boards = children;
+        if let Some((_, kept)) = self.weighting.as_mut() {
+            *kept = normalised(weights);
+        }
         Ok(())
     }
 
@@ -313,23 +387,18 @@ impl BoardSet {
             }
         }
         let fits = |b: &Board| result.iter().all(|&(sq, piece)| b.piece_at(sq) == piece);
-        let kept: Vec<Board> = if self.uses_threads(self.boards.len()) {
-            self.boards
-                .par_iter()
-                .filter(|b| fits(b))
-                .cloned()
-                .collect()
-        } else {
-            self.boards.iter().filter(|b| fits(b)).cloned().collect()
-        };
-        if kept.is_empty() {
+        let keep: Vec<bool> = map_boards(&self.boards, self.would_use_threads(), fits);
+        if !keep.contains(&true) {
             return Err(RbcError::InconsistentObservation(format!(
                 "no board in the set ({} boards) matches the sense result",
                 self.boards.len()
             )));
         }
         // A subset of a deduplicated set needs no deduplication.
-        self.boards = kept;
+        self.boards = filtered(&self.boards, &keep);
+        if let Some((_, weights)) = self.weighting.as_mut() {
+            *weights = normalised(filtered(weights, &keep));
+        }
         Ok(())
     }
 
@@ -429,11 +498,18 @@ impl BoardSet {
         children: Vec<Vec<Board>>,
         message: impl FnOnce() -> String,
     ) -> Result<(), RbcError> {
+        let weights: Option<Vec<f64>> = self.weighting.as_ref().map(|(_, weights)| {
+            children
+                .iter()
+                .zip(weights)
+                .flat_map(|(c, &w)| std::iter::repeat_n(w, c.len()))
+                .collect()
+        });
         let boards: Vec<Board> = children.into_iter().flatten().collect();
         if boards.is_empty() {
             return Err(RbcError::InconsistentObservation(message()));
         }
-        let boards = dedup_in_order(boards);
+        let (boards, weights) = dedup_weighted(boards, weights);
         if let Some(limit) = self.max_boards.filter(|&limit| boards.len() > limit) {
             return Err(RbcError::TooLarge(format!(
                 "the update would leave {} boards, more than max_boards = {limit}",
@@ -441,8 +517,49 @@ impl BoardSet {
             )));
         }
         self.boards = boards;
+        if let Some((_, kept)) = self.weighting.as_mut() {
+            *kept = normalised(weights);
+        }
         Ok(())
     }
+}
+
+/// The weighting encoded after `count` boards: 0, or 1 with the model and `count` weights.
+fn read_weighting(tail: &[u8], count: usize) -> Result<Option<(OpponentModel, Vec<f64>)>, String> {
+    let float = |at: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&tail[at..at + 8]);
+        f64::from_le_bytes(w)
+    };
+    match tail.first() {
+        Some(0) if tail.len() == 1 => Ok(None),
+        Some(1) if tail.len() as u64 == 17 + 8 * count as u64 => {
+            let model = OpponentModel::new(float(1), float(9))?;
+            let weights: Vec<f64> = (0..count).map(|i| float(17 + 8 * i)).collect();
+            if weights.iter().any(|w| !w.is_finite() || *w < 0.0) {
+                return Err("a weight is negative or not finite".into());
+            }
+            Ok(Some((model, normalised(weights))))
+        }
+        _ => Err(format!(
+            "the weights after {count} boards take {} bytes, neither 1 nor {}",
+            tail.len(),
+            17 + 8 * count as u64
+        )),
+    }
+}
+
+/// `weights` scaled to sum to 1; equal weights when they sum to 0 (every history was judged
+/// impossible by the model, which the uniform share prevents unless it is 0) or overflow.
+fn normalised(mut weights: Vec<f64>) -> Vec<f64> {
+    let total: f64 = weights.iter().sum();
+    if total > 0.0 && total.is_finite() {
+        weights.iter_mut().for_each(|w| *w /= total);
+    } else {
+        let even = 1.0 / weights.len().max(1) as f64;
+        weights.iter_mut().for_each(|w| *w = even);
+    }
+    weights
 }
 
 fn too_large(limit: usize, parents: usize) -> RbcError {
@@ -477,11 +594,21 @@ fn describe_capture(square: Option<Square>) -> String {
     })
 }
 
-/// Adds the children of `board` (opponent to move) whose capture observation is `observed` to
-/// `out`, skipping those where our king was taken. A board whose opponent king we already took
-/// has none: on it the game ended with our move, yet the opponent has moved.
+/// The boards to expand, with their model and weights if the set keeps them.
+#[derive(Clone, Copy)]
+struct Parents<'a> {
+    boards: &'a [Board],
+    weighting: Option<(&'a OpponentModel, &'a [f64])>,
+}
+
+/// Adds the children of `board` (opponent to move, of weight `weight`) whose capture observation
+/// is `observed` to `out`, skipping those where our king was taken; with a `model`, each child
+/// weighs `weight` times its move's probability. A board whose opponent king we already took has
+/// none: on it the game ended with our move, yet the opponent has moved.
 fn expand_opponent_into(
     board: &Board,
+    weight: f64,
+    model: Option<&OpponentModel>,
     us: Color,
     observed: Option<Square>,
     out: &mut UniqueBoards,
@@ -490,21 +617,29 @@ fn expand_opponent_into(
         return;
     }
     let key = board.zobrist();
-    let mut add_child = |m: Option<Move>| {
+    let mut add_child = |m: Option<Move>, p: f64| {
         let mut child = board.clone();
         child.push(m);
         if child.pieces_of(PieceType::King, us).any() {
-            out.insert(child.zobrist_from(board, key), child);
+            out.insert(child.zobrist_from(board, key), child, weight * p);
         }
     };
-    if observed.is_none() {
-        add_child(None);
-    }
     let mut moves = MoveList::new();
+    if let Some(model) = model {
+        for (mv, p) in model.move_probabilities(board, &mut moves) {
+            if mv.map_or(observed.is_none(), |m| capture_square(board, m) == observed) {
+                add_child(mv, p);
+            }
+        }
+        return;
+    }
+    if observed.is_none() {
+        add_child(None, 1.0);
+    }
     board.pseudo_legal_moves(&mut moves);
     for &mv in moves.iter() {
         if capture_square(board, mv) == observed {
-            add_child(Some(mv));
+            add_child(Some(mv), 1.0);
         }
     }
 }
@@ -512,53 +647,71 @@ fn expand_opponent_into(
 /// The distinct children of `parents`, in the order a serial expansion finds them, whatever the
 /// thread count: each parallel piece deduplicates its own children, and the pieces are merged in
 /// parent order. Fails as soon as more than `limit` distinct children are found.
+/// With a model, the children's weights (unnormalised) come too; without one, every child
+/// weighs the number of its histories.
 fn expand_all(
-    parents: &[Board],
+    parents: Parents<'_>,
     us: Color,
     observed: Option<Square>,
     limit: Option<usize>,
     parallel: bool,
     stop: &Stop,
-) -> Result<Vec<Board>, RbcError> {
+) -> Result<(Vec<Board>, Vec<f64>), RbcError> {
     let over = |found: usize| limit.is_some_and(|limit| found > limit);
+    let model = parents.weighting.map(|(m, _)| m);
+    let weight = |i: usize| parents.weighting.map_or(1.0, |(_, w)| w[i]);
+    let count = parents.boards.len();
     if !parallel {
-        let mut out = UniqueBoards::with_capacity(parents.len() * 2);
-        for (i, board) in parents.iter().enumerate() {
+        let mut out = UniqueBoards::with_capacity(count * 2);
+        for (i, board) in parents.boards.iter().enumerate() {
             if i % SERIAL_STOP_INTERVAL == 0 && stop.requested() {
                 return Err(RbcError::Interrupted);
             }
-            expand_opponent_into(board, us, observed, &mut out);
+            expand_opponent_into(board, weight(i), model, us, observed, &mut out);
             if over(out.len()) {
-                return Err(too_large(limit.unwrap_or(0), parents.len()));
+                return Err(too_large(limit.unwrap_or(0), count));
             }
         }
-        return Ok(out.into_boards());
+        return Ok(out.into_weighted());
     }
     let threads = rayon::current_num_threads();
     let mut merged = ShardedUnique::new(threads * 2);
     // Blocks bound the memory an over-limit expansion takes before it is refused.
-    for block in parents.chunks(EXPANSION_BLOCK) {
+    for start in (0..count).step_by(EXPANSION_BLOCK) {
         if stop.requested() {
             return Err(RbcError::Interrupted);
         }
+        let block = start..(start + EXPANSION_BLOCK).min(count);
         // Pieces small enough to balance the threads, large enough that local deduplication pays.
         let piece = (block.len() / (threads * 8)).clamp(16, 1024);
         let pieces: Vec<UniqueBoards> = block
+            .collect::<Vec<usize>>()
             .par_chunks(piece)
             .map(|chunk| {
                 let mut local = UniqueBoards::with_capacity(chunk.len() * 4);
-                for board in chunk {
-                    expand_opponent_into(board, us, observed, &mut local);
+                for &i in chunk {
+                    let board = &parents.boards[i];
+                    expand_opponent_into(board, weight(i), model, us, observed, &mut local);
                 }
                 local
             })
             .collect();
         merged.extend(pieces);
         if over(merged.len()) {
-            return Err(too_large(limit.unwrap_or(0), parents.len()));
+            return Err(too_large(limit.unwrap_or(0), count));
         }
     }
-    Ok(merged.into_boards())
+    Ok(merged.into_weighted())
+}
+
+/// The items whose `keep` flag is set, in order.
+fn filtered<T: Clone>(items: &[T], keep: &[bool]) -> Vec<T> {
+    items
+        .iter()
+        .zip(keep)
+        .filter(|(_, &k)| k)
+        .map(|(item, _)| item.clone())
+        .collect()
 }
 
 fn map_boards<T: Send>(

@@ -2,12 +2,14 @@
 
 mod board_set;
 mod error;
+mod opponent_model;
 mod rules;
 mod sense;
 mod unique;
 
 pub use board_set::BoardSet;
 pub use error::RbcError;
+pub use opponent_model::{move_score, OpponentModel};
 pub use rules::{
     after_taken_move, capture_square, move_actions, normalize_request, opponent_moves,
     resolve_request, revise_move, revise_request, Resolution,

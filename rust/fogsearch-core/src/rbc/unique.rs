@@ -1,8 +1,10 @@
-//! A growing list of boards that keeps each position's first occurrence, in order.
+//! A growing list of boards that keeps each position's first occurrence, in order, with the sum
+//! of the weights of all its occurrences.
 //!
 //! Expansion produces most children several times over (in recorded games about three of every
 //! four children repeat a position already seen), so children are deduplicated as they are made
-//! rather than collected first: memory stays proportional to the distinct positions.
+//! rather than collected first: memory stays proportional to the distinct positions. A position
+//! reached by several histories is as likely as all of them together, so weights add up.
 
 use rayon::prelude::*;
 
@@ -15,6 +17,7 @@ pub(crate) struct UniqueBoards {
     first_with_key: ZobristMap<usize>,
     keys: Vec<u64>,
     boards: Vec<Board>,
+    weights: Vec<f64>,
 }
 
 impl UniqueBoards {
@@ -23,6 +26,7 @@ impl UniqueBoards {
             first_with_key: ZobristMap::with_capacity_and_hasher(capacity, Default::default()),
             keys: Vec::with_capacity(capacity),
             boards: Vec::with_capacity(capacity),
+            weights: Vec::with_capacity(capacity),
         }
     }
 
@@ -30,34 +34,41 @@ impl UniqueBoards {
         self.boards.len()
     }
 
-    /// Adds `board` (whose Zobrist key is `key`) unless its position is already here.
-    pub(crate) fn insert(&mut self, key: u64, board: Board) {
+    /// Adds `board` (whose Zobrist key is `key`) with `weight` unless its position is already
+    /// here, in which case the weight is added to that position's.
+    pub(crate) fn insert(&mut self, key: u64, board: Board, weight: f64) {
         match self.first_with_key.get(&key) {
             None => {
                 self.first_with_key.insert(key, self.boards.len());
                 self.keys.push(key);
                 self.boards.push(board);
+                self.weights.push(weight);
             }
-            Some(&i) if self.boards[i].same_position(&board) => {}
+            Some(&i) if self.boards[i].same_position(&board) => self.weights[i] += weight,
             // A genuine collision (astronomically rare): fall back to a scan of the boards kept.
-            Some(_) => {
-                if !self.boards.iter().any(|b| b.same_position(&board)) {
+            Some(_) => match self.boards.iter().position(|b| b.same_position(&board)) {
+                Some(i) => self.weights[i] += weight,
+                None => {
                     self.keys.push(key);
                     self.boards.push(board);
+                    self.weights.push(weight);
                 }
-            }
+            },
         }
     }
 
-    pub(crate) fn into_boards(self) -> Vec<Board> {
-        self.boards
+    /// The distinct boards and their summed weights.
+    pub(crate) fn into_weighted(self) -> (Vec<Board>, Vec<f64>) {
+        (self.boards, self.weights)
     }
 
-    /// Keys and boards without the index, which is no longer needed once a piece is complete.
+    /// Keys, boards and weights without the index, which is no longer needed once a piece is
+    /// complete.
     fn into_piece(self) -> Piece {
         Piece {
             keys: self.keys,
             boards: self.boards,
+            weights: self.weights,
         }
     }
 }
@@ -66,6 +77,7 @@ impl UniqueBoards {
 struct Piece {
     keys: Vec<u64>,
     boards: Vec<Board>,
+    weights: Vec<f64>,
 }
 
 /// Where a position was first seen: piece number and index within it. Sorting these restores the
@@ -83,9 +95,10 @@ pub(crate) struct ShardedUnique {
 
 #[derive(Default)]
 struct Shard {
-    first: ZobristMap<Place>,
+    /// Each position's first occurrence and the weights of all its occurrences so far.
+    first: ZobristMap<(Place, f64)>,
     /// First occurrences whose key collided with a different position's.
-    collided: Vec<Place>,
+    collided: Vec<(Place, f64)>,
 }
 
 impl ShardedUnique {
@@ -125,38 +138,41 @@ impl ShardedUnique {
             });
     }
 
-    /// The distinct boards in serial first-occurrence order.
-    pub(crate) fn into_boards(self) -> Vec<Board> {
-        let mut places: Vec<Place> = self
+    /// The distinct boards in serial first-occurrence order, with their summed weights.
+    pub(crate) fn into_weighted(self) -> (Vec<Board>, Vec<f64>) {
+        let mut places: Vec<(Place, f64)> = self
             .shards
             .into_par_iter()
             .flat_map_iter(|s| s.first.into_values().chain(s.collided))
             .collect();
-        places.par_sort_unstable();
+        places.par_sort_unstable_by_key(|&(place, _)| place);
         let pieces = self.pieces;
-        places
+        let boards = places
             .par_iter()
-            .map(|&(p, i)| pieces[p as usize].boards[i as usize].clone())
-            .collect()
+            .map(|&((p, i), _)| pieces[p as usize].boards[i as usize].clone())
+            .collect();
+        (boards, places.into_iter().map(|(_, w)| w).collect())
     }
 }
 
 impl Shard {
     fn insert(&mut self, pieces: &[Piece], key: u64, place: Place) {
         let board_at = |(p, i): Place| &pieces[p as usize].boards[i as usize];
-        match self.first.get(&key) {
+        let weight = pieces[place.0 as usize].weights[place.1 as usize];
+        match self.first.get_mut(&key) {
             None => {
-                self.first.insert(key, place);
+                self.first.insert(key, (place, weight));
             }
-            Some(&seen) if board_at(seen).same_position(board_at(place)) => {}
+            Some((seen, sum)) if board_at(*seen).same_position(board_at(place)) => *sum += weight,
             Some(_) => {
                 let board = board_at(place);
-                if !self
+                match self
                     .collided
-                    .iter()
-                    .any(|&c| board_at(c).same_position(board))
+                    .iter_mut()
+                    .find(|(c, _)| board_at(*c).same_position(board))
                 {
-                    self.collided.push(place);
+                    Some((_, sum)) => *sum += weight,
+                    None => self.collided.push((place, weight)),
                 }
             }
         }
@@ -165,11 +181,21 @@ impl Shard {
 
 /// Removes repeated positions, keeping each one's first occurrence and the order.
 pub(crate) fn dedup_in_order(boards: Vec<Board>) -> Vec<Board> {
+    dedup_weighted(boards, None).0
+}
+
+/// Removes repeated positions, keeping each one's first occurrence and the order, each with the
+/// sum of its occurrences' `weights` (1 each when none are given).
+pub(crate) fn dedup_weighted(
+    boards: Vec<Board>,
+    weights: Option<Vec<f64>>,
+) -> (Vec<Board>, Vec<f64>) {
     let mut unique = UniqueBoards::with_capacity(boards.len());
-    for board in boards {
-        unique.insert(board.zobrist(), board);
+    let weights = weights.unwrap_or_else(|| vec![1.0; boards.len()]);
+    for (board, weight) in boards.into_iter().zip(weights) {
+        unique.insert(board.zobrist(), board, weight);
     }
-    unique.into_boards()
+    unique.into_weighted()
 }
 
 #[cfg(test)]
@@ -193,10 +219,15 @@ mod tests {
         let mut b = a.clone();
         b.push(None);
         let mut unique = UniqueBoards::default();
-        for board in [a.clone(), b.clone(), a.clone(), b.clone()] {
-            unique.insert(42, board);
+        for (board, weight) in [
+            (a.clone(), 1.0),
+            (b.clone(), 2.0),
+            (a.clone(), 4.0),
+            (b.clone(), 8.0),
+        ] {
+            unique.insert(42, board, weight);
         }
-        assert_eq!(unique.into_boards(), vec![a, b]);
+        assert_eq!(unique.into_weighted(), (vec![a, b], vec![5.0, 10.0]));
     }
 
     /// Boards split into pieces in every way and merged with any shard count come out as the
@@ -219,29 +250,34 @@ mod tests {
             boards.extend(next.iter().cloned());
             frontier = next;
         }
-        let serial = dedup_in_order(boards.clone());
+        // Powers of two: every sum is exact whatever the order of the additions.
+        let weights: Vec<f64> = (0..boards.len())
+            .map(|i| f64::from(1u32 << (i % 7)))
+            .collect();
+        let serial = dedup_weighted(boards.clone(), Some(weights.clone()));
         assert!(
-            serial.len() < boards.len(),
+            serial.0.len() < boards.len(),
             "the test needs repeated positions"
         );
         for (piece_size, shards) in [(1, 1), (7, 3), (100, 16), (5000, 2)] {
             let mut merged = ShardedUnique::new(shards);
-            for block in boards.chunks(3 * piece_size) {
+            let numbered: Vec<(Board, f64)> = boards.iter().cloned().zip(weights.clone()).collect();
+            for block in numbered.chunks(3 * piece_size) {
                 let pieces = block
                     .chunks(piece_size)
                     .map(|chunk| {
                         let mut local = UniqueBoards::default();
-                        for b in chunk {
-                            local.insert(b.zobrist(), b.clone());
+                        for (b, w) in chunk {
+                            local.insert(b.zobrist(), b.clone(), *w);
                         }
                         local
                     })
                     .collect();
                 merged.extend(pieces);
             }
-            assert_eq!(merged.len(), serial.len());
+            assert_eq!(merged.len(), serial.0.len());
             assert_eq!(
-                merged.into_boards(),
+                merged.into_weighted(),
                 serial,
                 "pieces of {piece_size}, {shards} shards"
             );
