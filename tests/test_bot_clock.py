@@ -1,18 +1,22 @@
 """Time per turn (``fogsearch.bot.clock.turn_budget``): the clock beyond the reserve spread over the
-planned turns, clamped to the plan's floor and ceiling, and never more than the clock allows."""
+turns the game still has, more on hard turns, clamped to the plan's floor and ceiling, and never
+more than the clock allows; simulated games that spend every budget in full."""
 
 import itertools
+import random
 
 import pytest
 
 from fogsearch.bot import ClockPlan
-from fogsearch.bot.clock import turn_budget
+from fogsearch.bot.clock import decision_hardness, set_hardness, turn_budget
 
 PLANS = [
     ClockPlan(),
     ClockPlan(plan_turns=1, min_turn_seconds=0.0, max_turn_seconds=1000.0, reserve_seconds=0.0),
     ClockPlan(plan_turns=10, min_turn_seconds=0.5, max_turn_seconds=0.5, reserve_seconds=10.0),
     ClockPlan(plan_turns=40, min_turn_seconds=2.0, max_turn_seconds=30.0, reserve_seconds=2.0),
+    ClockPlan(increment_seconds=0.0),
+    ClockPlan(increment_seconds=30.0, hard_turn_factor=3.0),
 ]
 CLOCKS = [0.0, 0.1, 1.0, 2.5, 10.0, 10.4, 15.0, 15.2, 60.0, 115.0, 900.0, 1e6]
 
@@ -31,13 +35,19 @@ def test_a_budget_stays_within_the_usable_clock_and_the_plan(plan, seconds_left)
 
 
 def test_the_usable_clock_is_spread_over_the_planned_turns():
-    plan = ClockPlan(plan_turns=10, min_turn_seconds=0.2, max_turn_seconds=20.0, reserve_seconds=15)
+    plan = ClockPlan(
+        plan_turns=10,
+        min_turn_seconds=0.2,
+        max_turn_seconds=20.0,
+        reserve_seconds=15,
+        increment_seconds=0.0,
+    )
     assert turn_budget(plan, 115.0) == pytest.approx(10.0)
     assert turn_budget(plan, 35.0) == pytest.approx(2.0)
 
 
 def test_the_reserve_is_never_planned_for():
-    plan = ClockPlan(reserve_seconds=10, min_turn_seconds=0.5)
+    plan = ClockPlan(reserve_seconds=10, min_turn_seconds=0.5, increment_seconds=0)
     assert turn_budget(plan, 5.0) == 0.0
     assert turn_budget(plan, 10.0) == 0.0
     assert turn_budget(plan, 10.3) == pytest.approx(0.3)  # below the floor: all that is usable
@@ -45,5 +55,71 @@ def test_the_reserve_is_never_planned_for():
 
 
 def test_a_full_clock_is_capped_at_the_longest_turn():
-    # The default plan at reconchess's 15-minute clock: 885 s / 25 turns would be 35 s a turn.
-    assert turn_budget(ClockPlan(), 900.0) == ClockPlan().max_turn_seconds == 20.0
+    plan = ClockPlan(plan_turns=10, max_turn_seconds=20.0, reserve_seconds=0.0)
+    assert turn_budget(plan, 900.0) == 20.0
+
+
+def test_later_and_harder_turns_get_more_of_what_is_left():
+    plan = ClockPlan(
+        plan_turns=40,
+        min_turns_left=10,
+        reserve_seconds=0.0,
+        max_turn_seconds=1e3,
+        increment_seconds=0.0,
+    )
+    assert turn_budget(plan, 400.0, turn=0) == pytest.approx(10.0)
+    assert turn_budget(plan, 400.0, turn=20) == pytest.approx(20.0)
+    assert turn_budget(plan, 400.0, turn=35) == pytest.approx(40.0)  # at least 10 turns left
+    assert turn_budget(plan, 400.0, turn=80) == pytest.approx(40.0)
+    assert turn_budget(plan, 400.0, turn=0, hardness=1.0) == pytest.approx(20.0)
+    assert turn_budget(plan, 400.0, turn=0, hardness=0.5) == pytest.approx(15.0)
+    assert turn_budget(plan, 400.0, turn=0, hardness=7.0) == pytest.approx(20.0)  # clamped
+
+
+def test_hardness_grows_with_the_set_and_with_a_close_decision():
+    assert set_hardness(1) == 0.0 and set_hardness(10**6) == 1.0
+    assert 0 < set_hardness(30) < set_hardness(300) < 1
+    assert decision_hardness([5.0], 50.0) == 0.0
+    assert decision_hardness([5.0, 5.0, -3.0], 50.0) == 1.0
+    assert decision_hardness([40.0, 15.0], 50.0) == pytest.approx(0.5)
+    assert decision_hardness([100.0, 0.0], 50.0) == 0.0
+
+
+def test_most_of_the_planned_increment_is_spent_on_its_turn():
+    plan = ClockPlan(plan_turns=10, reserve_seconds=0.0, increment_seconds=5.0)
+    assert turn_budget(plan, 100.0) == pytest.approx(10.0 + 0.8 * 5.0)
+
+
+# Without an increment only the reserve pays for the time outside the search: plans with almost
+# none are simulated with reconchess's increment only.
+SIMULATED = [
+    (plan, increment)
+    for plan in PLANS
+    for increment in (0.0, 5.0)
+    if increment > 0 or plan.reserve_seconds >= 5
+]
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize(("plan", "increment"), SIMULATED)
+def test_a_simulated_game_never_runs_out_of_clock_nor_below_the_floor(plan, increment, seed):
+    """Each turn spends its whole budget (sense and move) plus up to 50 ms outside the search,
+    at random hardness, on a 900 s clock with or without the 5 s a turn the plan counts on: the
+    clock never runs out, each budget is at least the floor while the reserve allows, and a long
+    game uses most of it."""
+    rng = random.Random(seed)
+    clock, used = 900.0, 0.0
+    for turn in range(120):
+        sense = plan.sense_share * turn_budget(plan, clock, turn, rng.random())
+        clock -= sense + rng.random() * 0.025
+        move = (1 - plan.sense_share) * turn_budget(plan, clock, turn, rng.random())
+        spent = move + rng.random() * 0.025
+        assert clock - spent > 0.0, turn
+        whole = turn_budget(plan, clock, turn, 0.0)
+        if clock - plan.reserve_seconds >= plan.min_turn_seconds:
+            assert whole >= plan.min_turn_seconds
+        clock -= spent
+        used += sense + spent
+        clock += increment
+    if plan.max_turn_seconds >= 20:
+        assert used > 0.8 * (900 + increment * 120)

@@ -6,6 +6,7 @@ through reconchess's own tools."""
 import dataclasses
 import subprocess
 import sys
+from pathlib import Path
 
 import chess
 import pytest
@@ -13,7 +14,6 @@ import reconchess
 from test_bot_tracker import FAST, play_tracked
 
 from fogsearch.bot import FogsearchBot, FogsearchBotConfig, format_turn
-from fogsearch.bot import player as player_module
 from fogsearch.bot.clock import turn_budget
 from fogsearch.rbc import BoardSet, move_actions
 from fogsearch.tournament import GameTask, PlayerSpec, play_game
@@ -21,8 +21,12 @@ from fogsearch.tournament.players import find_stockfish
 
 FAST_SETTINGS = {
     "depth": 1,
+    "small_set_depth": 0,
+    "board_plies": 1,
+    "sense_plies": 0,
     "max_search_boards": 64,
-    "max_turn_seconds": 0.5,
+    "min_turn_seconds": 0.05,
+    "max_turn_seconds": 0.1,
     "reserve_seconds": 2.0,
 }
 """:data:`test_bot_tracker.FAST` as a player spec writes it."""
@@ -123,8 +127,8 @@ def _rook_and_knight_set() -> list[str]:
     return fens
 
 
-def test_the_sense_goes_where_the_fewest_boards_are_expected_to_remain():
-    bot = bot_on(chess.BLACK, _rook_and_knight_set())
+def test_the_size_sense_goes_where_the_fewest_boards_are_expected_to_remain():
+    bot = bot_on(chess.BLACK, _rook_and_knight_set(), FogsearchBotConfig(sense="size"))
     expected = bot.board_set.sense_stats()
     square = bot.choose_sense(list(chess.SQUARES), [], 900.0)
     assert expected[square] == min(expected.values()) == 2.0
@@ -140,8 +144,49 @@ def test_the_sense_goes_where_the_fewest_boards_are_expected_to_remain():
     assert bot.choose_sense([], [], 900.0) is None
 
 
+def _rook_and_knight_on_rank_one() -> list[str]:
+    """Black's 12 boards: a white rook on a4 or g4, each a free capture for Black's queen on d7
+    (the request that takes it on one board only moves the queen on the other), and a white
+    knight on one of six squares of the first rank, which no request of Black's reaches and no
+    sense window shows together with a rook."""
+    fens = []
+    for rook in ("a4", "g4"):
+        for knight in ("a1", "b1", "c1", "e1", "f1", "g1"):
+            board = chess.Board("4k3/3q4/8/8/8/8/8/7K b - - 0 1")
+            board.set_piece_at(chess.parse_square(rook), chess.Piece(chess.ROOK, chess.WHITE))
+            board.set_piece_at(chess.parse_square(knight), chess.Piece(chess.KNIGHT, chess.WHITE))
+            fens.append(board.fen())
+    return fens
+
+
+def test_the_decision_sense_finds_the_rook_the_move_depends_on():
+    """Sensing the knight's rank leaves 4 boards in expectation, sensing a rook's square 6; but only
+    where the rook stands decides the move (take it with Qxa4 or Qxg4)."""
+    fens = _rook_and_knight_on_rank_one()
+    by_size = bot_on(chess.BLACK, fens, FogsearchBotConfig(sense="size"))
+    expected = by_size.board_set.sense_stats()
+    size_square = by_size.choose_sense(list(chess.SQUARES), [], 900.0)
+    assert expected[size_square] == min(expected.values()) == 4.0
+    by_decision = bot_on(chess.BLACK, fens, FogsearchBotConfig(sense="decision"))
+    square = by_decision.choose_sense(list(chess.SQUARES), [], 900.0)
+    seen = {sq for sq in chess.SQUARES if chess.square_distance(sq, square) <= 1}
+    assert seen & {chess.A4, chess.G4}, chess.square_name(square)
+    assert by_decision._turn["sense_by"] == "decision" and by_decision._turn["sense_gain"] > 100
+    truth = chess.Board(fens[0])  # the rook on a4
+    by_decision.handle_sense_result([(sq, truth.piece_at(sq)) for sq in seen])
+    move = by_decision.choose_move(move_actions(truth), 900.0)
+    assert move == chess.Move.from_uci("d7a4")
+
+
+def test_without_time_for_it_the_sense_falls_back_to_the_set_size():
+    bot = bot_on(chess.BLACK, _rook_and_knight_on_rank_one(), FogsearchBotConfig(sense="decision"))
+    square = bot.choose_sense(list(chess.SQUARES), [], 15.1)  # 0.1 s usable: 25 ms to sense
+    assert bot._turn["sense_by"] == "size"
+    assert bot.board_set.sense_stats()[square] == 4.0
+
+
 def test_the_turn_log_shows_the_depth_the_search_completed_and_its_time():
-    config = FogsearchBotConfig(depth=2, small_set_depth=0)
+    config = FogsearchBotConfig(judge="set", depth=2, small_set_depth=0)
     bot = FogsearchBot(config)
     bot.handle_game_start(chess.WHITE, chess.Board(), "test")
     bot.handle_opponent_move_result(False, None)  # White's first turn starts with this callback
@@ -150,9 +195,23 @@ def test_the_turn_log_shows_the_depth_the_search_completed_and_its_time():
     bot.handle_move_result(move, move, False, None)
     turn = bot.turn_log[-1]
     assert turn["depth"] == 2 and turn["search_seconds"] > 0
-    assert turn["budget"] == turn_budget(config.clock, 900.0)
+    move_share = 1 - config.clock.sense_share
+    assert turn["budget"] == pytest.approx(move_share * turn_budget(config.clock, 900.0))
     assert (turn["after_opponent"], turn["after_sense"], turn["after_move"]) == (1, 1, 1)
-    assert f"depth 2 in {turn['search_seconds']:5.2f}s" in format_turn(turn)
+    assert f"depth 2 plies - in {turn['search_seconds']:5.2f}s" in format_turn(turn)
+
+
+def test_the_board_judgement_deepens_within_the_move_budget():
+    bot = FogsearchBot(FogsearchBotConfig(small_set_depth=0))
+    bot.handle_game_start(chess.WHITE, chess.Board(), "test")
+    bot.handle_opponent_move_result(False, None)
+    bot.choose_sense(list(chess.SQUARES), [], 40.0)
+    bot.handle_sense_result([])
+    move = bot.choose_move(list(chess.Board().pseudo_legal_moves), 40.0)
+    bot.handle_move_result(move, move, False, None)
+    turn = bot.turn_log[-1]
+    assert turn["plies"] >= 1 and turn["search_seconds"] <= turn["budget"] + 0.5
+    assert bot.fallbacks == 0
 
 
 @pytest.mark.parametrize(("extra_boards", "depth"), [(0, 3), (2, 1)])
@@ -168,19 +227,19 @@ def test_small_sets_are_searched_deeper_within_their_own_time_limit(
         board.push(chess.Move.null())
         fens.append(board.fen())
     searches = []
-
-    def recorded(boards, depth, config):
-        searches.append((depth, config.time_limit))
-        return search(boards, depth, config)
-
-    search = player_module.search
-    monkeypatch.setattr(player_module, "search", recorded)
     config = FogsearchBotConfig(
-        depth=1, small_set_depth=3, small_set_boards=2, small_set_seconds=10.0
+        judge="set", depth=1, small_set_depth=3, small_set_boards=2, small_set_seconds=10.0
     )
     bot = bot_on(chess.WHITE, fens, config)
+    search = bot.searcher.search
+
+    def recorded(boards, depth, time_limit):
+        searches.append((depth, time_limit))
+        return search(boards, depth, time_limit=time_limit)
+
+    monkeypatch.setattr(bot.searcher, "search", recorded)
     bot.choose_move(list(chess.Board().pseudo_legal_moves), 900.0)
-    budget = turn_budget(config.clock, 900.0)
+    budget = (1 - config.clock.sense_share) * turn_budget(config.clock, 900.0)
     assert budget > 10.0
     assert searches == [(depth, 10.0 if depth == 3 else budget)]
     assert bot.last_search.depth == depth and bot.fallbacks == 0
@@ -305,7 +364,7 @@ def test_rc_bot_match_plays_the_bot(tmp_path):
             sys.executable,
             "-m",
             "reconchess.scripts.rc_bot_match",
-            "fogsearch.bot",
+            str(Path(__file__).parent / "bots" / "quick_fogsearch_bot.py"),
             "reconchess.bots.random_bot",
             "--seconds_per_player",
             "60",

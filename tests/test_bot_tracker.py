@@ -7,6 +7,7 @@ import dataclasses
 import random
 
 import chess
+import numpy as np
 import pytest
 import reconchess
 from reconchess.bots.attacker_bot import AttackerBot
@@ -18,9 +19,16 @@ from fogsearch.observations import MoveResult, OpponentMoveResult, sense_result
 from fogsearch.rbc import BoardSet
 
 FAST = FogsearchBotConfig(
-    depth=1, max_search_boards=64, clock=ClockPlan(max_turn_seconds=0.5, reserve_seconds=2.0)
+    depth=1,
+    small_set_depth=0,
+    board_plies=1,
+    sense_plies=0,
+    max_search_boards=64,
+    clock=ClockPlan(min_turn_seconds=0.05, max_turn_seconds=0.1, reserve_seconds=2.0),
 )
-"""Short turns for whole games: depth 1 on at most 64 boards, half a second a turn at most."""
+"""Short turns for whole games: one ply per board on at most 64 boards, senses valued on the
+boards as they stand, no set search; at most a tenth of a second a turn. Every depth is fixed,
+so a seeded game plays the same whatever the machine's speed."""
 
 PASS = MoveResult(None, None, False, None)
 UNSEEN = OpponentMoveResult(False, None)
@@ -115,6 +123,32 @@ def test_a_set_no_larger_than_the_sample_is_searched_whole_and_draws_nothing():
     state = tracker.rng.getstate()
     assert tracker.sample(len(tracker.board_set)) is tracker.board_set
     assert tracker.rng.getstate() == state  # a seeded game's later samples do not shift
+
+
+def test_with_an_opponent_model_the_search_sample_is_the_likeliest_boards():
+    tracker = Tracker(chess.WHITE, 10_000, random.Random(0), opponent_model=(100.0, 0.1))
+    for observation in [UNSEEN, *[PASS, UNSEEN] * 3]:
+        tracker.observe(observation)
+    weights = tracker.board_set.weights()
+    assert len(weights) > 64 and weights.sum() == pytest.approx(1.0)
+    assert weights.max() > 10 * weights.min()  # pieces walked into pawns' attacks
+    sample, kept = tracker.weighted_sample(64)
+    assert len(sample) == len(kept) == 64 and kept.sum() == pytest.approx(1.0)
+    by_fen = dict(zip(tracker.board_set.fens(), weights, strict=True))
+    chosen = [by_fen[fen] for fen in sample.fens()]
+    assert min(chosen) >= np.sort(weights)[-64]  # none left out is likelier than one kept
+    assert np.allclose(kept, np.array(chosen) / sum(chosen))
+    # A rebuilt set keeps the model.
+    assert tracker.rebuild().opponent_model == (100.0, 0.1)
+
+
+def test_without_an_opponent_model_the_weighted_sample_is_the_uniform_one():
+    tracker, _ = _tracker_after_passes(10_000, seed=0)
+    tracker.rng = random.Random(9)
+    sample, kept = tracker.weighted_sample(64)
+    tracker.rng = random.Random(9)
+    assert sample.fens() == tracker.sample(64).fens()
+    assert np.allclose(kept, 1 / 64)
 
 
 # -- whole games -----------------------------------------------------------------------------

@@ -8,15 +8,19 @@ from reconchess import GameHistory
 
 from fogsearch.cli import main as cli_main
 
+FAST_BOT = "fogsearch:max_turn_seconds=0.2,min_turn_seconds=0.05"
+"""The bot at its defaults, with short turns."""
+
 
 def test_play_logs_a_game_saves_it_and_track_replays_it(tmp_path, capsys):
     saved = tmp_path / "game.json"
     code = cli_main(
-        ["play", "--opponent", "attacker", "--seconds", "60", "--seed", "2", "--save", str(saved)]
+        ["play", "--bot", FAST_BOT, "--opponent", "attacker", "--seconds", "60", "--seed", "2"]
+        + ["--save", str(saved)]
     )
     out = capsys.readouterr().out
     assert code == 0
-    assert out.startswith("fogsearch (white) vs attacker (black)")
+    assert out.startswith(f"{FAST_BOT} (white) vs attacker (black)")
     assert "result: " in out and f"saved GameHistory to {saved}" in out
     assert "without its search" not in out
     history = GameHistory.from_file(str(saved))
@@ -105,7 +109,7 @@ KINDS = "player kinds are random, attacker, trout, trout-set, fogsearch, or a re
         (["play", "--opponent", "atacker"], ["unknown player kind 'atacker'", KINDS]),
         (
             ["play", "--bot", "fogsearch:bogus=1"],
-            ["no setting 'bogus'; its settings are depth (int)"],
+            ["no setting 'bogus'; its settings are judge (str)"],
         ),
         (["play", "--opponent", "trout-set:bogus=1"], ["trout-set has no setting 'bogus'"]),
         (["play", "--opponent", "trout-set:move_seconds=0"], ["move_seconds must be in 0.001.."]),
@@ -147,7 +151,7 @@ def test_a_user_error_is_one_line_and_exit_2_before_any_game(tmp_path, capsys, a
 
 def test_the_play_log_names_its_columns_and_counts_turns_as_the_result_does(tmp_path, capsys):
     saved = tmp_path / "game.json"
-    bot = "fogsearch:depth=1,small_set_depth=0"
+    bot = "fogsearch:depth=1,max_turn_seconds=0.1,min_turn_seconds=0.05,small_set_depth=0"
     argv = ["play", "--bot", bot, "--opponent", "attacker", "--color", "black"]
     code = cli_main([*argv, "--seconds", "60", "--seed", "4", "--save", str(saved)])
     out = capsys.readouterr().out.splitlines()

@@ -353,7 +353,8 @@ def test_turns_played_without_the_search_are_stored_and_flagged(tmp_path):
 
 
 def test_a_working_fogsearch_bot_records_no_fallbacks():
-    task = GameTask(0, PlayerSpec("fogsearch"), PlayerSpec("random"), seed=3, seconds_per_player=60)
+    quick = PlayerSpec("fogsearch", {"min_turn_seconds": 0.05, "max_turn_seconds": 0.2})
+    task = GameTask(0, quick, PlayerSpec("random"), seed=3, seconds_per_player=60)
     record = play_game(task)
     assert record.crashed is None and record.turns > 0
     assert record.white_fallbacks == 0 and record.black_fallbacks == 0

@@ -1,13 +1,43 @@
-"""How much of the clock a turn may take."""
+"""How much of the clock a turn may take, and how hard a turn is."""
 
 from __future__ import annotations
 
+import math
+
 from fogsearch.bot.config import ClockPlan
 
+INCREMENT_SPENT = 0.8
+"""The share of each turn's increment a turn spends: the rest builds a margin over the game."""
+HARD_SET_BOARDS = 4096
+"""A set this large (or larger) counts as fully hard; one board, not at all."""
 
-def turn_budget(plan: ClockPlan, seconds_left: float) -> float:
-    """Seconds for this turn's search: the usable clock (beyond the reserve) spread over the
-    planned turns, clamped to the plan's floor and ceiling, and never more than what is usable."""
+
+def turn_budget(
+    plan: ClockPlan, seconds_left: float, turn: int = 0, hardness: float = 0.0
+) -> float:
+    """Seconds for turn ``turn`` (0-based, ours) with ``seconds_left`` on the clock: the usable
+    clock (beyond the reserve) spread over the turns the plan still expects, plus most of the
+    planned increment, times
+    ``1 + (hard_turn_factor - 1) * hardness`` (hardness in [0, 1]), clamped to the plan's floor
+    and ceiling, and never more than what is usable."""
     usable = max(0.0, seconds_left - plan.reserve_seconds)
-    share = usable / max(1, plan.plan_turns)
+    turns_left = max(plan.min_turns_left, plan.plan_turns - max(0, turn))
+    hardness = min(1.0, max(0.0, hardness))
+    even = usable / turns_left + INCREMENT_SPENT * plan.increment_seconds
+    share = even * (1.0 + (plan.hard_turn_factor - 1.0) * hardness)
     return min(usable, max(plan.min_turn_seconds, min(plan.max_turn_seconds, share)))
+
+
+def set_hardness(boards: int) -> float:
+    """How hard a set of ``boards`` boards is to decide on, in [0, 1]: log-scaled up to
+    :data:`HARD_SET_BOARDS`."""
+    return min(1.0, math.log(max(1, boards)) / math.log(HARD_SET_BOARDS))
+
+
+def decision_hardness(scores: list[float], close_cp: float) -> float:
+    """How close the best two of a decision's scores are, in [0, 1]: 1 when they tie, 0 when
+    they are ``close_cp`` or more apart (or there is one choice)."""
+    if len(scores) < 2 or close_cp <= 0:
+        return 0.0
+    first, second = sorted(scores, reverse=True)[:2]
+    return max(0.0, 1.0 - (first - second) / close_cp)

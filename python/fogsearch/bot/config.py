@@ -10,13 +10,14 @@ How each default was chosen, and the settings that measured no better and were r
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 import chess
 
-from fogsearch.search import MAX_DEPTH, SearchConfig
+from fogsearch.search import MAX_BOARD_PLIES, MAX_DEPTH, SearchConfig
 from fogsearch.settings import config_from_settings, settings_of
 
 
@@ -40,26 +41,54 @@ def _check_seconds(owner: object, name: str) -> None:
         raise ValueError(f"{name} must be a finite number of seconds >= 0, got {value!r}")
 
 
+def _check_number(owner: object, name: str, least: float, most: float) -> None:
+    value = getattr(owner, name)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not least <= value <= most:
+        raise ValueError(f"{name} must be a number in [{least}, {most}], got {value!r}")
+
+
 @dataclass(frozen=True)
 class ClockPlan:
-    """How a turn's time is taken from the clock: what is left beyond ``reserve_seconds``, spread
-    over ``plan_turns`` turns, clamped to ``[min_turn_seconds, max_turn_seconds]``."""
+    """How a turn's time is taken from the clock (:func:`fogsearch.bot.clock.turn_budget`): what
+    is left beyond ``reserve_seconds``, spread over the turns the game still has (``plan_turns``
+    less the turns played, never fewer than ``min_turns_left``) plus most of the increment the
+    clock adds each turn (``increment_seconds``), up to ``hard_turn_factor`` times
+    that on a hard turn (a large set, a close decision), clamped to ``[min_turn_seconds,
+    max_turn_seconds]``; ``sense_share`` of it goes to the sense, the rest to the move."""
 
-    plan_turns: int = 25
+    plan_turns: int = 40
+    """How many turns (ours) a game is planned to last."""
+    min_turns_left: int = 10
+    """Past ``plan_turns``, the clock is still spread over this many more turns."""
     min_turn_seconds: float = 0.2
-    max_turn_seconds: float = 20.0
+    max_turn_seconds: float = 60.0
     reserve_seconds: float = 15.0
     """Never plan to use the last this-many seconds of the clock."""
+    hard_turn_factor: float = 2.0
+    """A turn of hardness 1 gets this many times the even share (hardness 0 gets it once)."""
+    sense_share: float = 0.25
+    increment_seconds: float = 5.0
+    """What the clock adds each turn (reconchess's default); 80 % of it is spent on the turn it
+    comes with. Only a plan: a clock without increment still never runs out (every budget stays
+    within what is left beyond the reserve), it just leaves the reserve unspent earlier."""
 
     def __post_init__(self) -> None:
         _check_int(self, "plan_turns", 1)
-        for name in ("min_turn_seconds", "max_turn_seconds", "reserve_seconds"):
+        _check_int(self, "min_turns_left", 1)
+        for name in (
+            "min_turn_seconds",
+            "max_turn_seconds",
+            "reserve_seconds",
+            "increment_seconds",
+        ):
             _check_seconds(self, name)
         if self.min_turn_seconds > self.max_turn_seconds:
             raise ValueError(
                 f"min_turn_seconds ({self.min_turn_seconds}) exceeds max_turn_seconds "
                 f"({self.max_turn_seconds})"
             )
+        _check_number(self, "hard_turn_factor", 1.0, 10.0)
+        _check_number(self, "sense_share", 0.0, 0.9)
 
 
 @dataclass(frozen=True)
@@ -83,8 +112,17 @@ MAX_TRACKED_BOARDS = 50_000_000
 """About 20 GiB at the peak of an expansion (420 bytes a board): beyond a tournament machine."""
 
 
+def every_core() -> int:
+    """The threads the bot searches with by default: every core (at most the search's 256)."""
+    return max(1, min(256, os.cpu_count() or 1))
+
+
 def _bot_search() -> SearchConfig:
-    return SearchConfig(mode="exact", sense_mode="min_size")
+    return SearchConfig(mode="exact", sense_mode="min_size", threads=every_core())
+
+
+JUDGES = ("boards", "set")
+SENSES = ("decision", "size")
 
 
 @dataclass(frozen=True)
@@ -93,7 +131,30 @@ class FogsearchBotConfig:
 
     search: SearchConfig = field(default_factory=_bot_search)
     """How each turn's information-set search runs (its ``time_limit`` is set per turn by the
-    clock plan; its ``seed`` also seeds the bot's samples of large sets)."""
+    clock plan; its ``seed`` also seeds the bot's samples of large sets; its ``threads``, every
+    core by default, are also the threads of the per-board search and the set's expansions)."""
+    judge: str = "boards"
+    """How a request is valued: ``"boards"``, by its perfect-information value on each board
+    (:func:`fogsearch.search.board_table`, deepened within the turn's time), a mix of the
+    weighted mean and the minimum over the boards (``mean_weight``), the minimum taken from the
+    information-set search on sets of at most ``small_set_boards``; ``"set"``, by the
+    information-set search's worst case alone, ties broken by the mean one-reply outcome."""
+    mean_weight: float = 0.5
+    """In the ``"boards"`` judgement: the weight of the mean over boards; the rest goes to the
+    minimum."""
+    board_plies: int = 6
+    """The deepest per-board search, in plies after our request (``"boards"`` judgement)."""
+    sense: str = "decision"
+    """``"decision"``: sense where the coming move choice gains most in expectation
+    (:func:`fogsearch.search.decision_sense_values` over a shallow board table of ``sense_plies``
+    plies), ties going to the smaller expected set; ``"size"``: where the expected number of
+    boards left is smallest (also the fallback when the sense's time is short)."""
+    sense_plies: int = 2
+    opponent_temperature_cp: float = 200.0
+    """The opponent model (:meth:`fogsearch.rbc.BoardSet.set_opponent_model`): boards are
+    weighted by how likely the opponent's moves that led to them were, a softmax at this
+    temperature over what each move wins at once; 0: every board weighs the same."""
+    opponent_uniform_share: float = 0.1
     depth: int = 2
     """Deepest search depth (our moves); iterative deepening stops earlier when time runs out."""
     small_set_depth: int = 3
@@ -146,6 +207,16 @@ class FogsearchBotConfig:
         ):
             _check_int(self, name, least, most)
         _check_seconds(self, "small_set_seconds")
+        _check_int(self, "board_plies", 1, MAX_BOARD_PLIES)
+        _check_int(self, "sense_plies", 0, MAX_BOARD_PLIES)
+        _check_number(self, "mean_weight", 0.0, 1.0)
+        _check_number(self, "opponent_uniform_share", 0.0, 1.0)
+        temperature = self.opponent_temperature_cp
+        if temperature != 0:
+            _check_number(self, "opponent_temperature_cp", 1.0, 100_000.0)
+        for name, allowed in (("judge", JUDGES), ("sense", SENSES)):
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"{name} must be one of {allowed}, got {getattr(self, name)!r}")
         if self.small_set_seconds <= 0:
             raise ValueError(f"small_set_seconds must be positive, got {self.small_set_seconds!r}")
         if not isinstance(self.mate_threats, bool):

@@ -1,15 +1,17 @@
 """The reconchess player: its callbacks, and the turn each one is part of.
 
-A turn: the opponent's move result expands the set; the sense goes where the expected number of
-boards left is smallest; the move is the information-set search's best request on a sample of at
-most ``max_search_boards`` boards, ties broken by :mod:`fogsearch.bot.requests`; the move result
-narrows the set again. A search that fails never loses the game: the bot plays a fallback move
-and counts it, so a tournament can tell such results apart.
+A turn: the opponent's move result expands the set (boards weighted by the opponent model); the
+clock plan gives the turn its time (:mod:`fogsearch.bot.clock`); the sense goes where the coming
+move decision gains most (:mod:`fogsearch.bot.sensing`); the move is the best-scored request on
+the likeliest ``max_search_boards`` boards (:mod:`fogsearch.bot.judgement`, or the
+information-set search's worst case with ``judge="set"``), ties broken by
+:mod:`fogsearch.bot.requests`; the move result narrows the set again. A search that fails never
+loses the game: the bot plays a fallback move and counts it, so a tournament can tell such
+results apart.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import random
 import time
@@ -17,8 +19,9 @@ import time
 import chess
 from reconchess import Color, GameHistory, Player, Square, WinReason
 
-from fogsearch.bot.clock import turn_budget
+from fogsearch.bot.clock import decision_hardness, set_hardness, turn_budget
 from fogsearch.bot.config import FogsearchBotConfig, opening_moves
+from fogsearch.bot.judgement import request_scores
 from fogsearch.bot.requests import (
     best_mean,
     choose_request,
@@ -27,15 +30,20 @@ from fogsearch.bot.requests import (
     own_pawns,
     progress_requests,
 )
+from fogsearch.bot.sensing import SenseChoice, decision_sense, smallest_expected_set
 from fogsearch.bot.tracker import Tracker
 from fogsearch.observations import MoveResult, OpponentMoveResult, sense_result
 from fogsearch.rbc import BoardSet
-from fogsearch.search import SearchResult, mean_reply_values, search
+from fogsearch.search import Searcher, SearchResult, board_table, mean_reply_values
 
 log = logging.getLogger("fogsearch.bot")
 
 LEAST_SEARCH_SECONDS = 0.01
 """The time limit of a turn whose budget is spent: the search then returns depth 1."""
+LEAST_DECISION_SENSE_SECONDS = 0.05
+"""Below this much sense time the set-size criterion chooses the sense."""
+CLOSE_DECISION_CP = 50.0
+"""Best two requests this close (or closer) make a turn hard for the clock plan."""
 
 
 class FogsearchBot(Player):
@@ -45,7 +53,9 @@ class FogsearchBot(Player):
         self.config = config or FogsearchBotConfig()
         self.rng = random.Random(self.config.search.seed)
         self.color: Color = chess.WHITE
-        self.tracker = Tracker(self.color, self.config.max_tracked_boards, self.rng)
+        self.tracker = self._new_tracker()
+        self.searcher = Searcher(self.config.search)
+        """The information-set search's tables, kept from turn to turn within a game."""
         self.fallbacks = 0
         """Turns decided without the search (it raised, or proposed no legal request). The
         tournament stores this per game: a bot that falls back every turn plays randomly and still
@@ -62,6 +72,15 @@ class FogsearchBot(Player):
         self._opponent_has_moved = False
         self._opening: list[chess.Move] = []
         """The opening requests still to play; emptied once one is not played as requested."""
+        self._set_hardness = 0.0
+        self._decision_hardness = 0.0
+
+    def _new_tracker(self) -> Tracker:
+        c = self.config
+        model = None
+        if c.opponent_temperature_cp:
+            model = (c.opponent_temperature_cp, c.opponent_uniform_share)
+        return Tracker(self.color, c.max_tracked_boards, self.rng, c.search.threads, model)
 
     @property
     def board_set(self) -> BoardSet:
@@ -79,7 +98,8 @@ class FogsearchBot(Player):
     # -- reconchess callbacks ------------------------------------------------------------------
     def handle_game_start(self, color: Color, board: chess.Board, opponent_name: str):
         self.color = color
-        self.tracker = Tracker(color, self.config.max_tracked_boards, self.rng)
+        self.tracker = self._new_tracker()
+        self.searcher = Searcher(self.config.search)
         self.turn_log, self._turn, self.last_search = [], {}, None
         self.last_taken = None
         self.fallbacks = 0
@@ -96,13 +116,39 @@ class FogsearchBot(Player):
         self._turn = {"turn": len(self.turn_log) + 1, "after_opponent": len(self.board_set)}
 
     def choose_sense(self, sense_actions, move_actions, seconds_left: float) -> Square | None:
+        c = self.config
+        squares = list(sense_actions)
+        self._set_hardness = set_hardness(len(self.board_set))
+        self._decision_hardness = 0.0
+        budget = turn_budget(c.clock, seconds_left, len(self.turn_log), self._set_hardness)
+        sense_seconds = budget * c.clock.sense_share
+        started = time.monotonic()
         expected = self.board_set.sense_stats()
-        candidates = [sq for sq in sense_actions if sq in expected] or list(sense_actions)
-        if not candidates:
-            return None
-        square = min(candidates, key=lambda sq: (expected.get(sq, float("inf")), sq))
-        self._turn["sense"] = chess.square_name(square)
-        self._turn["expected_after_sense"] = expected.get(square)
+        choice = SenseChoice(smallest_expected_set(expected, squares), "size")
+        if c.sense == "decision" and sense_seconds >= LEAST_DECISION_SENSE_SECONDS:
+            try:
+                boards, weights = self.tracker.weighted_sample(c.max_search_boards)
+                choice = decision_sense(
+                    boards,
+                    weights,
+                    squares,
+                    expected,
+                    c.mean_weight,
+                    c.sense_plies,
+                    c.search.threads,
+                    sense_seconds,
+                )
+            except Exception:  # noqa: BLE001 - a sense by set size is always at hand
+                log.exception("decision sensing failed; sensing by set size")
+        self._decision_hardness = decision_hardness(list(choice.unsensed_scores), CLOSE_DECISION_CP)
+        square = choice.square
+        self._turn.update(
+            sense=chess.square_name(square) if square is not None else None,
+            sense_by=choice.criterion,
+            sense_gain=round(choice.gain, 1),
+            sense_seconds=time.monotonic() - started,
+            expected_after_sense=expected.get(square) if square is not None else None,
+        )
         return square
 
     def handle_sense_result(self, sense_result_pairs):
@@ -110,7 +156,10 @@ class FogsearchBot(Player):
         self._turn["after_sense"] = len(self.board_set)
 
     def choose_move(self, move_actions, seconds_left: float) -> chess.Move | None:
-        budget = turn_budget(self.config.clock, seconds_left)
+        clock = self.config.clock
+        hardness = (self._set_hardness + self._decision_hardness) / 2
+        share = 1.0 - clock.sense_share
+        budget = share * turn_budget(clock, seconds_left, len(self.turn_log), hardness)
         self._turn.update(seconds_left=seconds_left, budget=budget, quiet=self.quiet_bound)
         # Unknown until the search reads a board: a move then counts as not resetting the clock,
         # which keeps quiet_bound an upper bound if the search fails.
@@ -138,14 +187,11 @@ class FogsearchBot(Player):
         if self._opening:
             on_line = taken_move == requested_move == self._opening[0]
             self._opening = self._opening[1:] if on_line else []
-        result = self.last_search
         self._turn.update(
             requested=requested_move.uci() if requested_move else None,
             taken=taken_move.uci() if taken_move else None,
             capture=chess.square_name(capture_square) if capture_square is not None else None,
             after_move=len(self.board_set),
-            value=getattr(result, "value", None),
-            depth=getattr(result, "depth", None),
         )
         self.turn_log.append(self._turn)
         log.info(format_turn(self._turn))
@@ -163,15 +209,12 @@ class FogsearchBot(Player):
     def _search_move(self, budget: float) -> chess.Move | None:
         c = self.config
         started = time.monotonic()
-        boards = self.tracker.sample(c.max_search_boards)
+        boards, weights = self.tracker.weighted_sample(c.max_search_boards)
         self._own_pawns = own_pawns(boards)
-        depth, limit = c.depth, budget
-        if c.small_set_depth > c.depth and len(boards) <= c.small_set_boards:
-            depth, limit = c.small_set_depth, min(budget, c.small_set_seconds)
-        # A spent budget still searches depth 1, which always completes: never a fallback move.
-        limit = max(limit, LEAST_SEARCH_SECONDS)
-        result = search(boards, depth, config=dataclasses.replace(c.search, time_limit=limit))
-        self.last_search = result
+        if c.judge == "set":
+            move_values, margin = self._set_values(boards, budget), c.tie_margin_cp
+        else:
+            move_values, margin = self._board_values(boards, weights, budget, started), 0
         self._turn["search_seconds"] = time.monotonic() - started
 
         def means_of(requests):
@@ -181,19 +224,54 @@ class FogsearchBot(Player):
             )
 
         if self._opening:
-            if self._opening[0] in opening_candidates(result.move_values, c.opening_margin_cp):
+            if self._opening[0] in opening_candidates(move_values, c.opening_margin_cp):
                 self._turn["opening"] = True
                 return self._opening[0]
             self._opening = []
         quiet = max(self.quiet_bound, boards.max_halfmove_clock())
         if quiet >= c.progress.progress_halfmoves:
-            pushes = progress_requests(
-                boards, result.move_values, self._progress_margin(boards, quiet)
-            )
+            pushes = progress_requests(boards, move_values, self._progress_margin(boards, quiet))
             self._turn["progress"] = len(pushes)
             if pushes:
                 return best_mean(pushes, means_of)
-        return choose_request(result.move_values, self.last_taken, c.tie_margin_cp, means_of)
+        return choose_request(move_values, self.last_taken, margin, means_of)
+
+    def _set_search(self, boards: BoardSet, depth: int, limit: float) -> SearchResult:
+        # A spent budget still searches depth 1, which always completes: never a fallback move.
+        result = self.searcher.search(boards, depth, time_limit=max(limit, LEAST_SEARCH_SECONDS))
+        self.last_search = result
+        self._turn.update(value=result.value, depth=result.depth)
+        return result
+
+    def _set_values(self, boards: BoardSet, budget: float) -> dict[str, int]:
+        """The information-set search's worst-case value of each request, deepest on small sets."""
+        c = self.config
+        depth, limit = c.depth, budget
+        if c.small_set_depth > c.depth and len(boards) <= c.small_set_boards:
+            depth, limit = c.small_set_depth, min(budget, c.small_set_seconds)
+        return self._set_search(boards, depth, limit).move_values
+
+    def _board_values(
+        self, boards: BoardSet, weights, budget: float, started: float
+    ) -> dict[str, int]:
+        """Each request's compound score over the boards (:mod:`fogsearch.bot.judgement`),
+        rounded to centipawns; on a small set the minimum is the information-set search's."""
+        c = self.config
+        set_values = None
+        if c.small_set_depth and len(boards) <= c.small_set_boards:
+            limit = min(budget / 2, c.small_set_seconds)
+            set_values = self._set_search(boards, c.small_set_depth, limit).move_values
+        left = max(LEAST_SEARCH_SECONDS, budget - (time.monotonic() - started))
+        table = board_table(
+            boards,
+            least_plies=1,
+            most_plies=c.board_plies,
+            threads=c.search.threads,
+            time_limit=left,
+        )
+        scores = request_scores(table, weights, c.mean_weight, set_values)
+        self._turn.update(value=round(max(scores.values())), plies=int(table.plies.min()))
+        return {key: round(score) for key, score in scores.items()}
 
     def _progress_margin(self, boards: BoardSet, quiet: int) -> float:
         """How far below the best request a clock-resetting one may be valued: unbounded once the
@@ -210,10 +288,12 @@ def format_turn(t: dict) -> str:
     value = t.get("value")
     return (
         f"turn {t.get('turn', '?'):>3}  boards {t.get('after_opponent', '?'):>6} -> "
-        f"sense {t.get('sense', '-'):<2} -> {t.get('after_sense', '?'):>5} -> "
+        f"sense {t.get('sense') or '-':<2} ({t.get('sense_by', '-')}) -> "
+        f"{t.get('after_sense', '?'):>5} -> "
         f"move {t.get('requested') or 'pass':<6} (took {t.get('taken') or 'pass'}"
         f"{', captured ' + t['capture'] if t.get('capture') else ''}) -> {t.get('after_move', '?'):>5}"
         f"  value {value if value is not None else '-':>6}  depth {t.get('depth') or '-'}"
+        f" plies {t.get('plies', '-')}"
         f" in {t.get('search_seconds', 0):5.2f}s  clock {t.get('seconds_left', 0):6.1f}s"
         f" budget {t.get('budget', 0):5.2f}s"
     )

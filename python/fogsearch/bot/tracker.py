@@ -13,6 +13,7 @@ import logging
 import random
 
 import chess
+import numpy as np
 
 from fogsearch import FogsearchError
 from fogsearch.observations import MoveResult, Observation
@@ -26,19 +27,35 @@ EXPANSION_FACTOR = 32
 
 class Tracker:
     """The board set of the player of ``color``, capped at ``max_boards``, with its log.
-    ``rng`` draws the samples (shared with the bot, so a seeded game is reproducible)."""
+    ``rng`` draws the samples (shared with the bot, so a seeded game is reproducible);
+    ``threads`` expand the set; ``opponent_model`` (``(temperature_cp, uniform_share)`` or
+    ``None``) weighs its boards (:meth:`fogsearch.rbc.BoardSet.set_opponent_model`)."""
 
-    def __init__(self, color: chess.Color, max_boards: int, rng: random.Random):
+    def __init__(
+        self,
+        color: chess.Color,
+        max_boards: int,
+        rng: random.Random,
+        threads: int | None = None,
+        opponent_model: tuple[float, float] | None = None,
+    ):
         self.color = color
         self.max_boards = max_boards
         self.rng = rng
+        self.threads = threads
+        self.opponent_model = opponent_model
         self.board_set = self._new_set()
         self.log: list[Observation] = []
         self.recoveries = 0
         self.approximations = 0
 
     def _new_set(self, fens: list[str] | None = None) -> BoardSet:
-        return BoardSet(self.color, fens=fens, max_boards=self.max_boards)
+        board_set = BoardSet(
+            self.color, fens=fens, threads=self.threads, max_boards=self.max_boards
+        )
+        if self.opponent_model is not None:
+            board_set.set_opponent_model(*self.opponent_model)
+        return board_set
 
     def observe(self, observation: Observation) -> None:
         """Applies ``observation`` to the set; if no board fits it, rebuilds the set from the log."""
@@ -69,6 +86,21 @@ class Tracker:
         if boards <= size:
             return self.board_set
         return self.board_set.subset(self.rng.sample(range(boards), size))
+
+    def weighted_sample(self, size: int) -> tuple[BoardSet, np.ndarray]:
+        """At most ``size`` boards with their weights (summing to 1): without an opponent model,
+        :meth:`sample` with equal weights; with one, the ``size`` likeliest boards (equal
+        weights in a seeded order)."""
+        if self.opponent_model is None:
+            boards = self.sample(size)
+            return boards, np.full(len(boards), 1.0 / len(boards))
+        weights = self.board_set.weights()
+        if len(weights) <= size:
+            return self.board_set, weights
+        tie_break = np.random.default_rng(self.rng.getrandbits(64)).random(len(weights))
+        likeliest = np.lexsort((tie_break, -weights))[:size]
+        kept = weights[likeliest]
+        return self.board_set.subset(likeliest.tolist()), kept / kept.sum()
 
     def _apply(self, board_set: BoardSet, observation: Observation) -> BoardSet:
         """``board_set`` after one observation: the same set updated exactly, or, when an opponent

@@ -1,0 +1,64 @@
+"""How the bot values a request from per-board values: a compound of the weighted mean and the
+minimum over the boards, in bounded utilities.
+
+Perfect-information values in centipawns are squashed (:func:`utility`) before they are
+averaged: a mate on one board of a hundred should outweigh a pawn on every board, but not by the
+20,000 centipawns of its raw score, and a king lost on one board should not hide every other
+difference. Scores stay in centipawn-like units, so margins written in centipawns keep their
+meaning near zero.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fogsearch.search import BoardTable
+
+UTILITY_SCALE_CP = 1000.0
+"""Utilities are ``UTILITY_SCALE_CP * tanh(cp / UTILITY_SCALE_CP)``: linear for ordinary
+material, saturating at ±1000 for a king taken or lost."""
+
+
+def utility(values_cp: np.ndarray) -> np.ndarray:
+    """Centipawn values squashed into (-UTILITY_SCALE_CP, UTILITY_SCALE_CP), as floats."""
+    return UTILITY_SCALE_CP * np.tanh(np.asarray(values_cp, dtype=np.float64) / UTILITY_SCALE_CP)
+
+
+def compound_scores(
+    utilities: np.ndarray,
+    weights: np.ndarray,
+    mean_weight: float,
+    minimums: np.ndarray | None = None,
+) -> np.ndarray:
+    """Per request (a row of ``utilities``, one column per board): ``mean_weight`` times the
+    ``weights``-weighted mean plus ``1 - mean_weight`` times the minimum over the boards, or
+    times ``minimums`` (one per request, such as the information-set search's worst case) when
+    given."""
+    weights = np.asarray(weights, dtype=np.float64)
+    mean = utilities @ (weights / weights.sum())
+    low = utilities.min(axis=1) if minimums is None else np.asarray(minimums, dtype=np.float64)
+    return mean_weight * mean + (1.0 - mean_weight) * low
+
+
+def request_scores(
+    table: BoardTable,
+    weights: np.ndarray,
+    mean_weight: float,
+    set_values: dict[str, int] | None = None,
+) -> dict[str, float]:
+    """Each request of ``table`` scored by :func:`compound_scores` (UCI keys, ``"0000"`` for a
+    pass). With ``set_values`` (the information-set search's value per request), the minimum is
+    that value's utility for the requests it has."""
+    utilities = utility(table.values)
+    keys = ["0000" if move is None else move.uci() for move in table.requests]
+    minimums = None
+    if set_values is not None:
+        lows = utilities.min(axis=1)
+        minimums = np.array(
+            [
+                utility(np.array(set_values[key])) if key in set_values else low
+                for key, low in zip(keys, lows, strict=True)
+            ]
+        )
+    scores = compound_scores(utilities, weights, mean_weight, minimums)
+    return dict(zip(keys, scores.tolist(), strict=True))
