@@ -125,26 +125,32 @@ pub fn search(
         done += 1;
     }
     let seat = root.to_act();
-    let mut stats = RootStats {
-        actions: root.legal_action_vec(game),
-        iterations: done,
-        ..RootStats::default()
-    };
-    for &a in &stats.actions {
-        let child = nodes[0].children.iter().find(|(b, _)| *b == a);
-        match child {
-            Some(&(_, id)) => {
-                let c = &nodes[id as usize];
-                stats.visits.push(c.visits);
-                stats.values.push(c.sum[seat] / c.visits.max(1) as f64);
-            }
-            None => {
-                stats.visits.push(0);
-                stats.values.push(0.0);
-            }
-        }
+    root_stats(game, root, done, |action| {
+        let &(_, id) = nodes[0].children.iter().find(|(b, _)| *b == action)?;
+        let c = &nodes[id as usize];
+        Some((c.visits, c.sum[seat]))
+    })
+}
+
+/// The statistics of `root` after `iterations` playouts: per legal action, the visits of its
+/// child and the sum of the returns of the root's seat through it (`None`: never tried).
+fn root_stats(
+    game: &dyn TrickGame,
+    root: &TableState,
+    iterations: u64,
+    child: impl Fn(Action) -> Option<(u32, f64)>,
+) -> RootStats {
+    let actions = root.legal_action_vec(game);
+    let (visits, values) = actions
+        .iter()
+        .map(|&a| child(a).map_or((0, 0.0), |(n, sum)| (n, sum / n.max(1) as f64)))
+        .unzip();
+    RootStats {
+        actions,
+        visits,
+        values,
+        iterations,
     }
-    stats
 }
 
 /// Information-set MCTS over sampled deals (single-observer ISMCTS, Cowling et al. 2012): one
@@ -251,25 +257,11 @@ pub fn search_shared(
     }
     let root = &roots[0];
     let seat = root.to_act();
-    let mut stats = RootStats {
-        actions: root.legal_action_vec(game),
-        iterations: done,
-        ..RootStats::default()
-    };
-    for &a in &stats.actions {
-        match nodes[0].children.iter().find(|(b, _)| *b == a) {
-            Some(&(_, id)) => {
-                let c = &nodes[id as usize];
-                stats.visits.push(c.visits);
-                stats.values.push(c.sum[seat] / c.visits.max(1) as f64);
-            }
-            None => {
-                stats.visits.push(0);
-                stats.values.push(0.0);
-            }
-        }
-    }
-    stats
+    root_stats(game, root, done, |action| {
+        let &(_, id) = nodes[0].children.iter().find(|(b, _)| *b == action)?;
+        let c = &nodes[id as usize];
+        Some((c.visits, c.sum[seat]))
+    })
 }
 
 /// Uniformly random play to the end; the returns.
