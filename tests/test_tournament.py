@@ -596,3 +596,10 @@ def test_games_whose_process_died_are_stored_as_lost_and_reported(tmp_path, caps
     assert len(lost) == 4 and all("dying" in (g["white"], g["black"]) for g in lost)
     assert all("exit code -9" in g["why"] for g in lost)
     assert "4 games are not in the table: their process died before reporting" in out
+
+
+def test_each_game_seeds_a_fogsearch_bot_unless_its_spec_names_a_seed():
+    assert PlayerSpec("fogsearch").build(7).config.search.seed == 7
+    assert PlayerSpec("fogsearch").build(-1).config.search.seed == 2**64 - 1
+    assert PlayerSpec("fogsearch", {"seed": 3}).build(7).config.search.seed == 3
+    assert PlayerSpec("fogsearch").build().config.search.seed == 0

@@ -146,11 +146,16 @@ class PlayerSpec:
 
         return config_from_settings(TroutSetConfig, self.settings, "trout-set")
 
-    def build(self) -> reconchess.Player:
-        """Instantiates the player (in the process that will play the game)."""
+    def build(self, game_seed: int | None = None) -> reconchess.Player:
+        """Instantiates the player (in the process that will play the game). A fogsearch bot
+        whose settings name no ``seed`` is seeded with ``game_seed``, so that the games of a
+        tournament differ while each replays."""
         if self.kind == "fogsearch":
             from fogsearch.bot import FogsearchBot
 
+            if game_seed is not None and "seed" not in self.settings:
+                seeded = PlayerSpec(self.kind, {**self.settings, "seed": game_seed % 2**64})
+                return FogsearchBot(seeded.fogsearch_config())
             return FogsearchBot(self.fogsearch_config())
         if self.kind == "trout-set":
             from fogsearch.opponents.trout_set import TroutSetBot

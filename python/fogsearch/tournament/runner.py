@@ -90,7 +90,7 @@ def play_game(task: GameTask, on_turn: TurnListener | None = None) -> GameRecord
     started = time.perf_counter()
     for color, spec in ((chess.WHITE, task.white), (chess.BLACK, task.black)):
         try:
-            players[color] = spec.build()
+            players[color] = spec.build(task.seed)
         except Exception:  # noqa: BLE001 - a bot that cannot be built (bad settings) loses
             crashed, error = chess.COLOR_NAMES[color], traceback.format_exc()
             break
