@@ -1,13 +1,16 @@
 """CPU time the bot spends per turn outside its search: every callback timed with the process's
 CPU clock, minus the CPU time inside ``search()`` itself, over seeded games against reconchess's
 baselines (CPU time, so that a loaded machine changes the figures less than wall time would).
-Depth 2 everywhere (``small_set_depth=0``), so that the games do not depend on the clock.
+Depth 2 everywhere (``small_set_depth=0``), so that the games do not depend on the clock; the
+information-set search alone with set-size senses (``judge="set"``, ``sense="size"``, where the
+installation has them), the bot this was written to compare.
 
     python bench/bot_overhead.py [GAMES]
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import sys
@@ -51,9 +54,12 @@ def timed_bot_class(spent: dict[str, float]) -> type[FogsearchBot]:
 
     for name in CALLBACKS:
         setattr(Timed, name, timed(spent, name, getattr(FogsearchBot, name)))
-    # The search, wherever the bot finds it (before 434e75a it imported it from fogsearch.rbc).
+    # The search, wherever the bot finds it: its own Searcher since f98a09d, the module's
+    # search() before, fogsearch.rbc's before 434e75a.
     player = getattr(bot_package, "player", None)
-    if player is not None and hasattr(player, "search"):
+    if hasattr(FogsearchBot, "_set_search"):
+        Timed._set_search = timed(spent, "search", FogsearchBot._set_search)
+    elif player is not None and hasattr(player, "search"):
         player.search = timed(spent, "search", player.search)
     else:
         fogsearch.rbc.search = timed(spent, "search", fogsearch.rbc.search)
@@ -78,13 +84,20 @@ def play(bot: FogsearchBot, seed: int) -> None:
     game.end()
 
 
+SET_JUDGEMENT = {
+    name: value
+    for name, value in (("judge", "set"), ("sense", "size"), ("opponent_temperature_cp", 0))
+    if name in {f.name for f in dataclasses.fields(FogsearchBotConfig)}
+}
+
+
 def main(argv: list[str]) -> None:
     games = int(argv[0]) if argv else 4
     spent: dict[str, float] = {}
     bot_class = timed_bot_class(spent)
     turns = 0
     for seed in range(games):
-        bot = bot_class(FogsearchBotConfig(small_set_depth=0))
+        bot = bot_class(FogsearchBotConfig(small_set_depth=0, **SET_JUDGEMENT))
         play(bot, seed)
         turns += len(bot.turn_log)
     search = spent.pop("search")
