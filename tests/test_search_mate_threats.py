@@ -112,7 +112,7 @@ def test_mate_threats_must_be_a_bool():
 
 
 def _choose(fens: list[str], mate_threats: bool) -> tuple[chess.Move | None, FogsearchBot]:
-    config = FogsearchBotConfig(mate_threats=mate_threats, small_set_depth=0)
+    config = FogsearchBotConfig(judge="set", mate_threats=mate_threats, small_set_depth=0)
     bot = FogsearchBot(config)
     bot.handle_game_start(chess.WHITE, chess.Board(), "TroutBot")
     bot.tracker.board_set = BoardSet(chess.WHITE, fens=fens)

@@ -3,7 +3,7 @@ bot's tie-break: the mean over the boards of the one-reply outcome), ``sense_val
 is worth to the next move) and ``board_values`` (per-board perfect-information values, against a
 plain negamax written here with python-chess: requests resolved by reconchess, then pseudo-legal
 moves (RBC has no check rule), a pass as a move, taking the king wins (MATE less the ply), and a
-capture search at the leaves that stands pat or captures, never leaving its own king en prise)."""
+capture search at the leaves that stands pat or captures, and answers a check with every move)."""
 
 from __future__ import annotations
 
@@ -162,16 +162,31 @@ def _pushed(board: chess.Board, move: chess.Move | None) -> chess.Board:
     return child
 
 
-def _captures(board: chess.Board) -> float:
-    best = _core.search.evaluate_fen(board.fen())
+EVASIONS = 2
+"""In check, the capture search tries every move this many times in a row at most."""
+
+
+def _king_attacked(board: chess.Board, color: chess.Color) -> bool:
+    return board.is_attacked_by(not color, board.king(color))
+
+
+def _captures(board: chess.Board, ply: int, evasions: int = EVASIONS) -> float:
+    """Stand pat or capture; in check no standing pat (it passes into the king's capture) and,
+    ``evasions`` times in a row at most, every move; a move that leaves the king attacked loses
+    it on the next ply."""
+    mover = board.turn
+    in_check = _king_attacked(board, mover)
+    evade = in_check and evasions > 0
+    best = -(MATE - ply - 2) if in_check else _core.search.evaluate_fen(board.fen())
     for move in _moves(board):
-        if board.color_at(move.to_square) != (not board.turn):
+        if not evade and board.color_at(move.to_square) != (not mover):
             continue
         child = _pushed(board, move)
-        replies = _moves(child)
-        if _takes_king(child, replies):
-            continue
-        best = max(best, -_captures(child))
+        if _king_attacked(child, mover):
+            score = -(MATE - ply - 2)
+        else:
+            score = -_captures(child, ply + 1, evasions - int(evade))
+        best = max(best, score)
     return best
 
 
@@ -180,7 +195,7 @@ def negamax(board: chess.Board, depth: int, ply: int) -> float:
     if _takes_king(board, moves):
         return MATE - ply - 1
     if depth == 0:
-        return _captures(board)
+        return _captures(board, ply)
     return max(-negamax(_pushed(board, m), depth - 1, ply + 1) for m in [*moves, None])
 
 
