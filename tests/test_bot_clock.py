@@ -8,7 +8,7 @@ import random
 import pytest
 
 from fogsearch.bot import ClockPlan
-from fogsearch.bot.clock import decision_hardness, set_hardness, turn_budget
+from fogsearch.bot.clock import decision_hardness, part_budget, set_hardness, turn_budget
 
 PLANS = [
     ClockPlan(),
@@ -90,36 +90,53 @@ def test_most_of_the_planned_increment_is_spent_on_its_turn():
     assert turn_budget(plan, 100.0) == pytest.approx(10.0 + 0.8 * 5.0)
 
 
-# Without an increment only the reserve pays for the time outside the search: plans with almost
-# none are simulated with reconchess's increment only.
+# The reserve pays for a turn's time outside its budget (a set update longer than the whole
+# budget): plans with a reserve shorter than such a turn are not simulated.
 SIMULATED = [
     (plan, increment)
     for plan in PLANS
     for increment in (0.0, 5.0)
-    if increment > 0 or plan.reserve_seconds >= 5
+    if plan.reserve_seconds >= 5
 ]
 
 
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize(("plan", "increment"), SIMULATED)
 def test_a_simulated_game_never_runs_out_of_clock_nor_below_the_floor(plan, increment, seed):
-    """Each turn spends its whole budget (sense and move) plus up to 50 ms outside the search,
-    at random hardness, on a 900 s clock with or without the 5 s a turn the plan counts on: the
-    clock never runs out, each budget is at least the floor while the reserve allows, and a long
-    game uses most of it."""
+    """Each turn spends time on the set before its sense (with the 5 s increment up to 0.5 s, and
+    2 s on one turn in ten: a large expansion; without it up to 0.1 s, since then only the reserve
+    pays for what the plan does not), its sense and move budgets in full, and up to 50 ms after
+    the move, at random hardness, on a 900 s clock; the budgets come from the clock as the turn
+    started, less what the turn has spent, as the bot's do. The clock never runs out, each turn's
+    budget is at least the floor while the reserve allows, a turn overspends its budget only by
+    what came before its sense and after its move, and a long game uses most of the clock."""
     rng = random.Random(seed)
-    clock, used = 900.0, 0.0
+    longest_before = 0.5 if increment else 0.1
+    clock, used, after_estimate = 900.0, 0.0, 0.0
     for turn in range(120):
-        sense = plan.sense_share * turn_budget(plan, clock, turn, rng.random())
-        clock -= sense + rng.random() * 0.025
-        move = (1 - plan.sense_share) * turn_budget(plan, clock, turn, rng.random())
-        spent = move + rng.random() * 0.025
-        assert clock - spent > 0.0, turn
-        whole = turn_budget(plan, clock, turn, 0.0)
+        hardness = rng.random()
+        whole = turn_budget(plan, clock, turn, hardness)
         if clock - plan.reserve_seconds >= plan.min_turn_seconds:
             assert whole >= plan.min_turn_seconds
-        clock -= spent
-        used += sense + spent
+        spike = increment and rng.random() < 0.1
+        before = rng.random() * (2.0 if spike else longest_before)
+        elapsed = before
+        elapsed += part_budget(whole, plan.sense_share, elapsed, after_estimate)
+        elapsed += part_budget(whole, 1 - plan.sense_share, elapsed, after_estimate)
+        after = rng.random() * 0.05
+        assert elapsed <= max(whole, before) + 1e-9
+        elapsed += after
+        after_estimate += 0.5 * (after - after_estimate)
+        assert clock - elapsed > 0.0, turn
+        clock -= elapsed
+        used += elapsed
         clock += increment
     if plan.max_turn_seconds >= 20:
         assert used > 0.8 * (900 + increment * 120)
+
+
+def test_a_part_of_a_turn_gets_its_share_less_what_the_turn_has_already_spent():
+    assert part_budget(4.0, 0.25, 0.0, 0.0) == 1.0
+    assert part_budget(4.0, 0.75, 0.5, 0.2) == 3.0  # the share still fits
+    assert part_budget(4.0, 0.75, 2.0, 0.5) == pytest.approx(1.5)  # the set update took 2 s
+    assert part_budget(4.0, 0.75, 5.0, 0.0) == 0.0  # overspent already: nothing, never negative

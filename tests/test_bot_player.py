@@ -6,6 +6,7 @@ through reconchess's own tools."""
 import dataclasses
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import chess
@@ -13,7 +14,7 @@ import pytest
 import reconchess
 from test_bot_tracker import FAST, play_tracked
 
-from fogsearch.bot import FogsearchBot, FogsearchBotConfig, format_turn
+from fogsearch.bot import ClockPlan, FogsearchBot, FogsearchBotConfig, format_turn
 from fogsearch.bot.clock import turn_budget
 from fogsearch.rbc import BoardSet, move_actions
 from fogsearch.tournament import GameTask, PlayerSpec, play_game
@@ -196,9 +197,60 @@ def test_the_turn_log_shows_the_depth_the_search_completed_and_its_time():
     turn = bot.turn_log[-1]
     assert turn["depth"] == 2 and turn["search_seconds"] > 0
     move_share = 1 - config.clock.sense_share
-    assert turn["budget"] == pytest.approx(move_share * turn_budget(config.clock, 900.0))
+    assert turn["budget"] == pytest.approx(move_share * turn_budget(config.clock, 900.0), rel=1e-3)
     assert (turn["after_opponent"], turn["after_sense"], turn["after_move"]) == (1, 1, 1)
     assert f"depth 2 plies - in {turn['search_seconds']:5.2f}s" in format_turn(turn)
+
+
+def test_time_spent_updating_the_set_comes_off_the_turn_budget(monkeypatch):
+    """The opponent's move result takes 0.5 s of a turn planned at 1 s (55 s on the clock, 15 s
+    reserve, 40 turns, no increment): the sense and the move share what is left, and the turn's
+    own time is logged."""
+    plan = ClockPlan(increment_seconds=0.0, hard_turn_factor=1.0)
+    bot = FogsearchBot(dataclasses.replace(FAST, clock=plan))
+    bot.handle_game_start(chess.WHITE, chess.Board(), "test")
+    observe = bot.tracker.observe
+
+    def slow_observe(observation):
+        time.sleep(0.5)
+        observe(observation)
+
+    monkeypatch.setattr(bot.tracker, "observe", slow_observe)
+    bot.handle_opponent_move_result(False, None)
+    bot.choose_sense(list(chess.SQUARES), [], 55.0 - 0.5)
+    monkeypatch.setattr(bot.tracker, "observe", observe)
+    bot.handle_sense_result([])
+    move = bot.choose_move(list(chess.Board().pseudo_legal_moves), 55.0 - 0.5)
+    bot.handle_move_result(move, move, False, None)
+    turn = bot.turn_log[-1]
+    assert turn_budget(plan, 55.0) == pytest.approx(1.0)
+    assert 0.3 < turn["budget"] <= 0.5  # not the 0.75 s of a move share that ignores the set
+    assert 0.5 <= turn["turn_seconds"] < 1.2
+
+
+def test_the_plan_counts_on_the_increment_the_clock_shows_not_the_default():
+    """The referee adds 1 s a turn where the plan assumes 5 s: from the second turn on, the bot
+    measures it from the clocks it is told and budgets with it."""
+    plan = ClockPlan(hard_turn_factor=1.0)
+    bot = FogsearchBot(dataclasses.replace(FAST, clock=plan))
+    bot.handle_game_start(chess.WHITE, chess.Board(), "test")
+    board, clock = chess.Board(), 60.0
+    for _ in range(3):
+        turn_started = time.monotonic()
+        bot.handle_opponent_move_result(False, None)
+        bot.choose_sense(list(chess.SQUARES), [], clock - (time.monotonic() - turn_started))
+        bot.handle_sense_result([])
+        move = bot.choose_move(move_actions(board), clock - (time.monotonic() - turn_started))
+        bot.handle_move_result(move, move, False, None)
+        clock += 1.0 - (time.monotonic() - turn_started)
+        board.push(move or chess.Move.null())
+        board.push(chess.Move.null())  # the opponent passes
+    assert bot.measured_increment == pytest.approx(1.0, abs=0.05)
+    assert bot.turn_log[0]["budget"] > 0.75 * turn_budget(plan, 60.0) - 0.05  # 5 s assumed
+    one_second = dataclasses.replace(plan, increment_seconds=1.0)
+    assert bot.turn_log[2]["budget"] == pytest.approx(
+        0.75 * turn_budget(one_second, bot.turn_log[2]["seconds_left"], turn=2), abs=0.05
+    )
 
 
 def test_the_board_judgement_deepens_within_the_move_budget():

@@ -161,13 +161,13 @@ def test_the_play_log_names_its_columns_and_counts_turns_as_the_result_does(tmp_
     header = next(i for i, line in enumerate(out) if line.split()[:2] == ["turn", "side"])
     assert out[header].split() == [
         "turn", "side", "boards", "sense", "sensed", "request", "taken", "capture", "after",
-        "value_cp", "depth", "plies", "search_s", "budget_s", "clock_s",
+        "value_cp", "depth", "plies", "search_s", "budget_s", "turn_s", "clock_s",
     ]  # fmt: skip
     legend = out[2:header]
     assert [line.split()[0] for line in legend] == out[header].split()
-    assert "centipawns" in out[2 + 9] and "seconds" in out[2 + 14]  # value_cp, clock_s
+    assert "centipawns" in out[2 + 9] and "seconds" in out[2 + 15]  # value_cp, clock_s
     rows = [line.split() for line in out[header + 1 :] if line.split()[:1] != ["result:"]]
-    rows = [r for r in rows if len(r) == 15]
+    rows = [r for r in rows if len(r) == 16]
     assert [int(r[0]) for r in rows] == list(range(1, len(rows) + 1))
     assert {r[1] for r in rows} == {"black"}
     result = next(line for line in out if line.startswith("result: "))

@@ -39,6 +39,7 @@ COLUMNS = (
     ("plies", 5, "per-board search plies completed on every board"),
     ("search_s", 8, "seconds the search took"),
     ("budget_s", 8, "seconds it was allowed"),
+    ("turn_s", 8, "seconds the whole turn took on the clock (set updates, sense, move)"),
     ("clock_s", 8, "seconds left on the clock before the move"),
 )
 
@@ -158,6 +159,7 @@ class TurnLog:
             number("plies"),
             number("search_seconds", 2),
             number("budget", 2),
+            number("turn_seconds", 2),
             number("seconds_left", 1),
         )
         return " ".join(

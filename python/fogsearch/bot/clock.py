@@ -28,6 +28,15 @@ def turn_budget(
     return min(usable, max(plan.min_turn_seconds, min(plan.max_turn_seconds, share)))
 
 
+def part_budget(allowance: float, share: float, elapsed: float, still_to_come: float) -> float:
+    """Seconds one part of a turn (the sense, the move) may take: its ``share`` of the turn's
+    ``allowance``, but no more than the allowance has left once the turn's ``elapsed`` seconds
+    (set updates, the sense) and the work still to come after this part are counted. The set's
+    updates run on the clock too: a budget that ignored them overspent every turn by their cost,
+    which at short clocks and large sets drained the reserve and lost games on time."""
+    return max(0.0, min(share * allowance, allowance - elapsed - still_to_come))
+
+
 def set_hardness(boards: int) -> float:
     """How hard a set of ``boards`` boards is to decide on, in [0, 1]: log-scaled up to
     :data:`HARD_SET_BOARDS`."""

@@ -12,14 +12,16 @@ results apart.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
+import statistics
 import time
 
 import chess
 from reconchess import Color, GameHistory, Player, Square, WinReason
 
-from fogsearch.bot.clock import decision_hardness, set_hardness, turn_budget
+from fogsearch.bot.clock import decision_hardness, part_budget, set_hardness, turn_budget
 from fogsearch.bot.config import FogsearchBotConfig, opening_moves
 from fogsearch.bot.judgement import request_scores
 from fogsearch.bot.requests import (
@@ -44,6 +46,11 @@ LEAST_DECISION_SENSE_SECONDS = 0.05
 """Below this much sense time the set-size criterion chooses the sense."""
 CLOSE_DECISION_CP = 50.0
 """Best two requests this close (or closer) make a turn hard for the clock plan."""
+MAX_INCREMENT_SECONDS = 3600.0
+"""A measured increment is clamped to this (a clock that jumps further is not an increment)."""
+AFTER_SEARCH_SMOOTHING = 0.5
+"""The weight of the latest turn in the running estimate of the time a turn takes after its
+move search (choosing among ties, narrowing the set by the move's result)."""
 
 
 class FogsearchBot(Player):
@@ -74,6 +81,17 @@ class FogsearchBot(Player):
         """The opening requests still to play; emptied once one is not played as requested."""
         self._set_hardness = 0.0
         self._decision_hardness = 0.0
+        self._turn_started: float | None = None
+        """When our turn (and our clock) started: the opponent's move result opens it."""
+        self._search_ended: float | None = None
+        self._after_search_seconds = 0.0
+        """What a turn is expected to take after its move search, from the turns before."""
+        self._clock_mark: tuple[float, float] | None = None
+        """The clock as the referee last reported it, and when (monotonic seconds)."""
+        self._clock_at_turn_end: float | None = None
+        """Our clock as our last turn ended, before the referee added the increment."""
+        self._increments: list[float] = []
+        """The increment the referee added at each of our turns, as measured."""
 
     def _new_tracker(self) -> Tracker:
         c = self.config
@@ -95,6 +113,12 @@ class FogsearchBot(Player):
         """Opponent moves applied to a sample of the set, which was too large to expand exactly."""
         return self.tracker.approximations
 
+    @property
+    def measured_increment(self) -> float | None:
+        """The increment the referee adds to our clock each turn, measured from the clocks it
+        reports (the median over the turns so far); None before the second turn."""
+        return statistics.median(self._increments) if self._increments else None
+
     # -- reconchess callbacks ------------------------------------------------------------------
     def handle_game_start(self, color: Color, board: chess.Board, opponent_name: str):
         self.color = color
@@ -106,8 +130,13 @@ class FogsearchBot(Player):
         self.quiet_bound = 0
         self._opponent_has_moved = color == chess.BLACK
         self._opening = opening_moves(self.config.opening_as_black) if color == chess.BLACK else []
+        self._turn_started = self._search_ended = None
+        self._after_search_seconds = 0.0
+        self._clock_mark = self._clock_at_turn_end = None
+        self._increments = []
 
     def handle_opponent_move_result(self, captured_my_piece: bool, capture_square: Square | None):
+        self._turn_started = time.monotonic()
         self.tracker.observe(OpponentMoveResult(captured_my_piece, capture_square))
         # White's first turn also starts with this callback, before any opponent move.
         if self._opponent_has_moved:
@@ -120,8 +149,7 @@ class FogsearchBot(Player):
         squares = list(sense_actions)
         self._set_hardness = set_hardness(len(self.board_set))
         self._decision_hardness = 0.0
-        budget = turn_budget(c.clock, seconds_left, len(self.turn_log), self._set_hardness)
-        sense_seconds = budget * c.clock.sense_share
+        sense_seconds = self._part_budget(seconds_left, self._set_hardness, c.clock.sense_share)
         started = time.monotonic()
         expected = self.board_set.sense_stats()
         choice = SenseChoice(smallest_expected_set(expected, squares), "size")
@@ -156,11 +184,11 @@ class FogsearchBot(Player):
         self._turn["after_sense"] = len(self.board_set)
 
     def choose_move(self, move_actions, seconds_left: float) -> chess.Move | None:
-        clock = self.config.clock
         hardness = (self._set_hardness + self._decision_hardness) / 2
-        share = 1.0 - clock.sense_share
-        budget = share * turn_budget(clock, seconds_left, len(self.turn_log), hardness)
+        share = 1.0 - self.config.clock.sense_share
+        budget = self._part_budget(seconds_left, hardness, share)
         self._turn.update(seconds_left=seconds_left, budget=budget, quiet=self.quiet_bound)
+        self._search_ended = None
         # Unknown until the search reads a board: a move then counts as not resetting the clock,
         # which keeps quiet_bound an upper bound if the search fails.
         self._own_pawns = frozenset()
@@ -193,6 +221,7 @@ class FogsearchBot(Player):
             capture=chess.square_name(capture_square) if capture_square is not None else None,
             after_move=len(self.board_set),
         )
+        self._count_turn_time()
         self.turn_log.append(self._turn)
         log.info(format_turn(self._turn))
         self.last_search = None
@@ -200,6 +229,44 @@ class FogsearchBot(Player):
 
     def handle_game_end(self, winner_color, win_reason: WinReason, game_history: GameHistory):
         pass
+
+    # -- the clock -----------------------------------------------------------------------------
+    def _part_budget(self, seconds_left: float, hardness: float, share: float) -> float:
+        """Seconds for the sense or the move (``share`` of the turn): the plan's turn budget from
+        the clock as the turn started, less what the turn has spent so far and what it is
+        expected to spend after the move's search. The plan counts on the increment measured
+        over the game once a turn has shown it (the referee does not tell it)."""
+        now = time.monotonic()
+        elapsed = now - self._turn_started if self._turn_started is not None else 0.0
+        at_start = seconds_left + elapsed
+        if self._clock_at_turn_end is not None:
+            measured = at_start - self._clock_at_turn_end
+            self._increments.append(min(MAX_INCREMENT_SECONDS, max(0.0, measured)))
+            self._clock_at_turn_end = None
+        self._clock_mark = (seconds_left, now)
+        plan = self.config.clock
+        increment = self.measured_increment
+        if increment is not None:
+            # The median: a referee's hiccup between two turns moves one measurement, not the plan.
+            plan = dataclasses.replace(plan, increment_seconds=increment)
+        allowance = turn_budget(plan, at_start, len(self.turn_log), hardness)
+        return part_budget(allowance, share, elapsed, self._after_search_seconds)
+
+    def _count_turn_time(self) -> None:
+        """Logs the turn's own time, and updates what a turn takes after its move search and
+        where the clock stands as the turn ends."""
+        now = time.monotonic()
+        if self._clock_mark is not None:
+            reported, at = self._clock_mark
+            self._clock_at_turn_end = reported - (now - at)
+        if self._turn_started is not None:
+            self._turn["turn_seconds"] = now - self._turn_started
+        if self._search_ended is not None:
+            latest = now - self._search_ended
+            self._after_search_seconds += AFTER_SEARCH_SMOOTHING * (
+                latest - self._after_search_seconds
+            )
+        self._turn_started = self._search_ended = None
 
     # -- the move ------------------------------------------------------------------------------
     def _fallback_move(self, move_actions) -> chess.Move | None:
@@ -215,7 +282,8 @@ class FogsearchBot(Player):
             move_values, margin = self._set_values(boards, budget), c.tie_margin_cp
         else:
             move_values, margin = self._board_values(boards, weights, budget, started), 0
-        self._turn["search_seconds"] = time.monotonic() - started
+        self._search_ended = time.monotonic()
+        self._turn["search_seconds"] = self._search_ended - started
 
         def means_of(requests):
             self._turn["tied"] = len(requests)
@@ -262,9 +330,11 @@ class FogsearchBot(Player):
             limit = min(budget / 2, c.small_set_seconds)
             set_values = self._set_search(boards, c.small_set_depth, limit).move_values
         left = max(LEAST_SEARCH_SECONDS, budget - (time.monotonic() - started))
+        # Only the capture search after each request is certain; the full-width plies stop at the
+        # deadline (at one ply, 256 boards of a busy middle game take seconds).
         table = board_table(
             boards,
-            least_plies=1,
+            least_plies=0,
             most_plies=c.board_plies,
             threads=c.search.threads,
             time_limit=left,
@@ -295,5 +365,5 @@ def format_turn(t: dict) -> str:
         f"  value {value if value is not None else '-':>6}  depth {t.get('depth') or '-'}"
         f" plies {t.get('plies', '-')}"
         f" in {t.get('search_seconds', 0):5.2f}s  clock {t.get('seconds_left', 0):6.1f}s"
-        f" budget {t.get('budget', 0):5.2f}s"
+        f" budget {t.get('budget', 0):5.2f}s turn {t.get('turn_seconds', 0):5.2f}s"
     )
