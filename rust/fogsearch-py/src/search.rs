@@ -15,7 +15,7 @@ use fogsearch_core::chess::{Board, Color, Move};
 use fogsearch_core::search::{
     self, BoundRule, LeafMode, Mode, SearchConfig, SearchResult, Searcher, SenseMode,
 };
-use fogsearch_core::stop::Limits;
+use fogsearch_core::stop::{Limits, Stop};
 
 use crate::errors::{detach_guarded, detach_interruptible, read, write, FogsearchError};
 use crate::rbc::PyBoardSet;
@@ -318,6 +318,23 @@ fn sense_values(
     Ok((values.unsensed, values.by_square))
 }
 
+/// A time limit in seconds, checked as every search's is.
+fn time_limit_of(seconds: Option<f64>) -> PyResult<Option<std::time::Duration>> {
+    seconds
+        .map(SearchConfig::time_limit_from_seconds)
+        .transpose()
+        .map_err(search_error)
+}
+
+/// Limits that stop at `stop` or once `time_limit` has passed from now (on the worker thread,
+/// so converting the arguments does not count against it).
+fn limits_from_now(stop: &Stop, time_limit: Option<std::time::Duration>) -> Limits<'_> {
+    Limits::new(
+        stop,
+        time_limit.map(|limit| std::time::Instant::now() + limit),
+    )
+}
+
 /// A request (UCI or "0000") with its value on each board.
 type UciBoardValues = (String, Vec<i32>);
 
@@ -333,15 +350,11 @@ fn board_values(
     plies: u32,
     time_limit: Option<f64>,
 ) -> PyResult<Option<Vec<UciBoardValues>>> {
-    let time_limit = time_limit
-        .map(SearchConfig::time_limit_from_seconds)
-        .transpose()
-        .map_err(search_error)?;
+    let time_limit = time_limit_of(time_limit)?;
     let requests = parse_requests(requests)?;
     let boards = boards.0;
     let values = detach_interruptible(py, move |stop| {
-        let deadline = time_limit.map(|limit| std::time::Instant::now() + limit);
-        search::board_values(&boards, requests, plies, Limits::new(stop, deadline))
+        search::board_values(&boards, requests, plies, limits_from_now(stop, time_limit))
     })?
     .map_err(search_error)?;
     Ok(values.map(|rows| rows.into_iter().map(|(m, row)| (uci(m), row)).collect()))
@@ -369,22 +382,18 @@ fn board_table<'py>(
     threads: usize,
     time_limit: Option<f64>,
 ) -> PyResult<TableParts<'py>> {
-    let time_limit = time_limit
-        .map(SearchConfig::time_limit_from_seconds)
-        .transpose()
-        .map_err(search_error)?;
+    let time_limit = time_limit_of(time_limit)?;
     let requests = parse_requests(requests)?;
     let boards = boards.0;
     let count = boards.len();
     let (requests, table) = detach_interruptible(py, move |stop| {
-        let deadline = time_limit.map(|limit| std::time::Instant::now() + limit);
         search::board_table(
             &boards,
             requests,
             least_plies,
             most_plies,
             threads,
-            Limits::new(stop, deadline),
+            limits_from_now(stop, time_limit),
         )
     })?
     .map_err(search_error)?;

@@ -14,7 +14,11 @@
 //! (or promotes to), less the moved piece's value where our pieces then take it for free or for
 //! less, with a large penalty for leaving its own king en prise and a large bonus for taking our
 //! king (a board where the opponent could have taken our king, and the game went on, is
-//! unlikely). Scores see the board; what the opponent knew of it is not modelled.
+//! unlikely). A move that attacks our king scores a bonus on top: in RBC a check we do not see
+//! loses the king next turn, so opponents seek checks even where our pieces could take the
+//! checker (AttackerBot's knight rush, Nh4-f3 into a pawn's attack, was weighed as a knight
+//! thrown away, and the boards with it were left out of those we judged on). Scores see the
+//! board; what the opponent knew of it is not modelled.
 
 use crate::chess::{Board, Color, Move, MoveList, PieceType};
 
@@ -24,6 +28,10 @@ const VALUES: [f64; 6] = [100.0, 300.0, 300.0, 500.0, 900.0, 0.0];
 const KING_LEFT_EN_PRISE: f64 = -1000.0;
 /// The score of a move that takes our king.
 const KING_TAKEN: f64 = 2000.0;
+/// What attacking our king adds to a move's score: a rook's worth, so that a check with a minor
+/// piece into a pawn's attack still outscores a quiet move (by 200 cp, 2.7 times as likely at
+/// the bot's 200 cp temperature), and a queen check into our king's reach does not.
+const KING_ATTACKED: f64 = 500.0;
 
 /// The softmax temperature and the uniform share of the move model.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -107,6 +115,9 @@ pub fn move_score(board: &Board, mv: Move) -> f64 {
     if child.king_attacked(mover) {
         return score + KING_LEFT_EN_PRISE;
     }
+    if child.king_attacked(them) {
+        score += KING_ATTACKED;
+    }
     if let Some(landed) = child
         .piece_at(mv.to)
         .filter(|p| p.piece_type != PieceType::King)
@@ -159,8 +170,8 @@ mod tests {
     fn a_free_rook_is_likelier_than_a_queen_move_into_a_pawns_attack() {
         let model = OpponentModel::new(100.0, 0.0).unwrap();
         // Black's queen can take the rook on d2 (defended by nothing) or step to c4, where the
-        // pawn on b3 takes it.
-        let p = probabilities("4k3/8/8/3q4/8/1P6/3R4/6K1 b - - 0 1", model);
+        // pawn on b3 takes it; the f2 and g2 pawns keep it from checking.
+        let p = probabilities("4k3/8/8/3q4/8/1P6/3R1PP1/6K1 b - - 0 1", model);
         assert!(of(&p, "d5d2") > 0.8);
         assert!(of(&p, "d5c4") < 1e-3 * of(&p, "d5a5"));
         assert!(of(&p, "0000") > of(&p, "d5c4"));
@@ -174,6 +185,23 @@ mod tests {
         let q = probabilities("4k3/8/8/8/8/8/4R3/4K3 b - - 0 1", model);
         // The king steps off the e-file rather than along it.
         assert!(of(&q, "e8e7") < 1e-3 * of(&q, "e8d8"));
+    }
+
+    /// AttackerBot's rush: Black's knight on h4 may check from f3, where White's g2 pawn takes it
+    /// if White knows it is there, step to g6 (quiet), or take the g2 pawn with check, where the
+    /// bishop on f1 takes it.
+    const RUSH: &str = "rnbqkb1r/pppppppp/8/8/7n/2N1P3/PPPPNPPP/R1BQKB1R b KQkq - 5 4";
+
+    #[test]
+    fn a_check_is_likelier_than_a_quiet_move_even_into_a_pawns_attack() {
+        let model = OpponentModel::new(200.0, 0.0).unwrap();
+        let p = probabilities(RUSH, model);
+        assert!(of(&p, "h4f3") > 2.5 * of(&p, "h4g6"));
+        let board = Board::from_fen(RUSH).unwrap();
+        let score = |uci: &str| move_score(&board, Move::from_uci(uci).unwrap());
+        assert_eq!(score("h4f3"), KING_ATTACKED - 300.0);
+        assert_eq!(score("h4g6"), 0.0);
+        assert_eq!(score("h4g2"), 100.0 + KING_ATTACKED - 300.0); // a pawn taken, with check
     }
 
     use crate::rbc::BoardSet;
