@@ -68,7 +68,8 @@ class ClockPlan:
     """A turn of hardness 1 gets this many times the even share (hardness 0 gets it once)."""
     sense_share: float = 0.25
     increment_seconds: float = 5.0
-    """What the clock adds each turn (reconchess's default); 80 % of it is spent on the turn it
+    """What the clock adds each turn (reconchess's default), until the bot has measured it from
+    the clocks the referee reports (from its second turn); 80 % of it is spent on the turn it
     comes with. Only a plan: a clock without increment still never runs out (every budget stays
     within what is left beyond the reserve), it just leaves the reserve unspent earlier."""
 
