@@ -93,10 +93,7 @@ def test_most_of_the_planned_increment_is_spent_on_its_turn():
 # The reserve pays for a turn's time outside its budget (a set update longer than the whole
 # budget): plans with a reserve shorter than such a turn are not simulated.
 SIMULATED = [
-    (plan, increment)
-    for plan in PLANS
-    for increment in (0.0, 5.0)
-    if plan.reserve_seconds >= 5
+    (plan, increment) for plan in PLANS for increment in (0.0, 5.0) if plan.reserve_seconds >= 5
 ]
 
 
