@@ -14,7 +14,7 @@ from reconchess.bots.attacker_bot import AttackerBot
 from reconchess.bots.random_bot import RandomBot
 
 from fogsearch.bot import ClockPlan, FogsearchBot, FogsearchBotConfig
-from fogsearch.bot.tracker import Tracker
+from fogsearch.bot.tracker import Tracker, likeliest
 from fogsearch.observations import MoveResult, OpponentMoveResult, sense_result
 from fogsearch.rbc import BoardSet
 
@@ -140,6 +140,19 @@ def test_with_an_opponent_model_the_search_sample_is_the_likeliest_boards():
     assert np.allclose(kept, np.array(chosen) / sum(chosen))
     # A rebuilt set keeps the model.
     assert tracker.rebuild().opponent_model == (100.0, 0.1)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_likeliest_boards_are_those_a_full_sort_picks(seed):
+    rng = np.random.default_rng(seed)
+    count = int(rng.integers(1, 400))
+    weights = rng.integers(1, 6, count) / 10.0  # many ties
+    tie_break = rng.random(count)
+    for size in (1, count // 3, count - 1, count, count + 5):
+        if size < 1:
+            continue
+        expected = np.lexsort((tie_break, -weights))[:size]
+        assert likeliest(weights, size, tie_break).tolist() == expected.tolist()
 
 
 def test_without_an_opponent_model_the_weighted_sample_is_the_uniform_one():

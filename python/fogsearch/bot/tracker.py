@@ -25,6 +25,21 @@ EXPANSION_FACTOR = 32
 """About 30 opponent replies per board: a sample this many times smaller should fit."""
 
 
+def likeliest(weights: np.ndarray, size: int, tie_break: np.ndarray) -> np.ndarray:
+    """The indices of the ``size`` largest ``weights``, largest first, equal weights in the order
+    of ``tie_break`` (as ``np.lexsort((tie_break, -weights))[:size]``), in time linear in the
+    set: a full sort of a set of millions took a second of the turn."""
+    count = len(weights)
+    if size >= count:
+        return np.lexsort((tie_break, -weights))
+    threshold = np.partition(weights, count - size)[count - size]  # the size-th largest
+    above = np.flatnonzero(weights > threshold)
+    tied = np.flatnonzero(weights == threshold)
+    tied = tied[np.argsort(tie_break[tied], kind="stable")[: size - len(above)]]
+    chosen = np.concatenate([above, tied])
+    return chosen[np.lexsort((tie_break[chosen], -weights[chosen]))]
+
+
 class Tracker:
     """The board set of the player of ``color``, capped at ``max_boards``, with its log.
     ``rng`` draws the samples (shared with the bot, so a seeded game is reproducible);
@@ -98,9 +113,9 @@ class Tracker:
         if len(weights) <= size:
             return self.board_set, weights
         tie_break = np.random.default_rng(self.rng.getrandbits(64)).random(len(weights))
-        likeliest = np.lexsort((tie_break, -weights))[:size]
-        kept = weights[likeliest]
-        return self.board_set.subset(likeliest.tolist()), kept / kept.sum()
+        chosen = likeliest(weights, size, tie_break)
+        kept = weights[chosen]
+        return self.board_set.subset(chosen.tolist()), kept / kept.sum()
 
     def _apply(self, board_set: BoardSet, observation: Observation) -> BoardSet:
         """``board_set`` after one observation: the same set updated exactly, or, when an opponent
