@@ -53,6 +53,16 @@ def test_a_spent_time_limit_keeps_the_plies_always_searched():
     assert np.array_equal(table.values, board_table(_set(), least_plies=1, most_plies=1).values)
 
 
+def test_with_nothing_certain_a_spent_time_limit_leaves_only_static_values():
+    table = board_table(_set(), least_plies=None, most_plies=8, threads=1, time_limit=1e-6)
+    assert table.plies.dtype == np.int32 and list(table.plies) == [-1] * len(FENS)
+    assert table.values.shape == (len(table.requests), len(FENS))
+    # Without a deadline nothing is cut: the same values as with the capture search certain.
+    full = board_table(_set(), least_plies=None, most_plies=1, threads=1)
+    assert list(full.plies) == [1] * len(FENS)
+    assert np.array_equal(full.values, board_table(_set(), least_plies=0, most_plies=1).values)
+
+
 def test_board_table_refuses_bad_plies_and_threads():
     with pytest.raises(ValueError, match="most_plies"):
         board_table(_set(), most_plies=9)

@@ -379,8 +379,10 @@ class BoardTable:
 
     requests: the requests, a pass as ``None``. values: ``(requests, boards)`` int32 centipawns,
     our point of view (``MATE - ply`` where the request leads to taking their king within the
-    search, ``-(MATE - ply)`` where ours is taken). plies: per board, how many plies after the
-    request it was searched (every request of a board alike). nodes: nodes visited."""
+    search, ``-(MATE - ply)`` where ours is taken). plies: per board (int32), how many plies
+    after the request it was searched (every request of a board alike); -1 where the deadline
+    came before its capture search finished (with ``least_plies=None``), the values then being the
+    static evaluation after each request. nodes: nodes visited."""
 
     requests: list[chess.Move | None]
     values: np.ndarray
@@ -402,7 +404,7 @@ def board_table(
     board_set: object,
     requests: Iterable[chess.Move | None] | None = None,
     most_plies: int = 4,
-    least_plies: int = 0,
+    least_plies: int | None = 0,
     threads: int | None = None,
     time_limit: float | None = None,
 ) -> BoardTable:
@@ -411,10 +413,15 @@ def board_table(
     ordering, a capture search at the leaves that answers checks), deepened one ply at a time over
     all boards together. Plies up to ``least_plies`` are always searched; deeper ones while
     ``time_limit`` seconds allow, up to ``most_plies`` (at most :data:`MAX_BOARD_PLIES`), each
-    board keeping the deepest ply it completed. Values do not depend on ``threads`` (default:
-    every core). The GIL is released; Ctrl-C stops it. Raises :class:`SearchError` as
-    :func:`board_values` does."""
-    for name, plies in (("most_plies", most_plies), ("least_plies", least_plies)):
+    board keeping the deepest ply it completed. ``least_plies=None``: nothing is certain, so the
+    time limit bounds the whole call (a busy board's capture search alone can take a million
+    nodes); boards it cut before their capture search finished keep the static evaluation after
+    each request (plies -1). Values do not depend on ``threads`` (default: every core). The GIL
+    is released; Ctrl-C stops it. Raises :class:`SearchError` as :func:`board_values` does."""
+    checked = [("most_plies", most_plies)]
+    if least_plies is not None:
+        checked.append(("least_plies", least_plies))
+    for name, plies in checked:
         if (
             isinstance(plies, bool)
             or not isinstance(plies, int)

@@ -106,12 +106,13 @@ def board_values(
 def board_table(
     boards: _Boards,
     requests: list[str | None] | None = None,
-    least_plies: int = 0,
+    least_plies: int | None = 0,
     most_plies: int = 4,
     threads: int = 1,
     time_limit: float | None = None,
-) -> tuple[list[str], npt.NDArray[np.int32], npt.NDArray[np.uint32], int]:
-    """``(requests, values (requests, boards), plies per board, nodes)``; Ctrl-C stops it."""
+) -> tuple[list[str], npt.NDArray[np.int32], npt.NDArray[np.int32], int]:
+    """``(requests, values (requests, boards), plies per board (-1: static values only),
+    nodes)``; Ctrl-C stops it."""
 
 def decision_sense_values(
     boards: _Boards,

@@ -42,6 +42,9 @@ log = logging.getLogger("fogsearch.bot")
 
 LEAST_SEARCH_SECONDS = 0.01
 """The time limit of a turn whose budget is spent: the search then returns depth 1."""
+LEAST_BOARD_SECONDS = 0.1
+"""The board judgement's time when the turn's budget is spent: enough for the capture search on
+most boards (static values on the rest)."""
 LEAST_DECISION_SENSE_SECONDS = 0.05
 """Below this much sense time the set-size criterion chooses the sense."""
 CLOSE_DECISION_CP = 50.0
@@ -329,12 +332,13 @@ class FogsearchBot(Player):
         if c.small_set_depth and len(boards) <= c.small_set_boards:
             limit = min(budget / 2, c.small_set_seconds)
             set_values = self._set_search(boards, c.small_set_depth, limit).move_values
-        left = max(LEAST_SEARCH_SECONDS, budget - (time.monotonic() - started))
-        # Only the capture search after each request is certain; the full-width plies stop at the
-        # deadline (at one ply, 256 boards of a busy middle game take seconds).
+        left = max(LEAST_BOARD_SECONDS, budget - (time.monotonic() - started))
+        # Nothing is certain: at one ply 256 boards of a busy middle game take seconds, and one
+        # board's capture search alone can take a second; boards the deadline cuts keep static
+        # values.
         table = board_table(
             boards,
-            least_plies=0,
+            least_plies=None,
             most_plies=c.board_plies,
             threads=c.search.threads,
             time_limit=left,

@@ -64,7 +64,7 @@ def decision_sense(
     if len(boards) < 2:
         return SenseChoice(by_size, "size")
     table = board_table(
-        boards, least_plies=0, most_plies=plies, threads=threads, time_limit=time_limit
+        boards, least_plies=None, most_plies=plies, threads=threads, time_limit=time_limit
     )
     utilities = utility(table.values)
     unsensed, by_square = decision_sense_values(boards, utilities, weights, mean_weight)

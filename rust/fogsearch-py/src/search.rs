@@ -365,7 +365,7 @@ fn board_values(
 type TableParts<'py> = (
     Vec<String>,
     Bound<'py, PyArray2<i32>>,
-    Bound<'py, PyArray1<u32>>,
+    Bound<'py, PyArray1<i32>>,
     u64,
 );
 
@@ -377,7 +377,7 @@ fn board_table<'py>(
     py: Python<'py>,
     boards: Boards,
     requests: Option<Vec<Option<String>>>,
-    least_plies: u32,
+    least_plies: Option<u32>,
     most_plies: u32,
     threads: usize,
     time_limit: Option<f64>,

@@ -47,8 +47,10 @@ const ASPIRATION_CP: i32 = 40;
 pub struct BoardTable {
     /// `values[r * boards + b]`: request `r` on board `b`, our point of view.
     pub values: Vec<i32>,
-    /// The plies searched after the request on each board (all of its requests alike).
-    pub plies: Vec<u32>,
+    /// The plies searched after the request on each board (all of its requests alike); -1 where
+    /// not even the capture search finished before the deadline, and the values are the static
+    /// evaluation after each request.
+    pub plies: Vec<i32>,
     /// Nodes visited (full-width and capture-search).
     pub nodes: u64,
 }
@@ -61,8 +63,8 @@ pub fn request_board_values(
     plies: u32,
     limits: Limits<'_>,
 ) -> Result<Vec<Vec<i32>>, Halt> {
-    let table = request_board_table(boards, requests, 0, plies, limits)?;
-    if table.plies.iter().any(|&p| p < plies) {
+    let table = request_board_table(boards, requests, Some(0), plies, limits)?;
+    if table.plies.iter().any(|&p| p < plies as i32) {
         return Err(Halt::DeadlinePassed);
     }
     let n = boards.len();
@@ -73,19 +75,22 @@ pub fn request_board_values(
 
 /// Every request's value on every board by iterative deepening: plies `0..=least_plies` always
 /// (a stop still ends them), then one more ply at a time over all boards until `most_plies` or
-/// the deadline in `limits`, each board keeping its deepest completed ply. `Err(Halt::Stopped)`
-/// when the stop was raised. Runs on the caller's rayon pool.
+/// the deadline in `limits`, each board keeping its deepest completed ply. With `least_plies`
+/// `None` nothing is certain: a board whose capture search (ply 0) the deadline cut keeps the
+/// static evaluation after each request (ply -1), so the deadline bounds the whole call (one
+/// busy board's capture search can take a million nodes). `Err(Halt::Stopped)` when the stop was
+/// raised. Runs on the caller's rayon pool.
 pub fn request_board_table(
     boards: &[Board],
     requests: &[Option<Move>],
-    least_plies: u32,
+    least_plies: Option<u32>,
     most_plies: u32,
     limits: Limits<'_>,
 ) -> Result<BoardTable, Halt> {
     let n = boards.len();
     let mut table = BoardTable {
         values: vec![0; requests.len() * n],
-        plies: vec![0; n],
+        plies: vec![-1; n],
         nodes: 0,
     };
     let Some(first) = boards.first() else {
@@ -118,11 +123,19 @@ pub fn request_board_table(
         .enumerate()
         .flat_map(|(b, s)| (0..s.len()).map(move |i| (b, i)))
         .collect();
-    let mut slot_values: Vec<Vec<i32>> = slots.iter().map(|s| vec![0; s.len()]).collect();
+    let mut slot_values: Vec<Vec<i32>> = boards
+        .iter()
+        .zip(&slots)
+        .map(|(board, taken)| taken.iter().map(|&t| static_value(board, t)).collect())
+        .collect();
     let mut reached: Vec<Option<u32>> = vec![None; n];
     let never = Limits::new(limits.stop, None);
     for plies in 0..=most_plies {
-        let level_limits = if plies <= least_plies { never } else { limits };
+        let level_limits = if least_plies.is_some_and(|least| plies <= least) {
+            never
+        } else {
+            limits
+        };
         let results: Vec<(Option<i32>, u64)> = work
             .par_iter()
             .map(|&(b, i)| {
@@ -165,12 +178,27 @@ pub fn request_board_table(
         }
     }
     for b in 0..n {
-        table.plies[b] = reached[b].unwrap_or(0);
+        table.plies[b] = reached[b].map_or(-1, |p| p as i32);
         for (r, &slot) in slot_of[b].iter().enumerate() {
             table.values[r * n + b] = slot_values[b][slot as usize];
         }
     }
     Ok(table)
+}
+
+/// The value of `taken` on `board` for the side making it, before any search: a king taken wins, a
+/// king left en prise loses, otherwise the static evaluation.
+fn static_value(board: &Board, taken: Option<Move>) -> i32 {
+    let us = board.turn();
+    if taken.is_some_and(|m| Some(m.to) == board.king_square(us.other())) {
+        return MATE - 1;
+    }
+    let mut child = board.clone();
+    child.push(taken);
+    if child.king_attacked(us) {
+        return -(MATE - 2);
+    }
+    evaluate(&child, us)
 }
 
 thread_local! {
@@ -707,13 +735,13 @@ mod tests {
             .collect();
         let requests = vec![None];
         let one = crate::pool::install(1, || {
-            request_board_table(&boards, &requests, 3, 3, no_limits()).unwrap()
+            request_board_table(&boards, &requests, Some(3), 3, no_limits()).unwrap()
         })
         .unwrap();
         let mut reversed = boards.clone();
         reversed.reverse();
         let many = crate::pool::install(3, || {
-            request_board_table(&reversed, &requests, 3, 3, no_limits()).unwrap()
+            request_board_table(&reversed, &requests, Some(3), 3, no_limits()).unwrap()
         })
         .unwrap();
         let mut back = many.values.clone();
@@ -740,7 +768,7 @@ mod tests {
         let table = request_board_table(
             std::slice::from_ref(&board),
             &requests,
-            1,
+            Some(1),
             6,
             Limits::new(&NEVER, past),
         )
@@ -753,6 +781,41 @@ mod tests {
             Limits::new(&NEVER, past),
         );
         assert_eq!(values, Err(Halt::DeadlinePassed));
+    }
+
+    #[test]
+    fn with_nothing_certain_a_passed_deadline_leaves_the_static_values() {
+        let board = Board::from_fen("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1").unwrap();
+        let requests = all_requests(&board);
+        let past = Some(Instant::now());
+        let table = request_board_table(
+            std::slice::from_ref(&board),
+            &requests,
+            None,
+            6,
+            Limits::new(&NEVER, past),
+        )
+        .unwrap();
+        assert_eq!(table.plies, vec![-1]);
+        let expected: Vec<i32> = requests.iter().map(|&r| static_value(&board, r)).collect();
+        assert_eq!(table.values, expected);
+        // Rxd5 leaves a rook against nothing; the pass leaves a rook against a queen.
+        let rxd5 = requests
+            .iter()
+            .position(|&r| r == Move::from_uci("d2d5").ok())
+            .unwrap();
+        assert!(table.values[rxd5] > 400);
+        assert!(table.values[requests.len() - 1] < -300);
+        // Without a deadline the same call searches every ply.
+        let full = request_board_table(
+            std::slice::from_ref(&board),
+            &requests,
+            None,
+            1,
+            no_limits(),
+        )
+        .unwrap();
+        assert_eq!(full.plies, vec![1]);
     }
 
     #[test]

@@ -88,21 +88,23 @@ pub fn sense_values(
 }
 
 /// Every request's value on every board by iterative deepening (see `board_search`): plies
-/// `0..=least_plies` whatever the deadline, then deeper while `limits` allow, up to `most_plies`,
-/// in the shared pool of `threads` workers. The requests default to the root requests. A raised
+/// `0..=least_plies` whatever the deadline (`None`: none, boards the deadline cut before their
+/// capture search keep their static values), then deeper while `limits` allow, up to
+/// `most_plies`, in the shared pool of `threads` workers. The requests default to the root requests. A raised
 /// stop gives [`SearchError::Interrupted`].
 pub fn board_table(
     boards: &[Board],
     requests: Option<Vec<Option<Move>>>,
-    least_plies: u32,
+    least_plies: Option<u32>,
     most_plies: u32,
     threads: usize,
     limits: Limits<'_>,
 ) -> Result<(Vec<Option<Move>>, BoardTable), SearchError> {
-    if most_plies > MAX_BOARD_PLIES || least_plies > most_plies {
+    if most_plies > MAX_BOARD_PLIES || least_plies.is_some_and(|least| least > most_plies) {
         return Err(SearchError::InvalidConfig(format!(
             "plies must satisfy least_plies <= most_plies <= {MAX_BOARD_PLIES} (deeper searches \
-             take minutes per board), got least_plies {least_plies}, most_plies {most_plies}"
+             take minutes per board), got least_plies {}, most_plies {most_plies}",
+            least_plies.map_or("None".to_string(), |least| least.to_string())
         )));
     }
     let requests = known_requests(boards, requests)?;
