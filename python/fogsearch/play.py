@@ -36,7 +36,7 @@ COLUMNS = (
     ("after", 7, "boards after the move"),
     ("value_cp", 8, "the best request's value in centipawns (positive: ours is better)"),
     ("depth", 5, "information-set search depth completed, in our moves"),
-    ("plies", 5, "per-board search plies completed on every board"),
+    ("plies", 5, "per-board search plies completed on every board (-1: static values on some)"),
     ("search_s", 8, "seconds the search took"),
     ("budget_s", 8, "seconds it was allowed"),
     ("turn_s", 8, "seconds the whole turn took on the clock (set updates, sense, move)"),
