@@ -216,6 +216,44 @@ struct Entry {
     bound: Bound,
 }
 
+impl Entry {
+    /// The entry for `value`, searched at (key, ply, alpha, beta) to `depth`: exact inside the
+    /// window, a bound outside it.
+    fn stored(searched: (u64, u32, i32, i32), value: i32, best: Option<Move>, depth: u32) -> Entry {
+        let (key, ply, alpha, beta) = searched;
+        let bound = if value <= alpha {
+            Bound::Upper
+        } else if value >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        Entry {
+            key,
+            value: to_table(value, ply),
+            best,
+            depth: depth.min(255) as u8,
+            bound,
+        }
+    }
+
+    /// The stored value where it is for `key` at `depth` and settles the window (alpha, beta)
+    /// at `ply`.
+    fn cutoff(&self, key: u64, depth: u32, ply: u32, alpha: i32, beta: i32) -> Option<i32> {
+        if self.bound == Bound::Empty || self.key != key || u32::from(self.depth) != depth {
+            return None;
+        }
+        let value = from_table(self.value, ply);
+        let settles = match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => value >= beta,
+            Bound::Upper => value <= alpha,
+            Bound::Empty => false,
+        };
+        settles.then_some(value)
+    }
+}
+
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 enum Bound {
     #[default]
@@ -338,18 +376,9 @@ impl Run<'_, '_> {
         let mut table_move = None;
         if entry.bound != Bound::Empty && entry.key == key {
             table_move = entry.best;
-            if u32::from(entry.depth) == depth {
-                let value = from_table(entry.value, ply);
-                let usable = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => value >= beta,
-                    Bound::Upper => value <= alpha,
-                    Bound::Empty => false,
-                };
-                if usable {
-                    return value;
-                }
-            }
+        }
+        if let Some(value) = entry.cutoff(key, depth, ply, alpha, beta) {
+            return value;
         }
         let mut list = MoveList::new();
         board.pseudo_legal_moves(&mut list);
@@ -423,20 +452,8 @@ impl Run<'_, '_> {
                 break;
             }
         }
-        let bound = if best <= original_alpha {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        self.engine.table[slot] = Entry {
-            key,
-            value: to_table(best, ply),
-            best: best_move,
-            depth: depth.min(255) as u8,
-            bound,
-        };
+        let searched = (key, ply, original_alpha, beta);
+        self.engine.table[slot] = Entry::stored(searched, best, best_move, depth);
         best
     }
 
@@ -456,35 +473,13 @@ impl Run<'_, '_> {
     ) -> i32 {
         let slot = (key as usize) & (CAPTURE_TABLE_ENTRIES - 1);
         let entry = self.engine.capture_table[slot];
-        if entry.bound != Bound::Empty && entry.key == key && u32::from(entry.depth) == evasions {
-            let value = from_table(entry.value, ply);
-            let usable = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => value >= beta,
-                Bound::Upper => value <= alpha,
-                Bound::Empty => false,
-            };
-            if usable {
-                return value;
-            }
+        if let Some(value) = entry.cutoff(key, evasions, ply, alpha, beta) {
+            return value;
         }
-        let original_alpha = alpha;
         let best = self.capture_search(board, key, ply, alpha, beta, evasions);
         if !self.halted {
-            let bound = if best <= original_alpha {
-                Bound::Upper
-            } else if best >= beta {
-                Bound::Lower
-            } else {
-                Bound::Exact
-            };
-            self.engine.capture_table[slot] = Entry {
-                key,
-                value: to_table(best, ply),
-                best: None,
-                depth: evasions as u8,
-                bound,
-            };
+            let searched = (key, ply, alpha, beta);
+            self.engine.capture_table[slot] = Entry::stored(searched, best, None, evasions);
         }
         best
     }
