@@ -242,11 +242,7 @@ class FogsearchBot(Player):
         now = time.monotonic()
         elapsed = now - self._turn_started if self._turn_started is not None else 0.0
         at_start = seconds_left + elapsed
-        if self._clock_at_turn_end is not None:
-            measured = at_start - self._clock_at_turn_end
-            self._increments.append(min(MAX_INCREMENT_SECONDS, max(0.0, measured)))
-            self._clock_at_turn_end = None
-        self._clock_mark = (seconds_left, now)
+        self._read_clock(seconds_left, at_start, now)
         plan = self.config.clock
         increment = self.measured_increment
         if increment is not None:
@@ -254,6 +250,15 @@ class FogsearchBot(Player):
             plan = dataclasses.replace(plan, increment_seconds=increment)
         allowance = turn_budget(plan, at_start, len(self.turn_log), hardness)
         return part_budget(allowance, share, elapsed, self._after_search_seconds)
+
+    def _read_clock(self, seconds_left: float, at_start: float, now: float) -> None:
+        """Notes the clock the referee reported (``seconds_left`` at ``now``; ``at_start`` as the
+        turn started) and, on a turn's first report, the increment added since our last turn."""
+        if self._clock_at_turn_end is not None:
+            measured = at_start - self._clock_at_turn_end
+            self._increments.append(min(MAX_INCREMENT_SECONDS, max(0.0, measured)))
+            self._clock_at_turn_end = None
+        self._clock_mark = (seconds_left, now)
 
     def _count_turn_time(self) -> None:
         """Logs the turn's own time, and updates what a turn takes after its move search and
