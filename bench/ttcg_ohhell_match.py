@@ -1,11 +1,12 @@
-"""Oh Hell: the searching player with the TTCG Gibbs sampler against OpenSpiel's ISMCTS (which
-resamples with OpenSpiel's own resampler) and against uniform random, at equal time per move.
+"""Oh Hell: the searching player (its Oh Hell default: one information-set tree over 256 uniform
+consistent deals) against OpenSpiel's ISMCTS (which resamples with OpenSpiel's own resampler) and
+against uniform random, at equal time per move.
 
 Three players, OpenSpiel's default oh_hell (52 cards, 1-17 tricks at random), every deal played
 three times with the players rotated through the seats. Prints each player's mean return (points
 per game) with a 95% interval over deals, and the paired difference search - ISMCTS per deal.
 
-    .venv/bin/python bench/ttcg_ohhell_match.py --deals 100 --move-seconds 0.05 --workers 2
+    python bench/ttcg_ohhell_match.py --deals 300 --seed 2027 --move-seconds 0.05 --workers 2
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--move-seconds", type=float, default=0.05)
-    parser.add_argument("--sampler", default="gibbs")
+    parser.add_argument("--sampler", default="us")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--param", action="append", default=[], help="oh_hell KEY=VALUE")

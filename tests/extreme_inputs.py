@@ -183,7 +183,7 @@ TTCG_VALID = {
     "iterations": 8,
     "seconds": None,
     "exploration": None,
-    "shared_tree": False,
+    "shared_tree": None,
 }
 # Calls whose arguments are Gongzhu's rather than Oh Hell's.
 LABEL_VALID = {

@@ -68,6 +68,23 @@ def test_the_searching_player_plays_legal_moves_in_oh_hell_bids_included():
         state.apply_action(a)
 
 
+def test_oh_hells_default_is_one_information_set_tree_over_many_deals():
+    params = {"players": 3, "num_suits": 4, "num_cards_per_suit": 13, "num_tricks_fixed": 3}
+    state = native.OhHellState(params)
+    rng = random.Random(6)
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.legal_actions()))
+    default = native.Player.search(game="oh_hell", params=params, iterations=2, threads=1)
+    shared = native.Player.search(game="oh_hell", params=params, deals=256, iterations=2,
+                                  threads=1, shared_tree=True)  # fmt: skip
+    explained = default.explain(state, seed=4)
+    assert explained["deals"] == 256 and explained["iterations"] == 512
+    assert shared.explain(state, seed=4) == explained
+    per_deal = native.Player.search(game="oh_hell", params=params, deals=256, iterations=2,
+                                    threads=1, shared_tree=False)  # fmt: skip
+    assert per_deal.explain(state, seed=4) != explained
+
+
 def test_search_beats_random_on_duplicate_deals():
     """Eight duplicate deals are enough to see a searching team beat a random one by far: the
     searching side's mean return is above 100 points (Mr. If's edge over Random is ~200)."""

@@ -344,7 +344,7 @@ class Player:
         chains: int | None = None,
         burn_in: int | None = None,
         thin: int | None = None,
-        shared_tree: bool = False,
+        shared_tree: bool | None = None,
     ) -> Player: ...
     @property
     def kind(self) -> str: ...

@@ -3,15 +3,15 @@ and ``openspiel-ismcts[:key=value,...]`` (OpenSpiel's ISMCTS bot, oh_hell only),
 ``@label``-ed, in the grammar of :class:`fogsearch.tournament.PlayerSpec`.
 
 ``search`` settings: ``sampler`` (us, ss, us+iec, ss+iec, gibbs, pairs; default us), ``deals``
-(sampled per move, 16), ``iterations`` (UCB-MCTS iterations per deal, 400), ``c`` (UCB's
-exploration constant; Gongzhu 200, Oh Hell 7; ``c=30`` is the paper's, tuned for its network's
-values rather than random playouts), ``threads`` (default: every core),
-``beta`` (IEC's, 0.015), ``model_beta`` (the Greed model of play of Gongzhu's Gibbs sampler, 0.015),
-``key_cards`` (SS, 2), ``chains``, ``burn_in``, ``thin`` (Gibbs: 4, 20, 10), ``tree`` (``deals``: a
-perfect-information tree per sampled deal, searched in parallel; ``shared``: one information-set
-tree over all of them, single-observer ISMCTS, on one thread). ``openspiel-ismcts``
-settings: ``simulations`` (1,000), ``c`` (UCT's, 2), ``rollouts`` (1). With a time per move, both
-searches stop when it is up.
+(sampled per move; Gongzhu 16, Oh Hell 256), ``iterations`` (UCB-MCTS iterations per deal, 400),
+``c`` (UCB's exploration constant; Gongzhu 200, Oh Hell 7; ``c=30`` is the paper's, tuned for its
+network's values rather than random playouts), ``threads`` (default: every core), ``beta`` (IEC's,
+0.015), ``model_beta`` (the Greed model of play of Gongzhu's Gibbs sampler, 0.015), ``key_cards``
+(SS, 2), ``chains``, ``burn_in``, ``thin`` (Gibbs: 4, 20, 10), ``tree`` (``deals``: a
+perfect-information tree per sampled deal, searched in parallel, Gongzhu's default; ``shared``: one
+information-set tree over all of them, single-observer ISMCTS, on one thread, Oh Hell's).
+``openspiel-ismcts`` settings: ``simulations`` (1,000), ``c`` (UCT's, 2), ``rollouts`` (1). With a
+time per move, both searches stop when it is up.
 """
 
 from __future__ import annotations
@@ -95,10 +95,10 @@ class CardPlayer:
         return int(self.ismcts.step(pyspiel_state))
 
 
-def _tree(name: str) -> bool:
-    if name not in ("deals", "shared"):
+def _tree(name: str | None) -> bool | None:
+    if name not in (None, "deals", "shared"):
         raise SpecError(f"search setting tree must be deals or shared, got {name!r}")
-    return name == "shared"
+    return None if name is None else name == "shared"
 
 
 def build_player(
@@ -133,7 +133,7 @@ def build_player(
             chains=s.get("chains"),
             burn_in=s.get("burn_in"),
             thin=s.get("thin"),
-            shared_tree=_tree(s.get("tree", "deals")),
+            shared_tree=_tree(s.get("tree")),
         )
         return CardPlayer(spec.name, native=native)
     bot = pyspiel.ISMCTSBot(

@@ -50,20 +50,27 @@ pub struct SearchConfig {
 }
 
 impl SearchConfig {
-    /// The defaults for `game` with `sampler` (see [`SamplerConfig::named`]): 16 deals of 400
-    /// iterations; UCB's c = 200 for Gongzhu and 7 for Oh Hell (the paper's c = 30, §8.6, is for
-    /// its network's values; with random playouts 200 misplays none of 100 three-card endgames
-    /// where 30 misplays 9, and beat Mr. Greed by 52 +- 29 points where 30 did by 16 +- 30:
-    /// bench/NOTEBOOK.md; Oh Hell's returns span about a thirtieth of Gongzhu's).
+    /// The defaults for `game` with `sampler` (see [`SamplerConfig::named`]).
+    ///
+    /// Gongzhu: 16 deals of 400 iterations, a tree per deal, UCB's c = 200 (the paper's c = 30,
+    /// §8.6, is for its network's values; with random playouts 200 misplays none of 100
+    /// three-card endgames where 30 misplays 9, and beat Mr. Greed by 52 +- 29 points where 30 did
+    /// by 16 +- 30: bench/NOTEBOOK.md).
+    ///
+    /// Oh Hell: one information-set tree over 256 deals (400 iterations a deal), c = 7 (its
+    /// returns span about a thirtieth of Gongzhu's). Against OpenSpiel's ISMCTS at 0.05 s a move
+    /// this lost 1.0 point a game where 16 deals with a tree each lost 2.0 on the same deals;
+    /// more deals in one tree, not a finer sampler, made the difference (bench/NOTEBOOK.md).
     pub fn for_game(game: &dyn TrickGame, sampler: SamplerConfig) -> Self {
+        let oh_hell = game.name() == "oh_hell";
         SearchConfig {
             sampler,
-            deals: 16,
+            deals: if oh_hell { 256 } else { 16 },
             iterations: 400,
             seconds: None,
-            exploration: if game.name() == "gongzhu" { 200.0 } else { 7.0 },
+            exploration: if oh_hell { 7.0 } else { 200.0 },
             threads: pool::available_cores().min(pool::MAX_THREADS),
-            shared_tree: false,
+            shared_tree: oh_hell,
         }
     }
 

@@ -99,9 +99,10 @@ impl PyPlayer {
     /// `deals` deals from `sampler` ("us", "ss", "us+iec", "ss+iec", "gibbs", "pairs"), each
     /// searched by UCB-MCTS for `iterations` iterations (or until `seconds` per move), values
     /// averaged with the sampler's weights; or, with `shared_tree`, one information-set tree over
-    /// all the deals (single-observer ISMCTS). Unset settings take the game's defaults.
+    /// all the deals (single-observer ISMCTS). Unset settings take the game's defaults (Gongzhu:
+    /// 16 deals, a tree each; Oh Hell: one tree over 256 deals).
     #[staticmethod]
-    #[pyo3(signature = (game="gongzhu", params=None, sampler="us", deals=None, iterations=None, seconds=None, exploration=None, threads=None, model_beta=None, iec_beta=0.015, key_cards=None, chains=None, burn_in=None, thin=None, shared_tree=false))]
+    #[pyo3(signature = (game="gongzhu", params=None, sampler="us", deals=None, iterations=None, seconds=None, exploration=None, threads=None, model_beta=None, iec_beta=0.015, key_cards=None, chains=None, burn_in=None, thin=None, shared_tree=None))]
     #[allow(clippy::too_many_arguments)]
     fn search(
         game: &str,
@@ -118,7 +119,7 @@ impl PyPlayer {
         chains: Option<usize>,
         burn_in: Option<u64>,
         thin: Option<u64>,
-        shared_tree: bool,
+        shared_tree: Option<bool>,
     ) -> PyResult<Self> {
         let game: Arc<dyn TrickGame> = match game {
             "gongzhu" => Arc::new(Gongzhu),
@@ -145,7 +146,7 @@ impl PyPlayer {
         config.sampler.chains = chains.unwrap_or(config.sampler.chains);
         config.sampler.burn_in = burn_in.unwrap_or(config.sampler.burn_in);
         config.sampler.thin = thin.unwrap_or(config.sampler.thin);
-        config.shared_tree = shared_tree;
+        config.shared_tree = shared_tree.unwrap_or(config.shared_tree);
         config.check(&*game).map_err(to_py_err)?;
         Ok(PyPlayer {
             inner: CardPlayer::Search(Box::new(config)),
