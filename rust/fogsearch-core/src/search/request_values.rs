@@ -103,7 +103,8 @@ pub fn board_table(
     if most_plies > MAX_BOARD_PLIES || least_plies.is_some_and(|least| least > most_plies) {
         return Err(SearchError::InvalidConfig(format!(
             "plies must satisfy least_plies <= most_plies <= {MAX_BOARD_PLIES} (deeper searches \
-             take minutes per board), got least_plies {}, most_plies {most_plies}",
+             take minutes per board; least_plies None: no depth is certain, the time limit \
+             bounds the call), got least_plies {}, most_plies {most_plies}",
             least_plies.map_or("None".to_string(), |least| least.to_string())
         )));
     }
