@@ -1,11 +1,13 @@
 //! The searching player: per move, sample deals consistent with what the seat saw (any sampler
-//! of [`super::deal_samplers`]), search each with every hand known ([`super::mcts`]), average
-//! each legal action's value over the deals with the sampler's weights, and play the best.
+//! of [`super::deal_samplers`]), then either search each with every hand known and average each
+//! legal action's value over the deals with the sampler's weights (a tree per deal, Gongzhu's
+//! default), or search one information-set tree over all of them (single-observer ISMCTS, Oh
+//! Hell's default; [`super::mcts::search_shared`]), and play the best.
 //!
-//! Deals are searched in parallel on the shared pool of `threads` workers; deal `i` searches with
-//! random stream `i` of the move's seed, so with a node budget (`iterations` per deal) a move does
-//! not depend on the thread count. A time budget (`seconds`) stops every deal's search at the
-//! deadline instead, which depends on the machine.
+//! Per-deal trees are searched in parallel on the shared pool of `threads` workers; deal `i`
+//! searches with random stream `i` of the move's seed, so with a node budget (`iterations` per
+//! deal) a move does not depend on the thread count. The shared tree runs on one thread. A time
+//! budget (`seconds`) stops the searches at the deadline instead, which depends on the machine.
 
 use std::time::{Duration, Instant};
 
