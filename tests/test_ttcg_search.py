@@ -20,6 +20,16 @@ def midgame(seed: int, plays: int = 21):
     return state
 
 
+def oh_hell_dealt(tricks: int, seed: int):
+    """Oh Hell's parameters with ``tricks`` fixed, and a state just after a random deal."""
+    params = {"players": 3, "num_suits": 4, "num_cards_per_suit": 13, "num_tricks_fixed": tricks}
+    state = native.OhHellState(params)
+    rng = random.Random(seed)
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.legal_actions()))
+    return params, state
+
+
 @pytest.mark.parametrize("sampler", ["us", "ss+iec", "pairs"])
 def test_a_move_under_a_node_budget_does_not_depend_on_the_thread_count(sampler):
     state = midgame(3)
@@ -38,11 +48,7 @@ def test_a_move_under_a_node_budget_does_not_depend_on_the_thread_count(sampler)
 
 
 def test_the_shared_tree_search_is_seeded_and_plays_legal_moves_in_oh_hell():
-    params = {"players": 3, "num_suits": 4, "num_cards_per_suit": 13, "num_tricks_fixed": 4}
-    state = native.OhHellState(params)
-    rng = random.Random(5)
-    while state.is_chance_node():
-        state.apply_action(rng.choice(state.legal_actions()))
+    params, state = oh_hell_dealt(tricks=4, seed=5)
     player = native.Player.search(game="oh_hell", params=params, sampler="gibbs", deals=8,
                                   iterations=40, threads=1, shared_tree=True)  # fmt: skip
     first = player.explain(state, seed=3)
@@ -55,11 +61,7 @@ def test_the_shared_tree_search_is_seeded_and_plays_legal_moves_in_oh_hell():
 
 
 def test_the_searching_player_plays_legal_moves_in_oh_hell_bids_included():
-    params = {"players": 3, "num_suits": 4, "num_cards_per_suit": 13, "num_tricks_fixed": 3}
-    state = native.OhHellState(params)
-    rng = random.Random(2)
-    while state.is_chance_node():
-        state.apply_action(rng.choice(state.legal_actions()))
+    params, state = oh_hell_dealt(tricks=3, seed=2)
     player = native.Player.search(game="oh_hell", params=params, sampler="gibbs", deals=4,
                                   iterations=50, threads=1)  # fmt: skip
     while not state.is_terminal():
@@ -69,11 +71,7 @@ def test_the_searching_player_plays_legal_moves_in_oh_hell_bids_included():
 
 
 def test_oh_hells_default_is_one_information_set_tree_over_many_deals():
-    params = {"players": 3, "num_suits": 4, "num_cards_per_suit": 13, "num_tricks_fixed": 3}
-    state = native.OhHellState(params)
-    rng = random.Random(6)
-    while state.is_chance_node():
-        state.apply_action(rng.choice(state.legal_actions()))
+    params, state = oh_hell_dealt(tricks=3, seed=6)
     default = native.Player.search(game="oh_hell", params=params, iterations=2, threads=1)
     shared = native.Player.search(game="oh_hell", params=params, deals=256, iterations=2,
                                   threads=1, shared_tree=True)  # fmt: skip

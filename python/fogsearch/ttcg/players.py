@@ -9,7 +9,8 @@ network's values rather than random playouts), ``threads`` (default: every core)
 0.015), ``model_beta`` (the Greed model of play of Gongzhu's Gibbs sampler, 0.015), ``key_cards``
 (SS, 2), ``chains``, ``burn_in``, ``thin`` (Gibbs: 4, 20, 10), ``tree`` (``deals``: a
 perfect-information tree per sampled deal, searched in parallel, Gongzhu's default; ``shared``: one
-information-set tree over all of them, single-observer ISMCTS, on one thread, Oh Hell's).
+information-set tree over all of them, single-observer ISMCTS, on one thread, Oh Hell's; its
+budget is ``iterations`` per deal, 8,388,608 in all at most).
 ``openspiel-ismcts`` settings: ``simulations`` (1,000), ``c`` (UCT's, 2), ``rollouts`` (1). With a
 time per move, both searches stop when it is up.
 """

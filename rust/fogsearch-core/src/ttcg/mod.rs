@@ -77,7 +77,10 @@ pub use players::{play_out, random_hands, CardPlayer, PlayedDeal, Turn};
 pub use policy::{BiasPolicy, BuiltinPolicy, InfoStateView, Policy, SoftmaxPolicy, UniformPolicy};
 pub use qlearning::{train as train_q_policy, QLearning, TabularPolicy, MAX_EPISODES};
 pub use sampling::ObservedRange;
-pub use search::{search_move, SearchConfig, SearchResult, MAX_DEALS, MAX_ITERATIONS, MAX_SECONDS};
+pub use search::{
+    search_move, SearchConfig, SearchResult, MAX_DEALS, MAX_ITERATIONS, MAX_SECONDS,
+    MAX_SHARED_ITERATIONS,
+};
 pub use suit_lengths::{DealSpace, DealSpaceError, SuitLengths};
 pub use target::LogTarget;
 

@@ -28,6 +28,10 @@ use crate::stop::Stop;
 pub const MAX_DEALS: usize = 4096;
 /// The most iterations one deal's search may run (a node of ~300 bytes per iteration).
 pub const MAX_ITERATIONS: u64 = 1 << 22;
+/// The most iterations the shared tree runs in all, whatever `iterations x deals` says: its
+/// nodes all live until the move is chosen (about 100 bytes each, so at most about 0.8 GiB;
+/// some 14 s of search on one core).
+pub const MAX_SHARED_ITERATIONS: u64 = 1 << 23;
 /// The most seconds one move may take.
 pub const MAX_SECONDS: f64 = 3600.0;
 
@@ -47,7 +51,7 @@ pub struct SearchConfig {
     pub threads: usize,
     /// One information-set tree over all the deals (single-observer ISMCTS, on one thread)
     /// instead of one perfect-information tree per deal; the node budget is then
-    /// `iterations x deals` in all.
+    /// `iterations x deals` in all, at most [`MAX_SHARED_ITERATIONS`].
     pub shared_tree: bool,
 }
 
@@ -110,6 +114,14 @@ impl SearchConfig {
     }
 }
 
+/// The shared tree's node budget: `iterations` per deal over `deals` deals, at most
+/// [`MAX_SHARED_ITERATIONS`].
+fn shared_iterations(iterations: u64, deals: usize) -> u64 {
+    iterations
+        .saturating_mul(deals as u64)
+        .min(MAX_SHARED_ITERATIONS)
+}
+
 /// A searched move.
 #[derive(Clone, Debug, Default)]
 pub struct SearchResult {
@@ -164,7 +176,7 @@ pub fn search_move(
     if config.shared_tree {
         let mut rng = Rng::stream(seed, 0);
         let budget = mcts::Budget {
-            iterations: config.iterations.saturating_mul(roots.len() as u64),
+            iterations: shared_iterations(config.iterations, roots.len()),
             exploration: config.exploration,
             deadline,
         };
@@ -261,4 +273,19 @@ pub fn search_move(
         effective_deals: sample.effective_size(),
         iterations: searched.iter().map(|s| s.iterations).sum(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shared_tree_budget_is_per_deal_and_capped_in_all() {
+        assert_eq!(shared_iterations(400, 256), 102_400);
+        assert_eq!(
+            shared_iterations(MAX_ITERATIONS, MAX_DEALS),
+            MAX_SHARED_ITERATIONS
+        );
+        assert_eq!(shared_iterations(u64::MAX, 2), MAX_SHARED_ITERATIONS);
+    }
 }
