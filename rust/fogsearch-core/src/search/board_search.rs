@@ -190,7 +190,7 @@ pub fn request_board_table(
 /// king left en prise loses, otherwise the static evaluation.
 fn static_value(board: &Board, taken: Option<Move>) -> i32 {
     let us = board.turn();
-    if taken.is_some_and(|m| Some(m.to) == board.king_square(us.other())) {
+    if takes_king(board, taken) {
         return MATE - 1;
     }
     let mut child = board.clone();
@@ -199,6 +199,11 @@ fn static_value(board: &Board, taken: Option<Move>) -> i32 {
         return -(MATE - 2);
     }
     evaluate(&child, us)
+}
+
+/// Whether `taken` takes the king of the side not to move on `board`: the game ends, a win.
+fn takes_king(board: &Board, taken: Option<Move>) -> bool {
+    taken.is_some_and(|m| Some(m.to) == board.king_square(board.turn().other()))
 }
 
 thread_local! {
@@ -322,8 +327,7 @@ impl Run<'_, '_> {
         plies: u32,
         previous: Option<i32>,
     ) -> Option<i32> {
-        let them = board.turn().other();
-        if taken.is_some_and(|m| Some(m.to) == board.king_square(them)) {
+        if takes_king(board, taken) {
             return Some(MATE - 1);
         }
         let mut child = board.clone();

@@ -90,8 +90,8 @@ pub fn sense_values(
 /// Every request's value on every board by iterative deepening (see `board_search`): plies
 /// `0..=least_plies` whatever the deadline (`None`: none, boards the deadline cut before their
 /// capture search keep their static values), then deeper while `limits` allow, up to
-/// `most_plies`, in the shared pool of `threads` workers. The requests default to the root requests. A raised
-/// stop gives [`SearchError::Interrupted`].
+/// `most_plies`, in the shared pool of `threads` workers. The requests default to the root
+/// requests. A raised stop gives [`SearchError::Interrupted`].
 pub fn board_table(
     boards: &[Board],
     requests: Option<Vec<Option<Move>>>,
