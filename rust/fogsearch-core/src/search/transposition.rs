@@ -84,9 +84,16 @@ pub fn set_key(set_id: u64, depth: u32) -> u64 {
     set_id ^ splitmix64(u64::from(depth) ^ 0xD3_97A1_5E17)
 }
 
-/// Locks: enough that a handful of threads rarely meet on one (contention), few enough that the
-/// per-lock maps stay large.
-const SHARDS: usize = 64;
+/// Locks, at most: enough that 16 threads rarely meet on one. The reply table is probed once per board
+/// of every depth-1 set, so with 64 locks 16 threads queued on them: on a 16-core machine 1,024
+/// took the exact search from the start (depth 3) from 1.10 s to 0.90-0.95 s, and from 1.72x to
+/// 1.83-1.89x on 2 threads here (bench/RESULTS.md, "Parallel search"). An empty map costs
+/// nothing, so more locks cost no memory.
+const SHARDS: usize = 1024;
+
+/// Entries per lock, at least: a small table keeps fewer locks, so that its capacity is not
+/// rounded up to thousands and its shards fill evenly.
+const MIN_SHARD_CAPACITY: usize = 256;
 
 struct Slot<V> {
     value: V,
@@ -95,7 +102,7 @@ struct Slot<V> {
 }
 
 /// A capacity-bounded map from 64-bit keys to values, shared between threads: lock-striped over
-/// [`SHARDS`] maps, each with its share of the capacity. Once a shard is full it refuses new
+/// up to [`SHARDS`] maps, each with its share of the capacity. Once a shard is full it refuses new
 /// keys, so memory stays bounded; between searches, [`Sharded::forget_older_than`] makes room.
 /// Keys must be uniformly mixed (Zobrist keys, set ids).
 pub struct Sharded<V> {
@@ -105,18 +112,19 @@ pub struct Sharded<V> {
 
 impl<V: Copy> Sharded<V> {
     pub fn new(capacity: usize) -> Self {
+        let shards = (capacity / MIN_SHARD_CAPACITY).clamp(1, SHARDS);
         Sharded {
-            shards: (0..SHARDS)
+            shards: (0..shards)
                 .map(|_| Mutex::new(ZobristMap::default()))
                 .collect(),
-            capacity_per_shard: capacity.div_ceil(SHARDS),
+            capacity_per_shard: capacity.div_ceil(shards),
         }
     }
 
-    /// The map holding `key`. Bits 32-37 choose it: the maps index buckets by the low bits and
+    /// The map holding `key`. Bits 32-41 choose it: the maps index buckets by the low bits and
     /// filter by the top 7, which must keep varying within a shard.
     fn shard(&self, key: u64) -> MutexGuard<'_, ZobristMap<Slot<V>>> {
-        let index = (key >> 32) as usize % SHARDS;
+        let index = (key >> 32) as usize % self.shards.len();
         // A panic while a lock was held leaves a valid map: keep using it.
         self.shards[index]
             .lock()
@@ -167,7 +175,7 @@ impl<V: Copy> Sharded<V> {
     }
 
     pub fn capacity(&self) -> usize {
-        self.capacity_per_shard * SHARDS
+        self.capacity_per_shard * self.shards.len()
     }
 
     pub fn clear(&self) {
@@ -238,6 +246,15 @@ mod tests {
         assert_eq!(table.len(), 1);
         table.clear();
         assert!(table.is_empty());
+    }
+
+    #[test]
+    fn small_tables_keep_their_capacity_and_large_ones_every_lock() {
+        assert_eq!(Sharded::<i32>::new(100).capacity(), 100);
+        assert_eq!(Sharded::<i32>::new(1_000).shards.len(), 3);
+        let large = Sharded::<i32>::new(4_000_000);
+        assert_eq!(large.shards.len(), SHARDS);
+        assert!(large.capacity() >= 4_000_000 && large.capacity() < 4_000_000 + SHARDS);
     }
 
     #[test]
