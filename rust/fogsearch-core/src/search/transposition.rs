@@ -84,15 +84,15 @@ pub fn set_key(set_id: u64, depth: u32) -> u64 {
     set_id ^ splitmix64(u64::from(depth) ^ 0xD3_97A1_5E17)
 }
 
-/// Locks, at most: enough that 16 threads rarely meet on one. The reply table is probed once per board
-/// of every depth-1 set, so with 64 locks 16 threads queued on them: on a 16-core machine 1,024
-/// took the exact search from the start (depth 3) from 1.10 s to 0.90-0.95 s, and from 1.72x to
-/// 1.83-1.89x on 2 threads here (bench/RESULTS.md, "Parallel search"). An empty map costs
-/// nothing, so more locks cost no memory.
+/// Locks, at most (a power of two): enough that 16 threads rarely meet on one. The reply table is
+/// probed once per board of every depth-1 set, and with 64 locks 16 threads queued on them: on a
+/// 16-core machine 1,024 took the exact search from the start (depth 3) from 1.10 s to
+/// 0.90-0.95 s, and on 2 threads here from 1.64-1.72x to 1.82-1.89x (bench/RESULTS.md, "Parallel
+/// search"). An empty map costs nothing, so more locks cost no memory.
 const SHARDS: usize = 1024;
 
-/// Entries per lock, at least: a small table keeps fewer locks, so that its capacity is not
-/// rounded up to thousands and its shards fill evenly.
+/// Entries per lock, at least: a small table keeps fewer locks (a power of two), so that its
+/// capacity is not rounded up to thousands and its shards fill evenly.
 const MIN_SHARD_CAPACITY: usize = 256;
 
 struct Slot<V> {
@@ -112,7 +112,9 @@ pub struct Sharded<V> {
 
 impl<V: Copy> Sharded<V> {
     pub fn new(capacity: usize) -> Self {
-        let shards = (capacity / MIN_SHARD_CAPACITY).clamp(1, SHARDS);
+        let wanted = (capacity / MIN_SHARD_CAPACITY).clamp(1, SHARDS);
+        // The largest power of two not above `wanted`, so that `shard` takes whole bits.
+        let shards = 1 << wanted.ilog2();
         Sharded {
             shards: (0..shards)
                 .map(|_| Mutex::new(ZobristMap::default()))
@@ -121,10 +123,10 @@ impl<V: Copy> Sharded<V> {
         }
     }
 
-    /// The map holding `key`. Bits 32-41 choose it: the maps index buckets by the low bits and
-    /// filter by the top 7, which must keep varying within a shard.
+    /// The map holding `key`. Bits from 32 up (10 of them at most) choose it: the maps index
+    /// buckets by the low bits and filter by the top 7, which must keep varying within a shard.
     fn shard(&self, key: u64) -> MutexGuard<'_, ZobristMap<Slot<V>>> {
-        let index = (key >> 32) as usize % self.shards.len();
+        let index = (key >> 32) as usize & (self.shards.len() - 1);
         // A panic while a lock was held leaves a valid map: keep using it.
         self.shards[index]
             .lock()
@@ -251,7 +253,9 @@ mod tests {
     #[test]
     fn small_tables_keep_their_capacity_and_large_ones_every_lock() {
         assert_eq!(Sharded::<i32>::new(100).capacity(), 100);
-        assert_eq!(Sharded::<i32>::new(1_000).shards.len(), 3);
+        assert_eq!(Sharded::<i32>::new(1_000).shards.len(), 2);
+        assert_eq!(Sharded::<i32>::new(1_000).capacity(), 1_000);
+        assert_eq!(Sharded::<i32>::new(100_000).shards.len(), 256);
         let large = Sharded::<i32>::new(4_000_000);
         assert_eq!(large.shards.len(), SHARDS);
         assert!(large.capacity() >= 4_000_000 && large.capacity() < 4_000_000 + SHARDS);
