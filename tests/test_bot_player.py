@@ -297,6 +297,27 @@ def test_small_sets_are_searched_deeper_within_their_own_time_limit(
     assert bot.last_search.depth == depth and bot.fallbacks == 0
 
 
+@pytest.mark.parametrize(("mean_weight", "searched"), [(1.0, False), (0.5, True)])
+def test_the_board_judgement_searches_the_set_only_when_the_minimum_has_weight(
+    monkeypatch, mean_weight, searched
+):
+    """On a small set the information-set search supplies the minimum; with the whole weight on
+    the mean (the default) nothing would use it, so it does not run."""
+    config = FogsearchBotConfig(mean_weight=mean_weight, small_set_seconds=1.0)
+    bot = bot_on(chess.WHITE, [chess.STARTING_FEN], config)
+    searches = []
+    search = bot.searcher.search
+
+    def recorded(boards, depth, time_limit):
+        searches.append(depth)
+        return search(boards, depth, time_limit=time_limit)
+
+    monkeypatch.setattr(bot.searcher, "search", recorded)
+    move = bot.choose_move(list(chess.Board().pseudo_legal_moves), 900.0)
+    assert move is None or move in chess.Board().pseudo_legal_moves
+    assert bool(searches) == searched and bot.fallbacks == 0
+
+
 def test_the_quiet_count_is_the_most_any_board_of_the_set_has_gone_without_progress():
     quiet = "r1bqkb1r/1pp2ppp/2nppn2/p7/8/8/PPPPPPPP/RNBQKBNR b KQkq - {clock} 30"
     pushed = quiet.replace("8/8/PPPP", "8/4P3/PPPP")

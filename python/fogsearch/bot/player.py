@@ -331,10 +331,12 @@ class FogsearchBot(Player):
         self, boards: BoardSet, weights, budget: float, started: float
     ) -> dict[str, int]:
         """Each request's compound score over the boards (:mod:`fogsearch.bot.judgement`),
-        rounded to centipawns; on a small set the minimum is the information-set search's."""
+        rounded to centipawns; on a small set the minimum, if it has any weight, is the
+        information-set search's."""
         c = self.config
         set_values = None
-        if c.small_set_depth and len(boards) <= c.small_set_boards:
+        # With the whole weight on the mean the minimum counts for nothing: no set search for it.
+        if c.mean_weight < 1.0 and c.small_set_depth and len(boards) <= c.small_set_boards:
             limit = min(budget / 2, c.small_set_seconds)
             set_values = self._set_search(boards, c.small_set_depth, limit).move_values
         left = max(LEAST_BOARD_SECONDS, budget - (time.monotonic() - started))
