@@ -161,7 +161,8 @@ class FogsearchBotConfig:
     """Deepest search depth (our moves); iterative deepening stops earlier when time runs out."""
     small_set_depth: int = 3
     """On sets of at most ``small_set_boards`` boards, search this deep instead, within
-    ``small_set_seconds`` a turn (0: never)."""
+    ``small_set_seconds`` a turn (0: never): in the ``"set"`` judgement, and for the
+    ``"boards"`` judgement's minimum when ``mean_weight`` is below 1."""
     small_set_boards: int = 32
     small_set_seconds: float = 8.0
     max_search_boards: int = 256
