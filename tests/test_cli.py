@@ -31,11 +31,12 @@ def test_play_logs_a_game_saves_it_and_track_replays_it(tmp_path, capsys):
 
     # AttackerBot senses at random, so its set is never shrunk and grows without bound: the replay
     # stops tracking it at the limit instead of running out of memory (as it once did).
-    code = cli_main(["track", str(saved), "--max-boards", "1000"])
+    # 100 boards: passed by its third turn, so even a short game (an 8-turn rush) shows it.
+    code = cli_main(["track", str(saved), "--max-boards", "100"])
     out = capsys.readouterr().out
     assert code == 0
     assert f"{history.num_turns()} turns" in out
-    assert "black: tracking stopped at turn" in out and "would pass 1000 boards" in out
+    assert "black: tracking stopped at turn" in out and "would pass 100 boards" in out
     assert "the true board was in both sides' sets while tracked" in out
 
 
