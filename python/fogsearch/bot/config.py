@@ -143,7 +143,8 @@ class FogsearchBotConfig:
     mean_weight: float = 1.0
     """In the ``"boards"`` judgement: the weight of the mean over boards; the rest goes to the
     minimum. The whole weight on the mean measured strongest (bench/RESULTS.md, "The mix of mean
-    and minimum"): at 30 s + 1 s it beat 0.5 by 11-0-1, which beat the minimum alone by 10-1-1."""
+    and minimum"): at 30 s + 1 s it beat 0.5 by 11-0-1, which beat the minimum alone by 10-1-1,
+    but lost 2 of 20 to AttackerBot's knight rush, where the minimum vetoes the unseen check."""
     board_plies: int = 6
     """The deepest per-board search, in plies after our request (``"boards"`` judgement)."""
     sense: str = "decision"
