@@ -266,6 +266,19 @@ def test_the_board_judgement_deepens_within_the_move_budget():
     assert bot.fallbacks == 0
 
 
+def recorded_searches(monkeypatch, bot) -> list[tuple[int, float]]:
+    """The (depth, time limit) of every information-set search ``bot`` runs from now on."""
+    searches = []
+    search = bot.searcher.search
+
+    def recorded(boards, depth, time_limit):
+        searches.append((depth, time_limit))
+        return search(boards, depth, time_limit=time_limit)
+
+    monkeypatch.setattr(bot.searcher, "search", recorded)
+    return searches
+
+
 @pytest.mark.parametrize(("extra_boards", "depth"), [(0, 3), (2, 1)])
 def test_small_sets_are_searched_deeper_within_their_own_time_limit(
     monkeypatch, extra_boards, depth
@@ -278,18 +291,11 @@ def test_small_sets_are_searched_deeper_within_their_own_time_limit(
         board.push_uci(move)
         board.push(chess.Move.null())
         fens.append(board.fen())
-    searches = []
     config = FogsearchBotConfig(
         judge="set", depth=1, small_set_depth=3, small_set_boards=2, small_set_seconds=10.0
     )
     bot = bot_on(chess.WHITE, fens, config)
-    search = bot.searcher.search
-
-    def recorded(boards, depth, time_limit):
-        searches.append((depth, time_limit))
-        return search(boards, depth, time_limit=time_limit)
-
-    monkeypatch.setattr(bot.searcher, "search", recorded)
+    searches = recorded_searches(monkeypatch, bot)
     bot.choose_move(list(chess.Board().pseudo_legal_moves), 900.0)
     budget = (1 - config.clock.sense_share) * turn_budget(config.clock, 900.0)
     assert budget > 10.0
@@ -305,14 +311,7 @@ def test_the_board_judgement_searches_the_set_only_when_the_minimum_has_weight(
     the mean (the default) nothing would use it, so it does not run."""
     config = FogsearchBotConfig(mean_weight=mean_weight, small_set_seconds=1.0)
     bot = bot_on(chess.WHITE, [chess.STARTING_FEN], config)
-    searches = []
-    search = bot.searcher.search
-
-    def recorded(boards, depth, time_limit):
-        searches.append(depth)
-        return search(boards, depth, time_limit=time_limit)
-
-    monkeypatch.setattr(bot.searcher, "search", recorded)
+    searches = recorded_searches(monkeypatch, bot)
     move = bot.choose_move(list(chess.Board().pseudo_legal_moves), 900.0)
     assert move is None or move in chess.Board().pseudo_legal_moves
     assert bool(searches) == searched and bot.fallbacks == 0
