@@ -143,8 +143,16 @@ class FogsearchBotConfig:
     mean_weight: float = 1.0
     """In the ``"boards"`` judgement: the weight of the mean over boards; the rest goes to the
     minimum. The whole weight on the mean measured strongest (bench/RESULTS.md, "The mix of mean
-    and minimum"): at 30 s + 1 s it beat 0.5 by 11-0-1, which beat the minimum alone by 10-1-1,
-    but lost 2 of 20 to AttackerBot's knight rush, where the minimum vetoes the unseen check."""
+    and minimum"): at 30 s + 1 s it beat 0.5 by 11-0-1, which beat the minimum alone by 10-1-1.
+    What the minimum still did better, vetoing a king lost on an unlikely board, ``king_loss_cp``
+    does within the mean."""
+    king_loss_cp: float = 3000.0
+    """In the ``"boards"`` judgement and the decision sense: what a board where the request
+    loses our king costs, kept outside the squash that caps every other value at ±1000
+    (:mod:`fogsearch.bot.judgement`). At 1000 (the squash alone) the mean lost 2 of 20 to
+    AttackerBot's unseen knight check, on under 1 % of the set; at 3000 it lost none, beat 1000
+    by 13-7 and scored 18-0-2 against ``trout-set`` where 1000 scored 16-0-4 (bench/RESULTS.md,
+    "A lost king outside the squash")."""
     board_plies: int = 6
     """The deepest per-board search, in plies after our request (``"boards"`` judgement)."""
     sense: str = "decision"
@@ -214,6 +222,7 @@ class FogsearchBotConfig:
         _check_int(self, "board_plies", 1, MAX_BOARD_PLIES)
         _check_int(self, "sense_plies", 0, MAX_BOARD_PLIES)
         _check_number(self, "mean_weight", 0.0, 1.0)
+        _check_number(self, "king_loss_cp", 1000.0, 1_000_000.0)
         _check_number(self, "opponent_uniform_share", 0.0, 1.0)
         temperature = self.opponent_temperature_cp
         if temperature != 0:

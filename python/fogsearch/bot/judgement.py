@@ -6,22 +6,34 @@ averaged: a mate on one board of a hundred should outweigh a pawn on every board
 20,000 centipawns of its raw score, and a king lost on one board should not hide every other
 difference. Scores stay in centipawn-like units, so margins written in centipawns keep their
 meaning near zero.
+
+A lost king is the one value kept outside the squash (``king_loss_cp``): it loses the game, where
+a lost queen does not, and under the squash alone a king lost on one board in 160 weighed 6
+centipawns, which let AttackerBot's unseen knight check through (bench/RESULTS.md, "A lost king
+outside the squash").
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from fogsearch.search import BoardTable
+from fogsearch.search import MATE, BoardTable
 
 UTILITY_SCALE_CP = 1000.0
 """Utilities are ``UTILITY_SCALE_CP * tanh(cp / UTILITY_SCALE_CP)``: linear for ordinary
 material, saturating at ±1000 for a king taken or lost."""
 
 
-def utility(values_cp: np.ndarray) -> np.ndarray:
-    """Centipawn values squashed into (-UTILITY_SCALE_CP, UTILITY_SCALE_CP), as floats."""
-    return UTILITY_SCALE_CP * np.tanh(np.asarray(values_cp, dtype=np.float64) / UTILITY_SCALE_CP)
+KING_LOST_BELOW = -MATE // 2
+"""Values at or below this lose our king within the search (they are ``-(MATE - ply)``)."""
+
+
+def utility(values_cp: np.ndarray, king_loss_cp: float = UTILITY_SCALE_CP) -> np.ndarray:
+    """Centipawn values squashed into (-UTILITY_SCALE_CP, UTILITY_SCALE_CP), as floats, except
+    that a lost king is worth ``-king_loss_cp``."""
+    values = np.asarray(values_cp, dtype=np.float64)
+    squashed = UTILITY_SCALE_CP * np.tanh(values / UTILITY_SCALE_CP)
+    return np.where(values <= KING_LOST_BELOW, -float(king_loss_cp), squashed)
 
 
 def compound_scores(
@@ -45,18 +57,19 @@ def request_scores(
     weights: np.ndarray,
     mean_weight: float,
     set_values: dict[str, int] | None = None,
+    king_loss_cp: float = UTILITY_SCALE_CP,
 ) -> dict[str, float]:
     """Each request of ``table`` scored by :func:`compound_scores` (UCI keys, ``"0000"`` for a
-    pass). With ``set_values`` (the information-set search's value per request), the minimum is
-    that value's utility for the requests it has."""
-    utilities = utility(table.values)
+    pass), a lost king worth ``-king_loss_cp``. With ``set_values`` (the information-set search's
+    value per request), the minimum is that value's utility for the requests it has."""
+    utilities = utility(table.values, king_loss_cp)
     keys = ["0000" if move is None else move.uci() for move in table.requests]
     minimums = None
     if set_values is not None:
         lows = utilities.min(axis=1)
         minimums = np.array(
             [
-                utility(np.array(set_values[key])) if key in set_values else low
+                utility(np.array(set_values[key]), king_loss_cp) if key in set_values else low
                 for key, low in zip(keys, lows, strict=True)
             ]
         )

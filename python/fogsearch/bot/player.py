@@ -168,6 +168,7 @@ class FogsearchBot(Player):
                     c.sense_plies,
                     c.search.threads,
                     sense_seconds,
+                    c.king_loss_cp,
                 )
             except Exception:  # noqa: BLE001 - a sense by set size is always at hand
                 log.exception("decision sensing failed; sensing by set size")
@@ -350,7 +351,7 @@ class FogsearchBot(Player):
             threads=c.search.threads,
             time_limit=left,
         )
-        scores = request_scores(table, weights, c.mean_weight, set_values)
+        scores = request_scores(table, weights, c.mean_weight, set_values, c.king_loss_cp)
         self._turn.update(value=round(max(scores.values())), plies=int(table.plies.min()))
         return {key: round(score) for key, score in scores.items()}
 

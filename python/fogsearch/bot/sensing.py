@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import chess
 import numpy as np
 
-from fogsearch.bot.judgement import compound_scores, utility
+from fogsearch.bot.judgement import UTILITY_SCALE_CP, compound_scores, utility
 from fogsearch.rbc import BoardSet
 from fogsearch.search import board_table, decision_sense_values
 
@@ -55,18 +55,20 @@ def decision_sense(
     plies: int,
     threads: int,
     time_limit: float,
+    king_loss_cp: float = UTILITY_SCALE_CP,
 ) -> SenseChoice:
     """The sense among ``squares`` that most raises the expected best compound score of the
     coming move on ``boards`` (weighted by ``weights``), from a board table of at most ``plies``
-    plies within ``time_limit`` seconds; ties (including no gain at all) go to the smallest
-    expected set by ``expected`` (the whole set's sense statistics)."""
+    plies within ``time_limit`` seconds, a lost king worth ``-king_loss_cp``; ties (including
+    no gain at all) go to the smallest expected set by ``expected`` (the whole set's sense
+    statistics)."""
     by_size = smallest_expected_set(expected, squares)
     if len(boards) < 2:
         return SenseChoice(by_size, "size")
     table = board_table(
         boards, least_plies=None, most_plies=plies, threads=threads, time_limit=time_limit
     )
-    utilities = utility(table.values)
+    utilities = utility(table.values, king_loss_cp)
     unsensed, by_square = decision_sense_values(boards, utilities, weights, mean_weight)
     scores = tuple(sorted(compound_scores(utilities, weights, mean_weight).tolist(), reverse=True))
     gains = {sq: by_square[sq] - unsensed for sq in squares if sq in by_square}
