@@ -63,6 +63,8 @@ VALID = {
     "plies": 1,
     "model": (100.0, 0.1),
     "least_plies": 0,
+    "engine": "stockfish",
+    "nodes": 0,
     "most_plies": 1,
     "time_limit": 1.0,
     "white": True,
@@ -207,6 +209,8 @@ INSTANCES = {
     "MinHash": lambda: _core.sketch.MinHash(16, 0),
     "Game": lambda: _core.jps.Game("mini_hanabi"),
     "Searcher": lambda: _core.search.Searcher(VALID["config"]),
+    # scripts/install.sh installs Debian's Stockfish, which every run of the suite has.
+    "EngineJudge": lambda: _core.search.EngineJudge("stockfish", 1, 0),
     "TabularPolicy": lambda: _core.ttcg.TabularPolicy.q_learning(OHHELL, 10),
     "BuiltinPolicy": _core.ttcg.BuiltinPolicy.uniform,
     "GongzhuModel": lambda: _core.ttcg.GongzhuModel.greed(1.0),

@@ -16,6 +16,7 @@ from test_bot_tracker import FAST, play_tracked
 
 from fogsearch.bot import ClockPlan, FogsearchBot, FogsearchBotConfig, format_turn
 from fogsearch.bot.clock import turn_budget
+from fogsearch.bot.config import from_settings
 from fogsearch.rbc import BoardSet, move_actions
 from fogsearch.tournament import GameTask, PlayerSpec, play_game
 from fogsearch.tournament.players import find_stockfish
@@ -264,6 +265,21 @@ def test_the_board_judgement_deepens_within_the_move_budget():
     turn = bot.turn_log[-1]
     assert turn["plies"] >= 1 and turn["search_seconds"] <= turn["budget"] + 0.5
     assert bot.fallbacks == 0
+
+
+@pytest.mark.skipif(find_stockfish() is None, reason="Stockfish not installed (scripts/install.sh)")
+def test_the_engine_judgement_scores_every_board_with_the_engine_and_answers_the_check():
+    checked = "r1bqkbnr/pppppppp/8/8/4P3/2Nn1N2/PPPP1PPP/R1BQKB1R w KQkq - 5 4"
+    quiet = "r1bqkbnr/pppppppp/8/8/1n2P3/2N2N2/PPPP1PPP/R1BQKB1R w KQkq - 5 4"
+    config = from_settings({"judge": "engine", "uci_depth": 4, "sense": "size"})
+    bot = bot_on(chess.WHITE, [checked, quiet], config)
+    bot.choose_sense(list(chess.SQUARES), [], 900.0)
+    move = bot.choose_move(move_actions(chess.Board(checked)), 900.0)
+    assert bot._turn["judged"] == 2 and bot.fallbacks == 0
+    after = chess.Board(checked)
+    after.push(reconchess.utilities.revise_move(after, move) or chess.Move.null())
+    # It takes the knight (a bishop's move through d3 stops there) or moves the king.
+    assert not after.was_into_check(), move
 
 
 def recorded_searches(monkeypatch, bot) -> list[tuple[int, float]]:

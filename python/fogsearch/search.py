@@ -45,6 +45,7 @@ __all__ = [
     "SearchStats",
     "Searcher",
     "BoardTable",
+    "EngineJudge",
     "board_table",
     "board_values",
     "decision_sense_values",
@@ -439,6 +440,46 @@ def board_table(
         time_limit,
     )
     return BoardTable([move_of(u) for u in ucis], values, plies_done, nodes)
+
+
+class EngineJudge:
+    """Each request's value on each board as a UCI chess engine scores the position it leads to
+    (the opponent to move), as strong RBC bots judge boards: the alternative to
+    :func:`board_table`'s own alpha-beta. ``engine``: a name on ``PATH`` (or in ``/usr/games``,
+    where Debian's ``stockfish`` lives) or a path; each position searched to ``depth`` (1 to 40)
+    and at most ``nodes`` nodes (0: no budget, at most 10**8). The rules come first: a request
+    that takes their king scores ``MATE - 1``, one that leaves ours en prise ``-(MATE - 2)``;
+    the engine's mates become king captures at their ply. The engines (one per thread) and a
+    cache of scores by position are kept for the judge's life, so a game pays their start once.
+    Raises :class:`SearchError` for a bad limit or an engine that is missing or fails."""
+
+    def __init__(self, engine: str = "stockfish", depth: int = 8, nodes: int = 0):
+        for name, value, most in (("depth", depth, 40), ("nodes", nodes, 10**8)):
+            least = 1 if name == "depth" else 0
+            if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
+                raise ValueError(f"{name} must be an integer in {least}..{most}, got {value!r}")
+        if not isinstance(engine, str) or not engine:
+            raise ValueError(f"engine must be an engine's name or path, got {engine!r}")
+        self._native = _native.EngineJudge(engine, depth, nodes)
+
+    def table(
+        self,
+        board_set: object,
+        requests: Iterable[chess.Move | None] | None = None,
+        threads: int | None = None,
+        time_limit: float | None = None,
+    ) -> BoardTable:
+        """The :class:`BoardTable` of the set (default requests: every root request), with
+        ``threads`` engines at once (default: every core), boards judged in the set's order.
+        ``plies`` is 1 for a board whose every request was judged, -1 for one the deadline cut
+        (its unjudged requests keep the static evaluation); ``nodes`` counts the positions the
+        engine searched (cached ones excluded). The GIL is released; Ctrl-C stops it."""
+        if isinstance(time_limit, bool):
+            raise ValueError(f"time_limit must be a number of seconds or None, got {time_limit!r}")
+        ucis, values, plies_done, searched = self._native.table(
+            _boards(board_set), ucis_of(requests, "requests"), _threads(threads), time_limit
+        )
+        return BoardTable([move_of(u) for u in ucis], values, plies_done, searched)
 
 
 def decision_sense_values(

@@ -19,6 +19,7 @@ __all__ = [
     "check_config",
     "search",
     "Searcher",
+    "EngineJudge",
     "mean_reply_values",
     "sense_values",
     "board_values",
@@ -80,6 +81,21 @@ class Searcher:
 
     def table_sizes(self) -> dict[str, int]:
         """``{"sets", "replies", "sketch_entries"}``."""
+
+@final
+class EngineJudge:
+    """A UCI engine judging each request on each board; engines and cache kept between calls."""
+
+    def __new__(cls, engine: str = "stockfish", depth: int = 8, nodes: int = 0) -> EngineJudge: ...
+    def table(
+        self,
+        boards: _Boards,
+        requests: list[str | None] | None = None,
+        threads: int = 1,
+        time_limit: float | None = None,
+    ) -> tuple[list[str], np.ndarray, np.ndarray, int]:
+        """As ``board_table``: plies 1 where every request was judged, -1 where the deadline cut;
+        the count is the positions the engine searched. Ctrl-C stops it."""
 
 def mean_reply_values(
     boards: _Boards,

@@ -122,7 +122,7 @@ def _bot_search() -> SearchConfig:
     return SearchConfig(mode="exact", sense_mode="min_size", threads=every_core())
 
 
-JUDGES = ("boards", "set")
+JUDGES = ("boards", "engine", "set")
 SENSES = ("decision", "size")
 
 
@@ -138,8 +138,11 @@ class FogsearchBotConfig:
     """How a request is valued: ``"boards"``, by its perfect-information value on each board
     (:func:`fogsearch.search.board_table`, deepened within the turn's time), a mix of the
     weighted mean and the minimum over the boards (``mean_weight``), the minimum taken from the
-    information-set search on sets of at most ``small_set_boards``; ``"set"``, by the
-    information-set search's worst case alone, ties broken by the mean one-reply outcome."""
+    information-set search on sets of at most ``small_set_boards``; ``"engine"``, the same mix
+    with each board judged by a UCI engine instead (:class:`fogsearch.search.EngineJudge`:
+    ``uci_engine`` at ``uci_depth`` plies and ``uci_nodes`` nodes a position, the boards it
+    judged within the turn's time weighed alone); ``"set"``, by the information-set search's
+    worst case alone, ties broken by the mean one-reply outcome."""
     mean_weight: float = 1.0
     """In the ``"boards"`` judgement: the weight of the mean over boards; the rest goes to the
     minimum. The whole weight on the mean measured strongest (bench/RESULTS.md, "The mix of mean

@@ -19,6 +19,7 @@ import statistics
 import time
 
 import chess
+import numpy as np
 from reconchess import Color, GameHistory, Player, Square, WinReason
 
 from fogsearch.bot.clock import decision_hardness, part_budget, set_hardness, turn_budget
@@ -36,7 +37,14 @@ from fogsearch.bot.sensing import SenseChoice, decision_sense, smallest_expected
 from fogsearch.bot.tracker import Tracker
 from fogsearch.observations import MoveResult, OpponentMoveResult, sense_result
 from fogsearch.rbc import BoardSet
-from fogsearch.search import Searcher, SearchResult, board_table, mean_reply_values
+from fogsearch.search import (
+    BoardTable,
+    EngineJudge,
+    Searcher,
+    SearchResult,
+    board_table,
+    mean_reply_values,
+)
 
 log = logging.getLogger("fogsearch.bot")
 
@@ -66,6 +74,8 @@ class FogsearchBot(Player):
         self.tracker = self._new_tracker()
         self.searcher = Searcher(self.config.search)
         """The information-set search's tables, kept from turn to turn within a game."""
+        self._engine_judge: EngineJudge | None = None
+        """The ``"engine"`` judgement's engines and cache, started on its first turn and kept."""
         self.fallbacks = 0
         """Turns decided without the search (it raised, or proposed no legal request). The
         tournament stores this per game: a bot that falls back every turn plays randomly and still
@@ -341,19 +351,41 @@ class FogsearchBot(Player):
             limit = min(budget / 2, c.small_set_seconds)
             set_values = self._set_search(boards, c.small_set_depth, limit).move_values
         left = max(LEAST_BOARD_SECONDS, budget - (time.monotonic() - started))
-        # Nothing is certain: at one ply 256 boards of a busy middle game take seconds, and one
-        # board's capture search alone can take a second; boards the deadline cuts keep static
-        # values.
-        table = board_table(
-            boards,
-            least_plies=None,
-            most_plies=c.board_plies,
-            threads=c.search.threads,
-            time_limit=left,
-        )
+        if c.judge == "engine":
+            table, weights = self._engine_table(boards, weights, left)
+        else:
+            # Nothing is certain: at one ply 256 boards of a busy middle game take seconds, and
+            # one board's capture search alone can take a second; boards the deadline cuts keep
+            # static values.
+            table = board_table(
+                boards,
+                least_plies=None,
+                most_plies=c.board_plies,
+                threads=c.search.threads,
+                time_limit=left,
+            )
         scores = request_scores(table, weights, c.mean_weight, set_values, c.king_loss_cp)
         self._turn.update(value=round(max(scores.values())), plies=int(table.plies.min()))
         return {key: round(score) for key, score in scores.items()}
+
+    def _engine_table(
+        self, boards: BoardSet, weights: np.ndarray, seconds: float
+    ) -> tuple[BoardTable, np.ndarray]:
+        """The engine's table of the boards it judged within ``seconds``, likeliest first, with
+        their weights: a board the deadline cut would count with static values only. The whole
+        table, static values and all, when it judged none."""
+        search = self.config.search
+        if self._engine_judge is None:
+            self._engine_judge = EngineJudge(search.uci_engine, search.uci_depth, search.uci_nodes)
+        order = np.argsort(-np.asarray(weights), kind="stable")
+        boards, weights = boards.subset(order.tolist()), np.asarray(weights)[order]
+        table = self._engine_judge.table(boards, threads=search.threads, time_limit=seconds)
+        judged = np.flatnonzero(table.plies >= 0)
+        self._turn["judged"] = len(judged)
+        if len(judged) in (0, len(boards)):
+            return table, weights
+        kept = BoardTable(table.requests, table.values[:, judged], table.plies[judged], table.nodes)
+        return kept, weights[judged]
 
     def _progress_margin(self, boards: BoardSet, quiet: int) -> float:
         """How far below the best request a clock-resetting one may be valued: unbounded once the

@@ -13,7 +13,7 @@ use pyo3::types::{PyBool, PyDict};
 
 use fogsearch_core::chess::{Board, Color, Move};
 use fogsearch_core::search::{
-    self, BoundRule, LeafMode, Mode, SearchConfig, SearchResult, Searcher, SenseMode,
+    self, BoundRule, EngineJudge, LeafMode, Mode, SearchConfig, SearchResult, Searcher, SenseMode,
 };
 use fogsearch_core::stop::{Limits, Stop};
 
@@ -40,6 +40,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add_function(wrap_pyfunction!(check_config, m)?)?;
         m.add_function(wrap_pyfunction!(search_information_set, m)?)?;
         m.add_class::<PySearcher>()?;
+        m.add_class::<PyEngineJudge>()?;
         m.add_function(wrap_pyfunction!(mean_reply_values, m)?)?;
         m.add_function(wrap_pyfunction!(sense_values, m)?)?;
         m.add_function(wrap_pyfunction!(board_values, m)?)?;
@@ -407,6 +408,62 @@ fn board_table<'py>(
         table.plies.into_pyarray(py),
         table.nodes,
     ))
+}
+
+/// A UCI engine judging each request on each board (see
+/// `fogsearch_core::search::EngineJudge`), its engines and cache kept between calls.
+#[pyclass(name = "EngineJudge", module = "fogsearch._core.search", frozen)]
+struct PyEngineJudge {
+    inner: std::sync::Arc<EngineJudge>,
+}
+
+#[pymethods]
+impl PyEngineJudge {
+    #[new]
+    #[pyo3(signature = (engine="stockfish", depth=8, nodes=0))]
+    fn new(engine: &str, depth: u32, nodes: u64) -> PyResult<Self> {
+        let inner = EngineJudge::new(engine, depth, nodes).map_err(search_error)?;
+        Ok(PyEngineJudge {
+            inner: std::sync::Arc::new(inner),
+        })
+    }
+
+    /// The same parts as `board_table`, `threads` engines at once, within `time_limit`
+    /// seconds. Ctrl-C stops it.
+    #[pyo3(signature = (boards, requests=None, threads=1, time_limit=None))]
+    fn table<'py>(
+        &self,
+        py: Python<'py>,
+        boards: Boards,
+        requests: Option<Vec<Option<String>>>,
+        threads: usize,
+        time_limit: Option<f64>,
+    ) -> PyResult<TableParts<'py>> {
+        let time_limit = time_limit_of(time_limit)?;
+        let requests = parse_requests(requests)?;
+        let boards = boards.0;
+        let count = boards.len();
+        let judge = std::sync::Arc::clone(&self.inner);
+        let (requests, table) = detach_interruptible(py, move |stop| {
+            judge.table(
+                &boards,
+                requests,
+                threads,
+                limits_from_now(stop, time_limit),
+            )
+        })?
+        .map_err(search_error)?;
+        let values = table
+            .values
+            .into_pyarray(py)
+            .reshape([requests.len(), count])?;
+        Ok((
+            requests.into_iter().map(uci).collect(),
+            values,
+            table.plies.into_pyarray(py),
+            table.nodes,
+        ))
+    }
 }
 
 /// `(unsensed, [(square, value)])`: the expected best compound score (weighted mean and minimum

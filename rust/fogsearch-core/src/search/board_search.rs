@@ -21,7 +21,7 @@ use std::cell::RefCell;
 
 use rayon::prelude::*;
 
-use crate::chess::{Board, Move, MoveList};
+use crate::chess::{Board, Color, Move, MoveList};
 use crate::stop::{Halt, Limits};
 
 use super::eval::{evaluate, INFINITY, MATE, MATE_BOUND, PIECE_VALUES};
@@ -96,28 +96,7 @@ pub fn request_board_table(
     let Some(first) = boards.first() else {
         return Ok(table);
     };
-    let us = first.turn();
-    let shared_side = own_sides_agree(boards, us);
-    // Each board's distinct taken moves ("slots"), and each request's slot on it.
-    let mut slots: Vec<Vec<Option<Move>>> = Vec::with_capacity(n);
-    let mut slot_of: Vec<Vec<u16>> = Vec::with_capacity(n);
-    for board in boards {
-        let mut taken_moves: Vec<Option<Move>> = Vec::new();
-        let mut of = Vec::with_capacity(requests.len());
-        for &request in requests {
-            let (taken, _) = resolve(board, request, shared_side);
-            let at = taken_moves
-                .iter()
-                .position(|&t| t == taken)
-                .unwrap_or_else(|| {
-                    taken_moves.push(taken);
-                    taken_moves.len() - 1
-                });
-            of.push(at as u16);
-        }
-        slots.push(taken_moves);
-        slot_of.push(of);
-    }
+    let (slots, slot_of) = taken_slots(boards, first.turn(), requests);
     let work: Vec<(usize, usize)> = slots
         .iter()
         .enumerate()
@@ -186,9 +165,39 @@ pub fn request_board_table(
     Ok(table)
 }
 
+/// Each board's distinct taken moves ("slots": many requests take the same move on a board, or
+/// none), and each request's slot on it, `us` making them.
+pub(super) fn taken_slots(
+    boards: &[Board],
+    us: Color,
+    requests: &[Option<Move>],
+) -> (Vec<Vec<Option<Move>>>, Vec<Vec<u16>>) {
+    let shared_side = own_sides_agree(boards, us);
+    let mut slots: Vec<Vec<Option<Move>>> = Vec::with_capacity(boards.len());
+    let mut slot_of: Vec<Vec<u16>> = Vec::with_capacity(boards.len());
+    for board in boards {
+        let mut taken_moves: Vec<Option<Move>> = Vec::new();
+        let mut of = Vec::with_capacity(requests.len());
+        for &request in requests {
+            let (taken, _) = resolve(board, request, shared_side);
+            let at = taken_moves
+                .iter()
+                .position(|&t| t == taken)
+                .unwrap_or_else(|| {
+                    taken_moves.push(taken);
+                    taken_moves.len() - 1
+                });
+            of.push(at as u16);
+        }
+        slots.push(taken_moves);
+        slot_of.push(of);
+    }
+    (slots, slot_of)
+}
+
 /// The value of `taken` on `board` for the side making it, before any search: a king taken wins, a
 /// king left en prise loses, otherwise the static evaluation.
-fn static_value(board: &Board, taken: Option<Move>) -> i32 {
+pub(super) fn static_value(board: &Board, taken: Option<Move>) -> i32 {
     let us = board.turn();
     if takes_king(board, taken) {
         return MATE - 1;

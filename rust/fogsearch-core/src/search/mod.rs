@@ -22,6 +22,7 @@
 mod board_search;
 pub mod config;
 mod driver;
+mod engine_judge;
 pub mod eval;
 mod exchange;
 mod king_safety;
@@ -46,6 +47,7 @@ use crate::chess::Move;
 
 pub use board_search::BoardTable;
 pub use config::{BoundRule, LeafMode, Mode, SearchConfig, SenseMode, MAX_DEPTH};
+pub use engine_judge::EngineJudge;
 pub use eval::{evaluate, piece_square_table, INFINITY, MATE, PIECE_VALUES};
 pub use king_safety::{king_danger, king_safety};
 pub use request_values::{
