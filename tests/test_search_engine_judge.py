@@ -7,6 +7,7 @@ import chess.engine
 import numpy as np
 import pytest
 
+from fogsearch import _core
 from fogsearch.opponents.stockfish import find_stockfish
 from fogsearch.rbc import BoardSet
 from fogsearch.search import MATE, EngineJudge, SearchError
@@ -102,3 +103,46 @@ def test_bad_limits_are_refused(kwargs, message):
 def test_a_missing_engine_is_a_search_error():
     with pytest.raises(SearchError, match="not found"):
         EngineJudge("no-such-engine-fogsearch")
+
+
+FAKE_ENGINE = """#!/bin/sh
+# A UCI engine that scores every position 7 cp for the side to move, and dies on {dies}.
+while read -r line; do
+  case "$line" in
+    uci) echo "id name fake"; echo uciok ;;
+    isready) echo readyok ;;
+    "position fen "*) position="$line" ;;
+    go*) case "$position" in *{dies}*) exit 1 ;; esac
+         echo "info depth 1 score cp 7"; echo "bestmove 0000" ;;
+    quit) exit 0 ;;
+  esac
+done
+"""
+
+
+def _fake_engine(tmp_path, dies: str) -> str:
+    path = tmp_path / "engine.sh"
+    path.write_text(FAKE_ENGINE.replace("{dies}", dies))
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_a_position_the_engine_dies_on_keeps_its_static_value_and_the_rest_are_scored(tmp_path):
+    requests = [chess.Move.from_uci(u) for u in ("e2e4", "g1f3", "d2d4")]
+    # Only 1. e4 puts a pawn on e4 and nothing else on rank 4.
+    judge = EngineJudge(_fake_engine(tmp_path, '"/4P3/"'), depth=1)
+    start = BoardSet(chess.WHITE, fens=[chess.STARTING_FEN])
+    table = judge.table(start, requests=requests, threads=1)
+    after_e4 = chess.Board()
+    after_e4.push_uci("e2e4")
+    static = -_core.search.evaluate_fen(after_e4.fen())  # Black to move: ours is its negation
+    values = dict(zip([m.uci() for m in table.requests], table.values[:, 0].tolist(), strict=True))
+    assert values["g1f3"] == values["d2d4"] == -7
+    assert values["e2e4"] == static != -7
+    assert list(table.plies) == [1] and table.nodes == 2
+
+
+def test_an_engine_that_dies_on_every_position_is_a_search_error(tmp_path):
+    judge = EngineJudge(_fake_engine(tmp_path, '"fen "'), depth=1)
+    with pytest.raises(SearchError, match="stopped answering"):
+        judge.table(BoardSet(chess.WHITE, fens=[chess.STARTING_FEN]), threads=2)

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use crate::chess::{Board, Move};
+use crate::chess::{pawn_attacks, Board, Move, PieceType};
 use crate::pool;
 use crate::stop::Limits;
 use crate::uci::{find_engine, Score, SearchLimit, UciEngine, UciError};
@@ -34,6 +34,9 @@ use super::SearchError;
 const MAX_CACHED: usize = 1 << 20;
 /// Mates further than this many moves count as this far (they stay king captures).
 const LONGEST_MATE: i32 = 1000;
+/// Engines that may die in one call before it fails: one death is a position the engine cannot
+/// take, many are an engine that cannot run.
+const MAX_ENGINE_FAILURES: usize = 4;
 
 /// A UCI engine that judges boards, with its engines and its cache of scores.
 pub struct EngineJudge {
@@ -63,10 +66,11 @@ impl EngineJudge {
 
     /// Every request (default: the root requests) on every board, our point of view, with
     /// `threads` engines at once. `plies` in the table: 1 for a board whose every request the
-    /// engine scored (or the rules decided), -1 for one the deadline cut, whose unscored requests
-    /// keep the static evaluation. `nodes` counts the engine's positions (cache hits excluded).
-    /// A raised stop gives [`SearchError::Interrupted`]; an engine that fails,
-    /// [`SearchError::Engine`].
+    /// engine scored (or the rules decided, or the engine died on: that one keeps the static
+    /// evaluation), -1 for one the deadline cut, whose unscored requests keep the static
+    /// evaluation. `nodes` counts the engine's positions (cache hits excluded).
+    /// A raised stop gives [`SearchError::Interrupted`]; engines that die
+    /// [`MAX_ENGINE_FAILURES`] times in the call (or cannot start), [`SearchError::Engine`].
     pub fn table(
         &self,
         boards: &[Board],
@@ -106,7 +110,7 @@ impl EngineJudge {
                     table.nodes += 1;
                 }
                 Judged::Cached(value) => slot_values[b][i] = value,
-                Judged::ByRules => {}
+                Judged::ByRules | Judged::Failed => {}
                 Judged::Cut => table.plies[b] = -1,
             }
         }
@@ -130,6 +134,7 @@ impl EngineJudge {
     ) -> Result<Vec<Judged>, SearchError> {
         let outcomes: Vec<Mutex<Judged>> = work.iter().map(|_| Mutex::new(Judged::Cut)).collect();
         let next = AtomicUsize::new(0);
+        let failures = AtomicUsize::new(0);
         let failure: Mutex<Option<UciError>> = Mutex::new(None);
         let workers = threads.min(pool::MAX_THREADS).min(work.len()).max(1);
         std::thread::scope(|scope| {
@@ -147,9 +152,17 @@ impl EngineJudge {
                             Err(UciError::Stopped) => break,
                             Err(error) => {
                                 // A failed engine is dropped (and so reaped), never lent again.
+                                // Engines die on some positions no game reaches (RBC boards
+                                // can be): the position keeps its static value and the next
+                                // one starts a new engine, up to a few failures a call.
                                 engine = None;
-                                lock(&failure).get_or_insert(error);
-                                break;
+                                *lock(&outcomes[at]) = Judged::Failed;
+                                if failures.fetch_add(1, Ordering::Relaxed) + 1
+                                    >= MAX_ENGINE_FAILURES
+                                {
+                                    lock(&failure).get_or_insert(error);
+                                    break;
+                                }
                             }
                         }
                     }
@@ -190,10 +203,7 @@ impl EngineJudge {
         let engine = engine
             .as_mut()
             .expect("an engine judge always has an engine path");
-        // The half-move clock is left out, as the cache's key leaves it out.
-        let fen = child.fen();
-        let fields: Vec<&str> = fen.split_whitespace().take(4).collect();
-        let score = engine.score(&format!("{} 0 1", fields.join(" ")), self.limit, limits)?;
+        let score = engine.score(&engine_fen(&child), self.limit, limits)?;
         let value = our_value(score);
         let mut cache = lock(&self.cache);
         if cache.len() >= MAX_CACHED {
@@ -204,6 +214,28 @@ impl EngineJudge {
     }
 }
 
+/// The position as the engine is shown it: the e.p. square only where an e.p. capture is legal
+/// (an RBC board can have a check that no last move explains, and an engine that trusts the e.p.
+/// square then plays an illegal capture), and the half-move clock at 0, as the cache's key
+/// leaves it out.
+fn engine_fen(board: &Board) -> String {
+    let fen = board.fen();
+    let mut fields: Vec<&str> = fen.split_whitespace().take(4).collect();
+    if let Some(ep) = board.ep_square() {
+        let mover = board.turn();
+        let capturers = pawn_attacks(mover.other(), ep) & board.pieces_of(PieceType::Pawn, mover);
+        let legal = Iterator::any(&mut capturers.into_iter(), |from| {
+            let mut after = board.clone();
+            after.push(Some(Move::new(from, ep, None)));
+            !after.king_attacked(mover)
+        });
+        if !legal {
+            fields[3] = "-";
+        }
+    }
+    format!("{} 0 1", fields.join(" "))
+}
+
 /// What became of one (board, taken move).
 enum Judged {
     /// The rules decided it: a king taken or left en prise.
@@ -212,6 +244,8 @@ enum Judged {
     Engine(i32),
     /// The deadline or a stop came first: the static evaluation stands.
     Cut,
+    /// The engine died on it: the static evaluation stands.
+    Failed,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -234,6 +268,17 @@ pub fn our_value(score: Score) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_engine_sees_an_ep_square_only_where_the_capture_is_legal() {
+        // Black in check from b3, a check c2-c4 cannot have given: dxc3 e.p. would leave it.
+        let checked = "8/4b3/2p1p1r1/2p2p1p/k1Pp4/PP4P1/5P1P/2B1RR1K b - c3 0 1";
+        let board = Board::from_fen(checked).unwrap();
+        assert_eq!(board.ep_square(), Some(18));
+        assert!(engine_fen(&board).contains(" b - - 0 1"));
+        let open = Board::from_fen("4k3/8/8/8/2Pp4/8/8/4K3 b - c3 7 40").unwrap();
+        assert_eq!(engine_fen(&open), "4k3/8/8/8/2Pp4/8/8/4K3 b - c3 0 1");
+    }
 
     #[test]
     fn engine_mates_become_king_captures_at_their_ply() {
