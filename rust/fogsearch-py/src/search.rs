@@ -398,10 +398,19 @@ fn board_table<'py>(
         )
     })?
     .map_err(search_error)?;
+    table_parts(py, requests, count, table)
+}
+
+fn table_parts(
+    py: Python<'_>,
+    requests: Vec<Option<Move>>,
+    boards: usize,
+    table: search::BoardTable,
+) -> PyResult<TableParts<'_>> {
     let values = table
         .values
         .into_pyarray(py)
-        .reshape([requests.len(), count])?;
+        .reshape([requests.len(), boards])?;
     Ok((
         requests.into_iter().map(uci).collect(),
         values,
@@ -453,16 +462,7 @@ impl PyEngineJudge {
             )
         })?
         .map_err(search_error)?;
-        let values = table
-            .values
-            .into_pyarray(py)
-            .reshape([requests.len(), count])?;
-        Ok((
-            requests.into_iter().map(uci).collect(),
-            values,
-            table.plies.into_pyarray(py),
-            table.nodes,
-        ))
+        table_parts(py, requests, count, table)
     }
 }
 

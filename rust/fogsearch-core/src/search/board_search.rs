@@ -96,17 +96,12 @@ pub fn request_board_table(
     let Some(first) = boards.first() else {
         return Ok(table);
     };
-    let (slots, slot_of) = taken_slots(boards, first.turn(), requests);
-    let work: Vec<(usize, usize)> = slots
-        .iter()
-        .enumerate()
-        .flat_map(|(b, s)| (0..s.len()).map(move |i| (b, i)))
-        .collect();
-    let mut slot_values: Vec<Vec<i32>> = boards
-        .iter()
-        .zip(&slots)
-        .map(|(board, taken)| taken.iter().map(|&t| static_value(board, t)).collect())
-        .collect();
+    let SlotWork {
+        slots,
+        slot_of,
+        work,
+        values: mut slot_values,
+    } = SlotWork::new(boards, first.turn(), requests);
     let mut reached: Vec<Option<u32>> = vec![None; n];
     let never = Limits::new(limits.stop, None);
     for plies in 0..=most_plies {
@@ -156,43 +151,73 @@ pub fn request_board_table(
             break;
         }
     }
-    for b in 0..n {
-        table.plies[b] = reached[b].map_or(-1, |p| p as i32);
-        for (r, &slot) in slot_of[b].iter().enumerate() {
-            table.values[r * n + b] = slot_values[b][slot as usize];
-        }
+    for (plies, reached) in table.plies.iter_mut().zip(&reached) {
+        *plies = reached.map_or(-1, |p| p as i32);
     }
+    spread(&slot_of, &slot_values, &mut table.values);
     Ok(table)
 }
 
-/// Each board's distinct taken moves ("slots": many requests take the same move on a board, or
-/// none), and each request's slot on it, `us` making them.
-pub(super) fn taken_slots(
-    boards: &[Board],
-    us: Color,
-    requests: &[Option<Move>],
-) -> (Vec<Vec<Option<Move>>>, Vec<Vec<u16>>) {
-    let shared_side = own_sides_agree(boards, us);
-    let mut slots: Vec<Vec<Option<Move>>> = Vec::with_capacity(boards.len());
-    let mut slot_of: Vec<Vec<u16>> = Vec::with_capacity(boards.len());
-    for board in boards {
-        let mut taken_moves: Vec<Option<Move>> = Vec::new();
-        let mut of = Vec::with_capacity(requests.len());
-        for &request in requests {
-            let (taken, _) = resolve(board, request, shared_side);
-            let at = taken_moves
-                .iter()
-                .position(|&t| t == taken)
-                .unwrap_or_else(|| {
-                    taken_moves.push(taken);
-                    taken_moves.len() - 1
-                });
-            of.push(at as u16);
+/// The work of valuing every request on every board: each board's distinct taken moves
+/// ("slots": many requests take the same move on a board, or none), each request's slot on it,
+/// the (board, slot) pairs to value, and each slot's static value to start from.
+pub(super) struct SlotWork {
+    pub slots: Vec<Vec<Option<Move>>>,
+    pub slot_of: Vec<Vec<u16>>,
+    pub work: Vec<(usize, usize)>,
+    pub values: Vec<Vec<i32>>,
+}
+
+impl SlotWork {
+    /// The work of `requests` on `boards`, `us` making them.
+    pub fn new(boards: &[Board], us: Color, requests: &[Option<Move>]) -> SlotWork {
+        let shared_side = own_sides_agree(boards, us);
+        let mut slots: Vec<Vec<Option<Move>>> = Vec::with_capacity(boards.len());
+        let mut slot_of: Vec<Vec<u16>> = Vec::with_capacity(boards.len());
+        for board in boards {
+            let mut taken_moves: Vec<Option<Move>> = Vec::new();
+            let mut of = Vec::with_capacity(requests.len());
+            for &request in requests {
+                let (taken, _) = resolve(board, request, shared_side);
+                let at = taken_moves
+                    .iter()
+                    .position(|&t| t == taken)
+                    .unwrap_or_else(|| {
+                        taken_moves.push(taken);
+                        taken_moves.len() - 1
+                    });
+                of.push(at as u16);
+            }
+            slots.push(taken_moves);
+            slot_of.push(of);
         }
-        slots.push(taken_moves);
-        slot_of.push(of);
+        let work = slots
+            .iter()
+            .enumerate()
+            .flat_map(|(b, s)| (0..s.len()).map(move |i| (b, i)))
+            .collect();
+        let values = boards
+            .iter()
+            .zip(&slots)
+            .map(|(board, taken)| taken.iter().map(|&t| static_value(board, t)).collect())
+            .collect();
+        SlotWork {
+            slots,
+            slot_of,
+            work,
+            values,
+        }
     }
-    (slots, slot_of)
+}
+
+/// Each slot's value written for every request that takes it: `out[r * boards + b]`.
+pub(super) fn spread(slot_of: &[Vec<u16>], slot_values: &[Vec<i32>], out: &mut [i32]) {
+    let n = slot_of.len();
+    for (b, of) in slot_of.iter().enumerate() {
+        for (r, &slot) in of.iter().enumerate() {
+            out[r * n + b] = slot_values[b][slot as usize];
+        }
+    }
 }
 
 /// The value of `taken` on `board` for the side making it, before any search: a king taken wins, a

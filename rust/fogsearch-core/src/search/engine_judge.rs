@@ -23,7 +23,7 @@ use crate::pool;
 use crate::stop::Limits;
 use crate::uci::{find_engine, Score, SearchLimit, UciEngine, UciError};
 
-use super::board_search::{static_value, taken_slots, BoardTable};
+use super::board_search::{spread, static_value, BoardTable, SlotWork};
 use super::config::{MAX_UCI_DEPTH, MAX_UCI_NODES};
 use super::eval::MATE;
 use super::requests::known_requests;
@@ -88,17 +88,12 @@ impl EngineJudge {
         let Some(first) = boards.first() else {
             return Ok((requests, table));
         };
-        let (slots, slot_of) = taken_slots(boards, first.turn(), &requests);
-        let work: Vec<(usize, usize)> = slots
-            .iter()
-            .enumerate()
-            .flat_map(|(b, s)| (0..s.len()).map(move |i| (b, i)))
-            .collect();
-        let mut slot_values: Vec<Vec<i32>> = boards
-            .iter()
-            .zip(&slots)
-            .map(|(board, taken)| taken.iter().map(|&t| static_value(board, t)).collect())
-            .collect();
+        let SlotWork {
+            slots,
+            slot_of,
+            work,
+            values: mut slot_values,
+        } = SlotWork::new(boards, first.turn(), &requests);
         let judged = self.judge_all(boards, &slots, &work, threads.max(1), limits)?;
         if limits.stop.requested() {
             return Err(SearchError::Interrupted);
@@ -114,11 +109,7 @@ impl EngineJudge {
                 Judged::Cut => table.plies[b] = -1,
             }
         }
-        for b in 0..n {
-            for (r, &slot) in slot_of[b].iter().enumerate() {
-                table.values[r * n + b] = slot_values[b][slot as usize];
-            }
-        }
+        spread(&slot_of, &slot_values, &mut table.values);
         Ok((requests, table))
     }
 
