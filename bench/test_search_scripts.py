@@ -86,3 +86,21 @@ def test_search_uci_leaf_runs():
         "1",
     )
     assert "ms per leaf" in out
+
+
+@pytest.mark.skipif(not HAVE_STOCKFISH, reason="needs Stockfish (scripts/install.sh)")
+def test_engine_judge_bench_runs():
+    out = run(
+        "engine_judge.py",
+        "--sets",
+        "1",
+        "--boards",
+        "16",
+        "--depths",
+        "1",
+        "--plies",
+        "1",
+        "--threads",
+        "1",
+    )
+    assert "| engine, depth 1 | 1 |" in out and "| alpha-beta, 1 plies | 1 |" in out
