@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import chess
+import numpy as np
 import pytest
 import reconchess
 from test_bot_tracker import FAST, play_tracked
@@ -18,6 +19,7 @@ from fogsearch.bot import ClockPlan, FogsearchBot, FogsearchBotConfig, format_tu
 from fogsearch.bot.clock import turn_budget
 from fogsearch.bot.config import from_settings
 from fogsearch.rbc import BoardSet, move_actions
+from fogsearch.search import MATE
 from fogsearch.tournament import GameTask, PlayerSpec, play_game
 from fogsearch.tournament.players import find_stockfish
 
@@ -280,6 +282,12 @@ def test_the_engine_judgement_scores_every_board_with_the_engine_and_answers_the
     after.push(reconchess.utilities.revise_move(after, move) or chess.Move.null())
     # It takes the knight (a bishop's move through d3 stops there) or moves the king.
     assert not after.was_into_check(), move
+    # Boards the deadline cuts stay in the table, in the set's order, with the rules' verdicts.
+    fens = [quiet, checked] if bot.board_set.fen(0) == quiet else [checked, quiet]
+    table = bot._engine_table(bot.board_set, np.array([0.9, 0.1]), 1e-6)
+    row = [m.uci() if m else "0000" for m in table.requests].index("d2d4")
+    assert table.values.shape[1] == 2 and bot._turn["judged"] < 2
+    assert table.values[row, fens.index(checked)] == -(MATE - 2)
 
 
 def recorded_searches(monkeypatch, bot) -> list[tuple[int, float]]:

@@ -140,8 +140,8 @@ class FogsearchBotConfig:
     weighted mean and the minimum over the boards (``mean_weight``), the minimum taken from the
     information-set search on sets of at most ``small_set_boards``; ``"engine"``, the same mix
     with each board judged by a UCI engine instead (:class:`fogsearch.search.EngineJudge`:
-    ``uci_engine`` at ``uci_depth`` plies and ``uci_nodes`` nodes a position, the boards it
-    judged within the turn's time weighed alone); ``"set"``, by the information-set search's
+    ``uci_engine`` at ``uci_depth`` plies and ``uci_nodes`` nodes a position, the likeliest
+    boards first; those the turn's time cut keep static values); ``"set"``, by the information-set search's
     worst case alone, ties broken by the mean one-reply outcome."""
     mean_weight: float = 1.0
     """In the ``"boards"`` judgement: the weight of the mean over boards; the rest goes to the

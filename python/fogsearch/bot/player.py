@@ -352,7 +352,7 @@ class FogsearchBot(Player):
             set_values = self._set_search(boards, c.small_set_depth, limit).move_values
         left = max(LEAST_BOARD_SECONDS, budget - (time.monotonic() - started))
         if c.judge == "engine":
-            table, weights = self._engine_table(boards, weights, left)
+            table = self._engine_table(boards, weights, left)
         else:
             # Nothing is certain: at one ply 256 boards of a busy middle game take seconds, and
             # one board's capture search alone can take a second; boards the deadline cuts keep
@@ -368,24 +368,25 @@ class FogsearchBot(Player):
         self._turn.update(value=round(max(scores.values())), plies=int(table.plies.min()))
         return {key: round(score) for key, score in scores.items()}
 
-    def _engine_table(
-        self, boards: BoardSet, weights: np.ndarray, seconds: float
-    ) -> tuple[BoardTable, np.ndarray]:
-        """The engine's table of the boards it judged within ``seconds``, likeliest first, with
-        their weights: a board the deadline cut would count with static values only. The whole
-        table, static values and all, when it judged none."""
+    def _engine_table(self, boards: BoardSet, weights: np.ndarray, seconds: float) -> BoardTable:
+        """The engine's table, the likeliest boards judged first within ``seconds``. The boards
+        the deadline cut stay in, with static values: what the rules decide on them (a king
+        taken or lost) still counts, and dropping them let AttackerBot's unlikely check through
+        in 4 of 20 games (bench/RESULTS.md)."""
         search = self.config.search
         if self._engine_judge is None:
             self._engine_judge = EngineJudge(search.uci_engine, search.uci_depth, search.uci_nodes)
         order = np.argsort(-np.asarray(weights), kind="stable")
-        boards, weights = boards.subset(order.tolist()), np.asarray(weights)[order]
-        table = self._engine_judge.table(boards, threads=search.threads, time_limit=seconds)
-        judged = np.flatnonzero(table.plies >= 0)
-        self._turn["judged"] = len(judged)
-        if len(judged) in (0, len(boards)):
-            return table, weights
-        kept = BoardTable(table.requests, table.values[:, judged], table.plies[judged], table.nodes)
-        return kept, weights[judged]
+        # The table's columns follow the set's own order again.
+        table = self._engine_judge.table(
+            boards.subset(order.tolist()), threads=search.threads, time_limit=seconds
+        )
+        columns = np.empty_like(order)
+        columns[order] = np.arange(len(order))
+        self._turn["judged"] = int((table.plies >= 0).sum())
+        return BoardTable(
+            table.requests, table.values[:, columns], table.plies[columns], table.nodes
+        )
 
     def _progress_margin(self, boards: BoardSet, quiet: int) -> float:
         """How far below the best request a clock-resetting one may be valued: unbounded once the
