@@ -471,9 +471,11 @@ class EngineJudge:
     ) -> BoardTable:
         """The :class:`BoardTable` of the set (default requests: every root request), with
         ``threads`` engines at once (default: every core), boards judged in the set's order.
-        ``plies`` is 1 for a board whose every request was judged, -1 for one the deadline cut
-        (its unjudged requests keep the static evaluation); ``nodes`` counts the positions the
-        engine searched (cached ones excluded). The GIL is released; Ctrl-C stops it."""
+        ``plies`` is 1 for a board whose every request was judged (a position the engine died
+        on keeps the static evaluation; four deaths in a call raise :class:`SearchError`), -1
+        for one the deadline cut (its unjudged requests keep the static evaluation); ``nodes``
+        counts the positions the engine searched (cached ones excluded). The GIL is released;
+        Ctrl-C stops it."""
         if isinstance(time_limit, bool):
             raise ValueError(f"time_limit must be a number of seconds or None, got {time_limit!r}")
         ucis, values, plies_done, searched = self._native.table(
