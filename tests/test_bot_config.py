@@ -35,7 +35,7 @@ from fogsearch.search import MAX_DEPTH, SearchConfig
         (lambda: FogsearchBotConfig(opening_as_black="g8f6 Nf6"), "'Nf6' is not a UCI move"),
         (lambda: FogsearchBotConfig(opening_as_black=["g8f6"]), "opening_as_black"),
         (lambda: FogsearchBotConfig(mate_threats="yes"), "mate_threats"),
-        (lambda: FogsearchBotConfig(judge="engine"), "judge must be one of"),
+        (lambda: FogsearchBotConfig(judge="stockfish"), "judge must be one of"),
         (lambda: FogsearchBotConfig(sense="random"), "sense must be one of"),
         (lambda: FogsearchBotConfig(mean_weight=1.5), "mean_weight"),
         (lambda: FogsearchBotConfig(mean_weight=float("nan")), "mean_weight"),
