@@ -90,17 +90,6 @@ def test_search_uci_leaf_runs():
 
 @pytest.mark.skipif(not HAVE_STOCKFISH, reason="needs Stockfish (scripts/install.sh)")
 def test_engine_judge_bench_runs():
-    out = run(
-        "engine_judge.py",
-        "--sets",
-        "1",
-        "--boards",
-        "16",
-        "--depths",
-        "1",
-        "--plies",
-        "1",
-        "--threads",
-        "1",
-    )
+    args = "--sets 1 --boards 16 --depths 1 --plies 1 --threads 1".split()
+    out = run("engine_judge.py", *args)
     assert "| engine, depth 1 | 1 |" in out and "| alpha-beta, 1 plies | 1 |" in out

@@ -21,6 +21,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use crate::chess::{pawn_attacks, Board, Move, PieceType};
 use crate::stop::Limits;
 
 /// Where Debian and Ubuntu install Stockfish, outside the usual `PATH` of a non-login shell.
@@ -114,6 +115,28 @@ fn is_executable(path: &Path) -> bool {
     {
         path.is_file()
     }
+}
+
+/// `board` as an engine is shown it: the e.p. square only where an e.p. capture is legal
+/// (an RBC board can have a check that no last move explains, and an engine that trusts the e.p.
+/// square then plays an illegal capture and may die), and the half-move clock at 0: the
+/// searches cache scores by position, which leaves the clock out.
+pub fn engine_position(board: &Board) -> String {
+    let fen = board.fen();
+    let mut fields: Vec<&str> = fen.split_whitespace().take(4).collect();
+    if let Some(ep) = board.ep_square() {
+        let mover = board.turn();
+        let capturers = pawn_attacks(mover.other(), ep) & board.pieces_of(PieceType::Pawn, mover);
+        let legal = Iterator::any(&mut capturers.into_iter(), |from| {
+            let mut after = board.clone();
+            after.push(Some(Move::new(from, ep, None)));
+            !after.king_attacked(mover)
+        });
+        if !legal {
+            fields[3] = "-";
+        }
+    }
+    format!("{} 0 1", fields.join(" "))
 }
 
 /// How much search the engine spends on each position.
@@ -344,6 +367,17 @@ impl Drop for UciEngine {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_engine_sees_an_ep_square_only_where_the_capture_is_legal() {
+        // Black in check from b3, a check c2-c4 cannot have given: dxc3 e.p. would leave it.
+        let checked = "8/4b3/2p1p1r1/2p2p1p/k1Pp4/PP4P1/5P1P/2B1RR1K b - c3 0 1";
+        let board = Board::from_fen(checked).unwrap();
+        assert_eq!(board.ep_square(), Some(18));
+        assert!(engine_position(&board).contains(" b - - 0 1"));
+        let open = Board::from_fen("4k3/8/8/8/2Pp4/8/8/4K3 b - c3 7 40").unwrap();
+        assert_eq!(engine_position(&open), "4k3/8/8/8/2Pp4/8/8/4K3 b - c3 0 1");
+    }
+
     use super::*;
     use crate::stop::Stop;
 

@@ -18,12 +18,12 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use crate::chess::{pawn_attacks, Board, Move, PieceType};
+use crate::chess::{Board, Move};
 use crate::pool;
 use crate::stop::Limits;
-use crate::uci::{find_engine, Score, SearchLimit, UciEngine, UciError};
+use crate::uci::{engine_position, find_engine, Score, SearchLimit, UciEngine, UciError};
 
-use super::board_search::{spread, static_value, BoardTable, SlotWork};
+use super::board_search::{spread, BoardTable, SlotWork};
 use super::config::{MAX_UCI_DEPTH, MAX_UCI_NODES};
 use super::eval::MATE;
 use super::requests::known_requests;
@@ -94,6 +94,11 @@ impl EngineJudge {
             work,
             values: mut slot_values,
         } = SlotWork::new(boards, first.turn(), &requests);
+        // A king taken or left en prise is the rules' verdict, already in the static values.
+        let work: Vec<(usize, usize)> = work
+            .into_iter()
+            .filter(|&(b, i)| slot_values[b][i].abs() < MATE - 2)
+            .collect();
         let judged = self.judge_all(boards, &slots, &work, threads.max(1), limits)?;
         if limits.stop.requested() {
             return Err(SearchError::Interrupted);
@@ -105,7 +110,7 @@ impl EngineJudge {
                     table.nodes += 1;
                 }
                 Judged::Cached(value) => slot_values[b][i] = value,
-                Judged::ByRules | Judged::Failed => {}
+                Judged::Failed => {}
                 Judged::Cut => table.plies[b] = -1,
             }
         }
@@ -170,8 +175,8 @@ impl EngineJudge {
             .collect())
     }
 
-    /// `taken` on `board`: decided by the rules, found in the cache, or scored by the engine
-    /// (lent to this worker on its first position).
+    /// `taken` on `board` (which the rules leave undecided): found in the cache, or scored by
+    /// the engine (lent to this worker on its first position).
     fn judge(
         &self,
         board: &Board,
@@ -179,9 +184,6 @@ impl EngineJudge {
         engine: &mut Option<UciEngine>,
         limits: Limits<'_>,
     ) -> Result<Judged, UciError> {
-        if static_value(board, taken).abs() >= MATE - 2 {
-            return Ok(Judged::ByRules);
-        }
         let mut child = board.clone();
         child.push(taken);
         let key = child.zobrist();
@@ -194,7 +196,7 @@ impl EngineJudge {
         let engine = engine
             .as_mut()
             .expect("an engine judge always has an engine path");
-        let score = engine.score(&engine_fen(&child), self.limit, limits)?;
+        let score = engine.score(&engine_position(&child), self.limit, limits)?;
         let value = our_value(score);
         let mut cache = lock(&self.cache);
         if cache.len() >= MAX_CACHED {
@@ -205,32 +207,8 @@ impl EngineJudge {
     }
 }
 
-/// The position as the engine is shown it: the e.p. square only where an e.p. capture is legal
-/// (an RBC board can have a check that no last move explains, and an engine that trusts the e.p.
-/// square then plays an illegal capture), and the half-move clock at 0, as the cache's key
-/// leaves it out.
-fn engine_fen(board: &Board) -> String {
-    let fen = board.fen();
-    let mut fields: Vec<&str> = fen.split_whitespace().take(4).collect();
-    if let Some(ep) = board.ep_square() {
-        let mover = board.turn();
-        let capturers = pawn_attacks(mover.other(), ep) & board.pieces_of(PieceType::Pawn, mover);
-        let legal = Iterator::any(&mut capturers.into_iter(), |from| {
-            let mut after = board.clone();
-            after.push(Some(Move::new(from, ep, None)));
-            !after.king_attacked(mover)
-        });
-        if !legal {
-            fields[3] = "-";
-        }
-    }
-    format!("{} 0 1", fields.join(" "))
-}
-
 /// What became of one (board, taken move).
 enum Judged {
-    /// The rules decided it: a king taken or left en prise.
-    ByRules,
     Cached(i32),
     Engine(i32),
     /// The deadline or a stop came first: the static evaluation stands.
@@ -259,17 +237,6 @@ pub fn our_value(score: Score) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_engine_sees_an_ep_square_only_where_the_capture_is_legal() {
-        // Black in check from b3, a check c2-c4 cannot have given: dxc3 e.p. would leave it.
-        let checked = "8/4b3/2p1p1r1/2p2p1p/k1Pp4/PP4P1/5P1P/2B1RR1K b - c3 0 1";
-        let board = Board::from_fen(checked).unwrap();
-        assert_eq!(board.ep_square(), Some(18));
-        assert!(engine_fen(&board).contains(" b - - 0 1"));
-        let open = Board::from_fen("4k3/8/8/8/2Pp4/8/8/4K3 b - c3 7 40").unwrap();
-        assert_eq!(engine_fen(&open), "4k3/8/8/8/2Pp4/8/8/4K3 b - c3 0 1");
-    }
 
     #[test]
     fn engine_mates_become_king_captures_at_their_ply() {

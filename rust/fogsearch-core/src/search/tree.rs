@@ -13,7 +13,7 @@ use std::time::Instant;
 use crate::chess::{Board, Color, Move, MoveList, Square};
 use crate::sketch::BottomKMinHash;
 use crate::stop::{Limits, Stop};
-use crate::uci::{Score, SearchLimit, UciEngine, UciError};
+use crate::uci::{engine_position, Score, SearchLimit, UciEngine, UciError};
 
 use super::eval::{evaluate, INFINITY, MATE, PIECE_VALUES};
 use super::reply::worst_reply;
@@ -669,9 +669,7 @@ impl<'s> TreeSearch<'s> {
                 return ReplyOutcome::TakesOurKing;
             }
         }
-        let fen = board.fen();
-        let fields: Vec<&str> = fen.split_whitespace().take(4).collect();
-        let fen = format!("{} 0 1", fields.join(" "));
+        let fen = engine_position(board);
         let limit = SearchLimit {
             depth: self.config.uci_depth,
             nodes: self.config.uci_nodes,
