@@ -39,6 +39,12 @@ from fogsearch.search import MAX_DEPTH, SearchConfig
         (lambda: FogsearchBotConfig(sense="random"), "sense must be one of"),
         (lambda: FogsearchBotConfig(mean_weight=1.5), "mean_weight"),
         (lambda: FogsearchBotConfig(mean_weight=float("nan")), "mean_weight"),
+        (
+            lambda: FogsearchBotConfig(
+                judge="engine", search=SearchConfig(uci_engine="no-such-engine-fogsearch")
+            ),
+            'judge "engine": the uci leaf needs a UCI chess engine',
+        ),
         (lambda: FogsearchBotConfig(king_loss_cp=999), "king_loss_cp"),
         (lambda: FogsearchBotConfig(king_loss_cp=float("inf")), "king_loss_cp"),
         (lambda: FogsearchBotConfig(board_plies=0), "board_plies"),

@@ -17,7 +17,7 @@ from typing import Any
 
 import chess
 
-from fogsearch.search import MAX_BOARD_PLIES, MAX_DEPTH, SearchConfig
+from fogsearch.search import MAX_BOARD_PLIES, MAX_DEPTH, EngineJudge, SearchConfig, SearchError
 from fogsearch.settings import config_from_settings, settings_of
 
 
@@ -141,8 +141,8 @@ class FogsearchBotConfig:
     information-set search on sets of at most ``small_set_boards``; ``"engine"``, the same mix
     with each board judged by a UCI engine instead (:class:`fogsearch.search.EngineJudge`:
     ``uci_engine`` at ``uci_depth`` plies and ``uci_nodes`` nodes a position, the likeliest
-    boards first; those the turn's time cut keep static values); ``"set"``, by the information-set search's
-    worst case alone, ties broken by the mean one-reply outcome."""
+    boards first; those the turn's time cut keep static values); ``"set"``, by the
+    information-set search's worst case alone, ties broken by the mean one-reply outcome."""
     mean_weight: float = 1.0
     """In the ``"boards"`` judgement: the weight of the mean over boards; the rest goes to the
     minimum. The whole weight on the mean measured strongest (bench/RESULTS.md, "The mix of mean
@@ -233,6 +233,13 @@ class FogsearchBotConfig:
         for name, allowed in (("judge", JUDGES), ("sense", SENSES)):
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name} must be one of {allowed}, got {getattr(self, name)!r}")
+        if self.judge == "engine":
+            # Found now, not on the first turn: a missing engine would make every turn a fallback.
+            search = self.search
+            try:
+                EngineJudge(search.uci_engine, search.uci_depth, search.uci_nodes)
+            except SearchError as error:
+                raise ValueError(f'judge "engine": {error}') from None
         if self.small_set_seconds <= 0:
             raise ValueError(f"small_set_seconds must be positive, got {self.small_set_seconds!r}")
         if not isinstance(self.mate_threats, bool):
