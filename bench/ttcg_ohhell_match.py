@@ -7,6 +7,11 @@ three times with the players rotated through the seats. Prints each player's mea
 per game) with a 95% interval over deals, and the paired difference search - ISMCTS per deal.
 
     python bench/ttcg_ohhell_match.py --deals 300 --seed 2027 --move-seconds 0.05 --workers 2
+
+``--opponents`` replaces the other two seats' specs, e.g. ``"openspiel-ismcts:resampler=fogsearch"
+random`` for OpenSpiel's ISMCTS handed a consistently re-dealt state each move (its own resampler
+keeps the true undealt pile), or ``openspiel-ismcts "openspiel-ismcts:resampler=fogsearch@fair"``
+for both forms of the bot at one table.
 """
 
 from __future__ import annotations
@@ -26,12 +31,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--param", action="append", default=[], help="oh_hell KEY=VALUE")
+    parser.add_argument(
+        "--opponents",
+        nargs=2,
+        default=["openspiel-ismcts", "random"],
+        metavar="SPEC",
+        help="the other two seats (player specs of `fogsearch cards match`)",
+    )
     args = parser.parse_args()
     params = {k: int(v) for k, v in (p.split("=") for p in args.param)}
     players = [
         f"search:sampler={args.sampler},iterations=1000000,threads=1",
-        "openspiel-ismcts",
-        "random",
+        *args.opponents,
     ]
     t = time.perf_counter()
     s = run_match(

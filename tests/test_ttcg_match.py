@@ -81,6 +81,17 @@ def test_openspiel_ismcts_plays_oh_hell_against_our_players(capsys):
         (["--players", "if"], "gongzhu takes 2 or 4 players"),
         (["--players", "if", "if"], "player names must differ"),
         (["--players", "if", "openspiel-ismcts"], "oh_hell only"),
+        (
+            [
+                "--game",
+                "oh_hell",
+                "--players",
+                "random",
+                "random@b",
+                "openspiel-ismcts:resampler=x",
+            ],
+            "resampler must be openspiel or fogsearch",
+        ),  # fmt: skip
         (["--players", "if", "greed", "--deals", "0"], "--deals must be 1 to"),
         (["--players", "if", "greed", "--move-seconds", "-5"], "--move-seconds must be above 0"),
         (["--players", "if", "greed", "--workers", "0"], "--workers must be 1 to"),
@@ -130,3 +141,56 @@ def test_the_ray_backend_plays_the_same_games_as_local_processes():
         ray.shutdown()
     assert remote.mean_return == local.mean_return
     assert remote.per_deal == local.per_deal
+
+
+def _dealt_cards(state, tricks: int) -> set[int]:
+    # oh_hell's history: trick count, dealer, then the 3 x tricks dealt cards and the trump card;
+    # every other card is the undealt pile.
+    return set(state.history()[2 : 2 + 3 * tricks + 1])
+
+
+class _RecordingBot:
+    """Stands in for OpenSpiel's bot: records the state it is handed and plays its first action."""
+
+    def __init__(self):
+        self.seen = []
+
+    def step(self, state):
+        self.seen.append(state.clone())
+        return state.legal_actions()[0]
+
+
+def test_ismcts_with_the_fogsearch_resampler_never_sees_the_true_undealt_pile():
+    import random
+
+    import pyspiel
+
+    from fogsearch.ttcg.players import build_player
+
+    tricks = 5
+    game = pyspiel.load_game("oh_hell", {"num_tricks_fixed": tricks})
+    state, rng = game.new_initial_state(), random.Random(4)
+    while state.is_chance_node():
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+    state.apply_action(state.legal_actions()[1])  # the first bid
+    seat, true_dealt = state.current_player(), _dealt_cards(state, tricks)
+    # The premise: OpenSpiel's own resampler keeps the true pile in every world it draws.
+    for _ in range(5):
+        world = state.resample_from_infostate(seat, rng.random)
+        assert _dealt_cards(world, tricks) == true_dealt
+
+    spec = parse_spec("openspiel-ismcts:resampler=fogsearch,simulations=10", "oh_hell")
+    player = build_player(spec, "oh_hell")
+    player.ismcts = recorder = _RecordingBot()
+    for seed in range(5):
+        action = player.act(None, state, seed)
+        assert action in state.legal_actions()
+    for handed in recorder.seen:
+        assert handed.information_state_string(seat) == state.information_state_string(seat)
+        # 36 undealt of the 46 cards the seat has not seen: a consistent re-deal moves some.
+        assert _dealt_cards(handed, tricks) != true_dealt
+    # As shipped, the bot is handed the true state.
+    shipped = build_player(parse_spec("openspiel-ismcts:simulations=10", "oh_hell"), "oh_hell")
+    shipped.ismcts = recorder = _RecordingBot()
+    shipped.act(None, state, 0)
+    assert _dealt_cards(recorder.seen[0], tricks) == true_dealt

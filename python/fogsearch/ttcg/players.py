@@ -11,8 +11,14 @@ network's values rather than random playouts), ``threads`` (default: every core)
 perfect-information tree per sampled deal, searched in parallel, Gongzhu's default; ``shared``: one
 information-set tree over all of them, single-observer ISMCTS, on one thread, Oh Hell's; its
 budget is ``iterations`` per deal, 8,388,608 in all at most).
-``openspiel-ismcts`` settings: ``simulations`` (1,000), ``c`` (UCT's, 2), ``rollouts`` (1). With a
-time per move, both searches stop when it is up.
+``openspiel-ismcts`` settings: ``simulations`` (1,000), ``c`` (UCT's, 2), ``rollouts`` (1),
+``resampler``: ``openspiel`` (the default, the bot as shipped) or ``fogsearch``. OpenSpiel's
+oh_hell resampler re-deals the other seats' hands but never the undealt pile, so every world the
+bot samples holds the true pile, which no seat may know. With ``resampler=fogsearch`` the bot is
+handed, each move, a state re-dealt by fogsearch's exact resampler for its seat
+(:func:`fogsearch.ttcg.resample_from_infostate`): the pile it then keeps through that move's
+simulations is a draw consistent with what it saw, not the true one. With a time per move, both
+searches stop when it is up.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import pyspiel
 from fogsearch._core import FogsearchError
 from fogsearch._core.ttcg import Player
 from fogsearch.tournament.players import PlayerSpec
+from fogsearch.ttcg.openspiel import resample_from_infostate
 
 __all__ = ["KINDS", "CardPlayer", "SpecError", "build_player", "parse_spec"]
 
@@ -44,7 +51,8 @@ _SEARCH_SETTINGS = {
     "thin": int,
     "tree": str,
 }
-_ISMCTS_SETTINGS = {"simulations": int, "c": float, "rollouts": int}
+_ISMCTS_SETTINGS = {"simulations": int, "c": float, "rollouts": int, "resampler": str}
+_ISMCTS_RESAMPLERS = ("openspiel", "fogsearch")
 
 
 class SpecError(FogsearchError):
@@ -74,17 +82,24 @@ def parse_spec(text: str, game: str) -> PlayerSpec:
             continue
         if not isinstance(value, want) or isinstance(value, bool):
             raise SpecError(f"{spec.kind} setting {key} must be {want.__name__}, got {value!r}")
+    resampler = spec.settings.get("resampler", "openspiel")
+    if spec.kind == "openspiel-ismcts" and resampler not in _ISMCTS_RESAMPLERS:
+        raise SpecError(
+            f"openspiel-ismcts setting resampler must be openspiel or fogsearch, got {resampler!r}"
+        )
     return spec
 
 
 @dataclass
 class CardPlayer:
     """A built player: ``native`` (a ``fogsearch._core.ttcg.Player``) acts on native states;
-    ``ismcts`` (OpenSpiel's bot) on pyspiel states."""
+    ``ismcts`` (OpenSpiel's bot) on pyspiel states, re-dealt first for its seat by fogsearch's
+    exact resampler if ``redeal``."""
 
     name: str
     native: Any = None
     ismcts: Any = None
+    redeal: bool = False
 
     @property
     def needs_pyspiel(self) -> bool:
@@ -93,6 +108,11 @@ class CardPlayer:
     def act(self, native_state: Any, pyspiel_state: Any, seed: int) -> int:
         if self.native is not None:
             return int(self.native.act(native_state, seed))
+        if self.redeal:
+            # Same information state for the seat to act, so the same legal actions; only the
+            # hidden cards, the pile among them, are drawn anew.
+            seat = pyspiel_state.current_player()
+            pyspiel_state = resample_from_infostate(pyspiel_state, seat, seed)
         return int(self.ismcts.step(pyspiel_state))
 
 
@@ -148,4 +168,4 @@ def build_player(
         False,
         -1.0 if move_seconds is None else float(move_seconds),
     )
-    return CardPlayer(spec.name, ismcts=bot)
+    return CardPlayer(spec.name, ismcts=bot, redeal=s.get("resampler") == "fogsearch")
