@@ -69,6 +69,9 @@ def test_openspiel_ismcts_plays_oh_hell_against_our_players(capsys):
     assert len(out["mean_return"]) == 3 and out["deals"] == 1
 
 
+_OH_HELL = ["--game", "oh_hell", "--players", "random", "random@b"]
+
+
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
@@ -81,17 +84,9 @@ def test_openspiel_ismcts_plays_oh_hell_against_our_players(capsys):
         (["--players", "if"], "gongzhu takes 2 or 4 players"),
         (["--players", "if", "if"], "player names must differ"),
         (["--players", "if", "openspiel-ismcts"], "oh_hell only"),
-        (
-            [
-                "--game",
-                "oh_hell",
-                "--players",
-                "random",
-                "random@b",
-                "openspiel-ismcts:resampler=x",
-            ],
-            "resampler must be openspiel or fogsearch",
-        ),  # fmt: skip
+        ([*_OH_HELL, "openspiel-ismcts:resampler=x"], "resampler must be openspiel or fogsearch"),
+        ([*_OH_HELL, "openspiel-ismcts:redeals=2"], "redeals needs resampler=fogsearch"),
+        ([*_OH_HELL, "openspiel-ismcts:resampler=fogsearch,redeals=0"], "redeals must be 1 to 64"),
         (["--players", "if", "greed", "--deals", "0"], "--deals must be 1 to"),
         (["--players", "if", "greed", "--move-seconds", "-5"], "--move-seconds must be above 0"),
         (["--players", "if", "greed", "--workers", "0"], "--workers must be 1 to"),
@@ -159,6 +154,15 @@ class _RecordingBot:
         self.seen.append(state.clone())
         return state.legal_actions()[0]
 
+    def step_with_policy(self, state):
+        # Visit shares that favour the last legal action on the first re-deal only, and the
+        # first on every other: summed, the first wins.
+        self.seen.append(state.clone())
+        legal = state.legal_actions()
+        favourite = legal[-1] if len(self.seen) == 1 else legal[0]
+        policy = [(a, 0.9 if a == favourite else 0.1 / (len(legal) - 1)) for a in legal]
+        return policy, favourite
+
 
 def test_ismcts_with_the_fogsearch_resampler_never_sees_the_true_undealt_pile():
     import random
@@ -194,3 +198,25 @@ def test_ismcts_with_the_fogsearch_resampler_never_sees_the_true_undealt_pile():
     shipped.ismcts = recorder = _RecordingBot()
     shipped.act(None, state, 0)
     assert _dealt_cards(recorder.seen[0], tricks) == true_dealt
+
+
+def test_ismcts_redeals_sum_visit_shares_over_consistent_states():
+    import random
+
+    import pyspiel
+
+    from fogsearch.ttcg.players import build_player
+
+    game = pyspiel.load_game("oh_hell", {"num_tricks_fixed": 4})
+    state, rng = game.new_initial_state(), random.Random(9)
+    while state.is_chance_node():
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+    seat = state.current_player()
+    spec = parse_spec("openspiel-ismcts:resampler=fogsearch,redeals=3,simulations=30", "oh_hell")
+    player = build_player(spec, "oh_hell")
+    player.ismcts = recorder = _RecordingBot()
+    assert player.act(None, state, 11) == state.legal_actions()[0]
+    assert len(recorder.seen) == 3
+    infostates = {w.information_state_string(seat) for w in recorder.seen}
+    assert infostates == {state.information_state_string(seat)}
+    assert len({tuple(w.history()) for w in recorder.seen}) == 3

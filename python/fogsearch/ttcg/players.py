@@ -17,8 +17,10 @@ oh_hell resampler re-deals the other seats' hands but never the undealt pile, so
 bot samples holds the true pile, which no seat may know. With ``resampler=fogsearch`` the bot is
 handed, each move, a state re-dealt by fogsearch's exact resampler for its seat
 (:func:`fogsearch.ttcg.resample_from_infostate`): the pile it then keeps through that move's
-simulations is a draw consistent with what it saw, not the true one. With a time per move, both
-searches stop when it is up.
+simulations is a draw consistent with what it saw, not the true one. ``redeals=K`` (1 to 64; 1
+by default) splits the move's time or simulations over K such states and plays the action with
+the most visits over the K searches, so that no single drawn pile decides the move. With a time
+per move, both searches stop when it is up.
 """
 
 from __future__ import annotations
@@ -51,7 +53,15 @@ _SEARCH_SETTINGS = {
     "thin": int,
     "tree": str,
 }
-_ISMCTS_SETTINGS = {"simulations": int, "c": float, "rollouts": int, "resampler": str}
+_ISMCTS_SETTINGS = {
+    "simulations": int,
+    "c": float,
+    "rollouts": int,
+    "resampler": str,
+    "redeals": int,
+}
+MAX_REDEALS = 64
+_SEEDS = 1 << 63
 _ISMCTS_RESAMPLERS = ("openspiel", "fogsearch")
 
 
@@ -87,19 +97,25 @@ def parse_spec(text: str, game: str) -> PlayerSpec:
         raise SpecError(
             f"openspiel-ismcts setting resampler must be openspiel or fogsearch, got {resampler!r}"
         )
+    if "redeals" in spec.settings:
+        if resampler != "fogsearch":
+            raise SpecError("openspiel-ismcts setting redeals needs resampler=fogsearch")
+        if not 1 <= spec.settings["redeals"] <= MAX_REDEALS:
+            raise SpecError(f"openspiel-ismcts setting redeals must be 1 to {MAX_REDEALS}")
     return spec
 
 
 @dataclass
 class CardPlayer:
     """A built player: ``native`` (a ``fogsearch._core.ttcg.Player``) acts on native states;
-    ``ismcts`` (OpenSpiel's bot) on pyspiel states, re-dealt first for its seat by fogsearch's
-    exact resampler if ``redeal``."""
+    ``ismcts`` (OpenSpiel's bot) on pyspiel states: the true state if ``redeals`` is 0, else
+    that many states re-dealt for its seat by fogsearch's exact resampler, their visit shares
+    summed."""
 
     name: str
     native: Any = None
     ismcts: Any = None
-    redeal: bool = False
+    redeals: int = 0
 
     @property
     def needs_pyspiel(self) -> bool:
@@ -108,12 +124,20 @@ class CardPlayer:
     def act(self, native_state: Any, pyspiel_state: Any, seed: int) -> int:
         if self.native is not None:
             return int(self.native.act(native_state, seed))
-        if self.redeal:
-            # Same information state for the seat to act, so the same legal actions; only the
-            # hidden cards, the pile among them, are drawn anew.
-            seat = pyspiel_state.current_player()
-            pyspiel_state = resample_from_infostate(pyspiel_state, seat, seed)
-        return int(self.ismcts.step(pyspiel_state))
+        if not self.redeals:
+            return int(self.ismcts.step(pyspiel_state))
+        # Each re-deal keeps the seat's information state, so the same legal actions; only the
+        # hidden cards, the pile among them, are drawn anew.
+        seat = pyspiel_state.current_player()
+        if self.redeals == 1:
+            return int(self.ismcts.step(resample_from_infostate(pyspiel_state, seat, seed)))
+        shares: dict[int, float] = {}
+        for i in range(self.redeals):
+            world = resample_from_infostate(pyspiel_state, seat, (seed * MAX_REDEALS + i) % _SEEDS)
+            policy, _ = self.ismcts.step_with_policy(world)
+            for action, share in policy:
+                shares[action] = shares.get(action, 0.0) + share
+        return max(sorted(shares), key=shares.__getitem__)
 
 
 def _tree(name: str | None) -> bool | None:
@@ -157,15 +181,20 @@ def build_player(
             shared_tree=_tree(s.get("tree")),
         )
         return CardPlayer(spec.name, native=native)
+    redeals = int(s.get("redeals", 1)) if s.get("resampler") == "fogsearch" else 0
+    searches = max(redeals, 1)
     bot = pyspiel.ISMCTSBot(
         seed,
         pyspiel.RandomRolloutEvaluator(int(s.get("rollouts", 1)), seed),
         float(s.get("c", 2.0)),
-        int(s.get("simulations", 1000)) if move_seconds is None else 10**9,
+        max(int(s.get("simulations", 1000)) // searches, 1) if move_seconds is None else 10**9,
         -1,
-        pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+        # Visit shares to sum over re-deals; one search plays its most visited action itself.
+        pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT
+        if searches == 1
+        else pyspiel.ISMCTSFinalPolicyType.NORMALIZED_VISIT_COUNT,
         False,
         False,
-        -1.0 if move_seconds is None else float(move_seconds),
+        -1.0 if move_seconds is None else float(move_seconds) / searches,
     )
-    return CardPlayer(spec.name, ismcts=bot, redeal=s.get("resampler") == "fogsearch")
+    return CardPlayer(spec.name, ismcts=bot, redeals=redeals)
