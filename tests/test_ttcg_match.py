@@ -87,6 +87,15 @@ _OH_HELL = ["--game", "oh_hell", "--players", "random", "random@b"]
         ([*_OH_HELL, "openspiel-ismcts:resampler=x"], "resampler must be openspiel or fogsearch"),
         ([*_OH_HELL, "openspiel-ismcts:redeals=2"], "redeals needs resampler=fogsearch"),
         ([*_OH_HELL, "openspiel-ismcts:resampler=fogsearch,redeals=0"], "redeals must be 1 to 64"),
+        (
+            [
+                *_OH_HELL,
+                "openspiel-ismcts:resampler=fogsearch,redeals=16",
+                "--move-seconds",
+                "0.05",
+            ],
+            "redeals=16 leaves 3.1 ms a search",
+        ),  # fmt: skip
         (["--players", "if", "greed", "--deals", "0"], "--deals must be 1 to"),
         (["--players", "if", "greed", "--move-seconds", "-5"], "--move-seconds must be above 0"),
         (["--players", "if", "greed", "--workers", "0"], "--workers must be 1 to"),
@@ -220,3 +229,28 @@ def test_ismcts_redeals_sum_visit_shares_over_consistent_states():
     infostates = {w.information_state_string(seat) for w in recorder.seen}
     assert infostates == {state.information_state_string(seat)}
     assert len({tuple(w.history()) for w in recorder.seen}) == 3
+
+
+def test_a_redealt_search_without_visits_is_left_out_of_the_sum():
+    import random
+
+    import pyspiel
+
+    from fogsearch.ttcg.players import build_player
+
+    class _FirstSearchEmpty(_RecordingBot):
+        def step_with_policy(self, state):
+            if not self.seen:
+                self.seen.append(state.clone())
+                raise pyspiel.SpielError("node->total_visits > 0")
+            return super().step_with_policy(state)
+
+    game = pyspiel.load_game("oh_hell", {"num_tricks_fixed": 4})
+    state, rng = game.new_initial_state(), random.Random(9)
+    while state.is_chance_node():
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+    spec = parse_spec("openspiel-ismcts:resampler=fogsearch,redeals=2,simulations=30", "oh_hell")
+    player = build_player(spec, "oh_hell")
+    player.ismcts = _FirstSearchEmpty()
+    # The second search alone decides: its favourite (the recorder's second call) is the first.
+    assert player.act(None, state, 3) == state.legal_actions()[0]

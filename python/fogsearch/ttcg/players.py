@@ -61,6 +61,9 @@ _ISMCTS_SETTINGS = {
     "redeals": int,
 }
 MAX_REDEALS = 64
+MIN_REDEAL_SECONDS = 0.005
+"""The least time one re-dealt search may have: at 3 ms, searches on a loaded machine sometimes
+ended before their first simulation."""
 _SEEDS = 1 << 63
 _ISMCTS_RESAMPLERS = ("openspiel", "fogsearch")
 
@@ -134,9 +137,16 @@ class CardPlayer:
         shares: dict[int, float] = {}
         for i in range(self.redeals):
             world = resample_from_infostate(pyspiel_state, seat, (seed * MAX_REDEALS + i) % _SEEDS)
-            policy, _ = self.ismcts.step_with_policy(world)
+            try:
+                policy, _ = self.ismcts.step_with_policy(world)
+            except pyspiel.SpielError:
+                # A search whose process was descheduled past its short deadline before its
+                # first simulation has no visits to share (OpenSpiel refuses the policy).
+                continue
             for action, share in policy:
                 shares[action] = shares.get(action, 0.0) + share
+        if not shares:
+            raise RuntimeError(f"{self.name}: no re-dealt search completed a simulation")
         return max(sorted(shares), key=shares.__getitem__)
 
 
@@ -183,6 +193,11 @@ def build_player(
         return CardPlayer(spec.name, native=native)
     redeals = int(s.get("redeals", 1)) if s.get("resampler") == "fogsearch" else 0
     searches = max(redeals, 1)
+    if move_seconds is not None and move_seconds / searches < MIN_REDEAL_SECONDS:
+        raise SpecError(
+            f"redeals={redeals} leaves {move_seconds / searches * 1e3:.1f} ms a search; "
+            f"each needs at least {MIN_REDEAL_SECONDS * 1e3:.0f} ms (move seconds / redeals)"
+        )
     bot = pyspiel.ISMCTSBot(
         seed,
         pyspiel.RandomRolloutEvaluator(int(s.get("rollouts", 1)), seed),
