@@ -37,9 +37,11 @@
 //! computed only when a comparison or an insertion needs it.
 //!
 //! The table is shared by a search's worker threads behind a read-write lock: comparisons take
-//! the read lock ([`SketchBounds::find`]), counting and recording the write lock.
+//! the read lock ([`SketchBounds::find`]), counting and recording the write lock, through each
+//! worker's [`SketchWriter`], which never waits for a reader.
 
 use std::collections::HashMap;
+use std::sync::{RwLock, RwLockWriteGuard, TryLockError};
 
 use crate::rng::splitmix64;
 use crate::sketch::{intersection_from_jaccard, BottomKMinHash, JaccardSample, TopK};
@@ -287,7 +289,11 @@ impl SketchBounds {
     /// bounds another counts as seen again). An entry another thread has just evicted is not
     /// counted: the queue would track it without its value.
     pub fn count_used(&mut self, found: &Found) {
-        for key in found.used_keys() {
+        self.count_used_keys(found.used_keys());
+    }
+
+    fn count_used_keys(&mut self, keys: impl IntoIterator<Item = u64>) {
+        for key in keys {
             if self.frequent.contains(key) {
                 self.frequent.update(key, 1);
             }
@@ -308,6 +314,25 @@ impl SketchBounds {
         flag: Flag,
         ply: u32,
     ) {
+        let size = keys.len();
+        self.record_with(key, class, size, value, flag, ply, |table| {
+            table.signature(keys, signature).clone()
+        });
+    }
+
+    /// [`record`](Self::record) of a set of `size` boards whose signature `signature` computes
+    /// (only if the set enters the table).
+    #[allow(clippy::too_many_arguments)]
+    fn record_with(
+        &mut self,
+        key: u64,
+        class: u64,
+        size: usize,
+        value: i32,
+        flag: Flag,
+        ply: u32,
+        signature: impl FnOnce(&Self) -> BottomKMinHash,
+    ) {
         let (_, evicted) = self.frequent.update_with_eviction(key, 1);
         if let Some(gone) = evicted {
             self.remove(gone);
@@ -324,8 +349,8 @@ impl SketchBounds {
         }
         let entry = TableEntry {
             key,
-            size: keys.len(),
-            signature: self.signature(keys, signature).clone(),
+            size,
+            signature: signature(self),
             value,
             flag,
         };
@@ -342,6 +367,147 @@ impl SketchBounds {
         list.swap_remove(index);
         if let Some(moved) = list.get(index) {
             self.places.insert(moved.key, (class, index));
+        }
+    }
+}
+
+/// The write lock if no one holds the table (a panic while it was held leaves a valid table).
+fn try_hold(table: &RwLock<SketchBounds>) -> Option<RwLockWriteGuard<'_, SketchBounds>> {
+    match table.try_write() {
+        Ok(held) => Some(held),
+        Err(TryLockError::Poisoned(p)) => Some(p.into_inner()),
+        Err(TryLockError::WouldBlock) => None,
+    }
+}
+
+/// A table write that waited for the lock.
+enum Write {
+    /// Keys of entries whose values a lookup used (see [`SketchBounds::count_used`]).
+    Used(Vec<u64>),
+    Record {
+        key: u64,
+        class: u64,
+        size: usize,
+        signature: BottomKMinHash,
+        value: i32,
+        flag: Flag,
+        ply: u32,
+    },
+}
+
+/// Writes kept waiting at most: then the worker waits for the lock and makes them all.
+const MAX_WAITING_WRITES: usize = 256;
+
+/// One worker's writes to the shared table. The write lock waits for every reader, and a lookup
+/// reads up to thousands of entries, so a worker that waited for one sat idle: exact+sketch on
+/// 2 threads kept its cores 94 % busy against 98 % for exact. A write that finds the lock taken
+/// is kept and made at the worker's next write that gets it, or when [`flush`](Self::flush) is
+/// called (at the end of each root request). The table is a cache of values that stay true, so
+/// a late write only changes which bounds the other workers find meanwhile; one worker always
+/// gets the lock at once, so a single-threaded search is unchanged.
+pub struct SketchWriter {
+    waiting: Vec<Write>,
+    k: usize,
+    seed: u64,
+}
+
+impl SketchWriter {
+    /// `k` and `seed`: the table's signature parameters (a waiting record carries its signature).
+    pub fn new(k: usize, seed: u64) -> Self {
+        SketchWriter {
+            waiting: Vec::new(),
+            k,
+            seed,
+        }
+    }
+
+    /// [`SketchBounds::count_used`] through this writer.
+    pub fn count_used(&mut self, table: &RwLock<SketchBounds>, found: &Found) {
+        self.write(table, Write::Used(found.used_keys().collect()), |t| {
+            t.count_used(found)
+        });
+    }
+
+    /// [`SketchBounds::record`] through this writer.
+    #[allow(clippy::too_many_arguments)]
+    pub fn record(
+        &mut self,
+        table: &RwLock<SketchBounds>,
+        key: u64,
+        class: u64,
+        keys: &[u64],
+        signature: &mut Option<BottomKMinHash>,
+        value: i32,
+        flag: Flag,
+        ply: u32,
+    ) {
+        if let Some(mut held) = try_hold(table) {
+            self.make_waiting(&mut held);
+            held.record(key, class, keys, signature, value, flag, ply);
+            return;
+        }
+        let signature = signature
+            .get_or_insert_with(|| {
+                BottomKMinHash::from_keys(self.k, self.seed, keys).expect("validated k")
+            })
+            .clone();
+        let write = Write::Record {
+            key,
+            class,
+            size: keys.len(),
+            signature,
+            value,
+            flag,
+            ply,
+        };
+        self.wait(table, write);
+    }
+
+    /// Makes every waiting write, waiting for the lock if need be.
+    pub fn flush(&mut self, table: &RwLock<SketchBounds>) {
+        if !self.waiting.is_empty() {
+            let mut held = table.write().unwrap_or_else(|p| p.into_inner());
+            self.make_waiting(&mut held);
+        }
+    }
+
+    /// Writes with `now` if the lock is free, else keeps `later` waiting.
+    fn write(
+        &mut self,
+        table: &RwLock<SketchBounds>,
+        later: Write,
+        now: impl FnOnce(&mut SketchBounds),
+    ) {
+        match try_hold(table) {
+            Some(mut held) => {
+                self.make_waiting(&mut held);
+                now(&mut held);
+            }
+            None => self.wait(table, later),
+        }
+    }
+
+    fn wait(&mut self, table: &RwLock<SketchBounds>, write: Write) {
+        self.waiting.push(write);
+        if self.waiting.len() >= MAX_WAITING_WRITES {
+            self.flush(table);
+        }
+    }
+
+    fn make_waiting(&mut self, table: &mut SketchBounds) {
+        for write in self.waiting.drain(..) {
+            match write {
+                Write::Used(keys) => table.count_used_keys(keys),
+                Write::Record {
+                    key,
+                    class,
+                    size,
+                    signature,
+                    value,
+                    flag,
+                    ply,
+                } => table.record_with(key, class, size, value, flag, ply, |_| signature),
+            }
         }
     }
 }
@@ -392,6 +558,55 @@ mod tests {
             let elsewhere = sketch.find(key, 3, &keys, &mut None, 0, -1_000, 1_000);
             assert_eq!(elsewhere.used(), 0);
         }
+    }
+
+    #[test]
+    fn a_write_that_finds_the_table_being_read_waits_and_is_made_later() {
+        let table = RwLock::new(SketchBounds::new(64, 1024, 5, 8, 1.0, BoundRule::Wilson, 3));
+        let mut writer = SketchWriter::new(64, 3);
+        let keys: Vec<u64> = (0..10).collect();
+        let other: Vec<u64> = (100..130).collect();
+        let (key, other_key, class) = (frequency_key(5, 2), frequency_key(6, 2), 2);
+        let lookup = |key, keys: &[u64]| {
+            let held = table.read().unwrap();
+            held.find(key, class, keys, &mut None, 0, -1_000, 1_000)
+                .exact
+        };
+        {
+            // Another worker reads: the record does not wait for it.
+            let _reader = table.read().unwrap();
+            writer.record(&table, key, class, &keys, &mut None, 40, Flag::Exact, 0);
+            assert_eq!(writer.waiting.len(), 1);
+        }
+        assert_eq!(lookup(key, &keys), None, "not made yet");
+        // The next write that gets the lock makes the waiting one first.
+        writer.record(
+            &table,
+            other_key,
+            class,
+            &other,
+            &mut None,
+            -7,
+            Flag::Exact,
+            0,
+        );
+        assert!(writer.waiting.is_empty());
+        assert_eq!(lookup(key, &keys), Some(40));
+        assert_eq!(lookup(other_key, &other), Some(-7));
+        // A flush waits for the lock and makes what is left.
+        {
+            let _reader = table.read().unwrap();
+            let found = table
+                .read()
+                .unwrap()
+                .find(key, class, &keys, &mut None, 0, -1_000, 1_000);
+            writer.count_used(&table, &found);
+            writer.record(&table, key, class, &keys, &mut None, 41, Flag::Exact, 0);
+            assert_eq!(writer.waiting.len(), 2);
+        }
+        writer.flush(&table);
+        assert!(writer.waiting.is_empty());
+        assert_eq!(lookup(key, &keys), Some(41));
     }
 
     #[test]

@@ -22,7 +22,7 @@ use super::rules::{
     MoveObservation,
 };
 use super::sense::{min_size_choice, sense_choices};
-use super::sketch_bounds::frequency_key;
+use super::sketch_bounds::{frequency_key, SketchWriter};
 use super::tables::Tables;
 use super::transposition::{set_key, value_from_table, value_to_table, Entry, Flag, ReplyOutcome};
 use super::{LeafMode, SearchConfig, SearchStats, SenseMode};
@@ -93,6 +93,8 @@ pub struct TreeSearch<'s> {
     /// The deadline passed, a stop was requested or the engine failed: every node returns at
     /// once, and nothing computed since is stored.
     pub aborted: bool,
+    /// This worker's writes to the sketch table (sketch modes).
+    sketch_writer: SketchWriter,
     /// The `uci` leaf's engine, lent by the searcher for this worker's part of the search.
     pub engine: Option<UciEngine>,
     /// Why the engine failed, if it did (the search then fails with this error).
@@ -136,6 +138,7 @@ impl<'s> TreeSearch<'s> {
             deadline,
             stop,
             aborted: false,
+            sketch_writer: SketchWriter::new(config.k, config.seed),
             engine: None,
             engine_error: None,
         }
@@ -152,7 +155,11 @@ impl<'s> TreeSearch<'s> {
     ) -> i32 {
         let mut killer = None;
         let set = OurSet::new(boards, keys, self.us);
-        self.request_value(&set, request, depth, 0, -INFINITY, INFINITY, &mut killer)
+        let value = self.request_value(&set, request, depth, 0, -INFINITY, INFINITY, &mut killer);
+        if let Some(sketch) = &self.tables.sketch {
+            self.sketch_writer.flush(sketch);
+        }
+        value
     }
 
     fn tick(&mut self) {
@@ -291,10 +298,7 @@ impl<'s> TreeSearch<'s> {
             signature,
         });
         if found.used() > 0 {
-            sketch
-                .write()
-                .unwrap_or_else(|p| p.into_inner())
-                .count_used(&found);
+            self.sketch_writer.count_used(sketch, &found);
         }
         if let Some(value) = found.exact {
             self.stats.table_hits += 1;
@@ -342,7 +346,8 @@ impl<'s> TreeSearch<'s> {
             return;
         }
         if let (Some(sketch), Some(mut probe)) = (&self.tables.sketch, probe) {
-            sketch.write().unwrap_or_else(|p| p.into_inner()).record(
+            self.sketch_writer.record(
+                sketch,
                 probe.key,
                 probe.class,
                 keys,
