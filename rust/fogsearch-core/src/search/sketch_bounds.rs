@@ -123,6 +123,18 @@ impl BoundRule {
 /// Floating-point slack so that exact containment (P = 1 up to rounding) meets a threshold of 1.
 const PROBABILITY_SLACK: f64 = 1e-9;
 
+/// A searched set as the table records it: its frequency key and class, its size, and its value
+/// with its alpha-beta flag, found at `ply`.
+#[derive(Clone, Copy, Debug)]
+pub struct Searched {
+    pub key: u64,
+    pub class: u64,
+    pub size: usize,
+    pub value: i32,
+    pub flag: Flag,
+    pub ply: u32,
+}
+
 struct TableEntry {
     /// [`frequency_key`] of the set (node kind folded into the id) and depth.
     key: u64,
@@ -300,39 +312,24 @@ impl SketchBounds {
         }
     }
 
-    /// Records a fully searched set (frequency key `key`, class `class`, position `keys`,
-    /// signature cached in `signature`): counts it, and keeps it in the table if it is now among
-    /// the `table_size` most frequent (evicting the least frequent).
-    #[allow(clippy::too_many_arguments)]
-    pub fn record(
-        &mut self,
-        key: u64,
-        class: u64,
-        keys: &[u64],
-        signature: &mut Option<BottomKMinHash>,
-        value: i32,
-        flag: Flag,
-        ply: u32,
-    ) {
-        let size = keys.len();
-        self.record_with(key, class, size, value, flag, ply, |table| {
-            table.signature(keys, signature).clone()
-        });
+    /// Records a fully searched set (`set`, with position `keys`, signature cached in
+    /// `signature`): counts it, and keeps it in the table if it is now among the `table_size`
+    /// most frequent (evicting the least frequent).
+    pub fn record(&mut self, set: Searched, keys: &[u64], signature: &mut Option<BottomKMinHash>) {
+        self.record_with(set, |table| table.signature(keys, signature).clone());
     }
 
-    /// [`record`](Self::record) of a set of `size` boards whose signature `signature` computes
-    /// (only if the set enters the table).
-    #[allow(clippy::too_many_arguments)]
-    fn record_with(
-        &mut self,
-        key: u64,
-        class: u64,
-        size: usize,
-        value: i32,
-        flag: Flag,
-        ply: u32,
-        signature: impl FnOnce(&Self) -> BottomKMinHash,
-    ) {
+    /// [`record`](Self::record) of `set`, whose signature `signature` computes (only if the set
+    /// enters the table).
+    fn record_with(&mut self, set: Searched, signature: impl FnOnce(&Self) -> BottomKMinHash) {
+        let Searched {
+            key,
+            class,
+            size,
+            value,
+            flag,
+            ply,
+        } = set;
         let (_, evicted) = self.frequent.update_with_eviction(key, 1);
         if let Some(gone) = evicted {
             self.remove(gone);
@@ -384,15 +381,7 @@ fn try_hold(table: &RwLock<SketchBounds>) -> Option<RwLockWriteGuard<'_, SketchB
 enum Write {
     /// Keys of entries whose values a lookup used (see [`SketchBounds::count_used`]).
     Used(Vec<u64>),
-    Record {
-        key: u64,
-        class: u64,
-        size: usize,
-        signature: BottomKMinHash,
-        value: i32,
-        flag: Flag,
-        ply: u32,
-    },
+    Record(Searched, BottomKMinHash),
 }
 
 /// Writes kept waiting at most: then the worker waits for the lock and makes them all.
@@ -429,38 +418,22 @@ impl SketchWriter {
     }
 
     /// [`SketchBounds::record`] through this writer.
-    #[allow(clippy::too_many_arguments)]
     pub fn record(
         &mut self,
         table: &RwLock<SketchBounds>,
-        key: u64,
-        class: u64,
+        set: Searched,
         keys: &[u64],
         signature: &mut Option<BottomKMinHash>,
-        value: i32,
-        flag: Flag,
-        ply: u32,
     ) {
         if let Some(mut held) = try_hold(table) {
             self.make_waiting(&mut held);
-            held.record(key, class, keys, signature, value, flag, ply);
+            held.record(set, keys, signature);
             return;
         }
-        let signature = signature
-            .get_or_insert_with(|| {
-                BottomKMinHash::from_keys(self.k, self.seed, keys).expect("validated k")
-            })
-            .clone();
-        let write = Write::Record {
-            key,
-            class,
-            size: keys.len(),
-            signature,
-            value,
-            flag,
-            ply,
-        };
-        self.wait(table, write);
+        let signature = signature.get_or_insert_with(|| {
+            BottomKMinHash::from_keys(self.k, self.seed, keys).expect("validated k")
+        });
+        self.wait(table, Write::Record(set, signature.clone()));
     }
 
     /// Makes every waiting write, waiting for the lock if need be.
@@ -498,15 +471,7 @@ impl SketchWriter {
         for write in self.waiting.drain(..) {
             match write {
                 Write::Used(keys) => table.count_used_keys(keys),
-                Write::Record {
-                    key,
-                    class,
-                    size,
-                    signature,
-                    value,
-                    flag,
-                    ply,
-                } => table.record_with(key, class, size, value, flag, ply, |_| signature),
+                Write::Record(set, signature) => table.record_with(set, |_| signature),
             }
         }
     }
@@ -515,6 +480,18 @@ impl SketchWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An exact value of the set `keys` under `key`, found at the root.
+    fn searched(key: u64, class: u64, keys: &[u64], value: i32) -> Searched {
+        Searched {
+            key,
+            class,
+            size: keys.len(),
+            value,
+            flag: Flag::Exact,
+            ply: 0,
+        }
+    }
 
     fn sample_of(
         shared: usize,
@@ -537,7 +514,7 @@ mod tests {
         let (key, class) = (frequency_key(99, 2), 2);
         for rule in [BoundRule::Wilson, BoundRule::Point] {
             let mut sketch = SketchBounds::new(64, 1024, 5, 8, 1.0, rule, 3);
-            sketch.record(key, class, &keys, &mut None, 150, Flag::Exact, 0);
+            sketch.record(searched(key, class, &keys, 150), &keys, &mut None);
             let found = sketch.find(key, class, &keys, &mut None, 0, -1_000, 1_000);
             assert_eq!(found.exact, Some(150), "{rule:?}");
             // The same boards under another id are known only through their signatures: a
@@ -575,20 +552,16 @@ mod tests {
         {
             // Another worker reads: the record does not wait for it.
             let _reader = table.read().unwrap();
-            writer.record(&table, key, class, &keys, &mut None, 40, Flag::Exact, 0);
+            writer.record(&table, searched(key, class, &keys, 40), &keys, &mut None);
             assert_eq!(writer.waiting.len(), 1);
         }
         assert_eq!(lookup(key, &keys), None, "not made yet");
         // The next write that gets the lock makes the waiting one first.
         writer.record(
             &table,
-            other_key,
-            class,
+            searched(other_key, class, &other, -7),
             &other,
             &mut None,
-            -7,
-            Flag::Exact,
-            0,
         );
         assert!(writer.waiting.is_empty());
         assert_eq!(lookup(key, &keys), Some(40));
@@ -601,7 +574,7 @@ mod tests {
                 .unwrap()
                 .find(key, class, &keys, &mut None, 0, -1_000, 1_000);
             writer.count_used(&table, &found);
-            writer.record(&table, key, class, &keys, &mut None, 41, Flag::Exact, 0);
+            writer.record(&table, searched(key, class, &keys, 41), &keys, &mut None);
             assert_eq!(writer.waiting.len(), 2);
         }
         writer.flush(&table);

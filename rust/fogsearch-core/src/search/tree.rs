@@ -22,7 +22,7 @@ use super::rules::{
     MoveObservation,
 };
 use super::sense::{min_size_choice, sense_choices};
-use super::sketch_bounds::{frequency_key, SketchWriter};
+use super::sketch_bounds::{frequency_key, Searched, SketchWriter};
 use super::tables::Tables;
 use super::transposition::{set_key, value_from_table, value_to_table, Entry, Flag, ReplyOutcome};
 use super::{LeafMode, SearchConfig, SearchStats, SenseMode};
@@ -346,16 +346,16 @@ impl<'s> TreeSearch<'s> {
             return;
         }
         if let (Some(sketch), Some(mut probe)) = (&self.tables.sketch, probe) {
-            self.sketch_writer.record(
-                sketch,
-                probe.key,
-                probe.class,
-                keys,
-                &mut probe.signature,
+            let set = Searched {
+                key: probe.key,
+                class: probe.class,
+                size: keys.len(),
                 value,
                 flag,
                 ply,
-            );
+            };
+            self.sketch_writer
+                .record(sketch, set, keys, &mut probe.signature);
         }
     }
 
