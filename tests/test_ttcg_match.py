@@ -209,6 +209,17 @@ def test_ismcts_with_the_fogsearch_resampler_never_sees_the_true_undealt_pile():
     assert _dealt_cards(recorder.seen[0], tricks) == true_dealt
 
 
+def test_only_redeals_split_the_move_time_so_only_they_need_five_ms_a_search():
+    from fogsearch.ttcg.players import SpecError, build_player
+
+    for text in ("openspiel-ismcts", "openspiel-ismcts:resampler=fogsearch"):
+        build_player(parse_spec(text, "oh_hell"), "oh_hell", move_seconds=0.002)
+    spec = parse_spec("openspiel-ismcts:resampler=fogsearch,redeals=2", "oh_hell")
+    build_player(spec, "oh_hell", move_seconds=0.01)
+    with pytest.raises(SpecError, match="redeals=2 leaves 1.0 ms a search"):
+        build_player(spec, "oh_hell", move_seconds=0.002)
+
+
 def test_ismcts_redeals_sum_visit_shares_over_consistent_states():
     import random
 

@@ -19,7 +19,8 @@ handed, each move, a state re-dealt by fogsearch's exact resampler for its seat
 (:func:`fogsearch.ttcg.resample_from_infostate`): the pile it then keeps through that move's
 simulations is a draw consistent with what it saw, not the true one. ``redeals=K`` (1 to 64; 1
 by default) splits the move's time or simulations over K such states and plays the action with
-the most visits over the K searches, so that no single drawn pile decides the move. With a time
+the largest sum of visit shares over the K searches, so that no single drawn pile decides the
+move; each search needs at least 5 ms. With a time
 per move, both searches stop when it is up.
 """
 
@@ -193,7 +194,7 @@ def build_player(
         return CardPlayer(spec.name, native=native)
     redeals = int(s.get("redeals", 1)) if s.get("resampler") == "fogsearch" else 0
     searches = max(redeals, 1)
-    if move_seconds is not None and move_seconds / searches < MIN_REDEAL_SECONDS:
+    if searches > 1 and move_seconds is not None and move_seconds / searches < MIN_REDEAL_SECONDS:
         raise SpecError(
             f"redeals={redeals} leaves {move_seconds / searches * 1e3:.1f} ms a search; "
             f"each needs at least {MIN_REDEAL_SECONDS * 1e3:.0f} ms (move seconds / redeals)"
