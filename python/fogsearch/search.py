@@ -451,7 +451,8 @@ class EngineJudge:
     that takes their king scores ``MATE - 1``, one that leaves ours en prise ``-(MATE - 2)``;
     the engine's mates become king captures at their ply. The engines (one per thread) and a
     cache of scores by position are kept for the judge's life, so a game pays their start once.
-    Raises :class:`SearchError` for a bad limit or an engine that is missing or fails."""
+    Raises ``ValueError`` for a bad limit or engine name, :class:`SearchError` for an engine
+    that is missing or fails."""
 
     def __init__(self, engine: str = "stockfish", depth: int = 8, nodes: int = 0):
         for name, value, most in (("depth", depth, 40), ("nodes", nodes, 10**8)):

@@ -383,34 +383,46 @@ fn board_table<'py>(
     threads: usize,
     time_limit: Option<f64>,
 ) -> PyResult<TableParts<'py>> {
+    table_parts(
+        py,
+        boards,
+        requests,
+        time_limit,
+        move |boards, requests, limits| {
+            search::board_table(boards, requests, least_plies, most_plies, threads, limits)
+        },
+    )
+}
+
+/// A table of `requests` (UCI; default: the root requests) on `boards`, computed by `compute`
+/// with the GIL released within `time_limit` seconds (Ctrl-C stops it), as `TableParts`.
+fn table_parts<'py, F>(
+    py: Python<'py>,
+    boards: Boards,
+    requests: Option<Vec<Option<String>>>,
+    time_limit: Option<f64>,
+    compute: F,
+) -> PyResult<TableParts<'py>>
+where
+    F: FnOnce(
+            &[Board],
+            Option<Vec<Option<Move>>>,
+            Limits<'_>,
+        ) -> Result<(Vec<Option<Move>>, search::BoardTable), search::SearchError>
+        + Send,
+{
     let time_limit = time_limit_of(time_limit)?;
     let requests = parse_requests(requests)?;
     let boards = boards.0;
     let count = boards.len();
     let (requests, table) = detach_interruptible(py, move |stop| {
-        search::board_table(
-            &boards,
-            requests,
-            least_plies,
-            most_plies,
-            threads,
-            limits_from_now(stop, time_limit),
-        )
+        compute(&boards, requests, limits_from_now(stop, time_limit))
     })?
     .map_err(search_error)?;
-    table_parts(py, requests, count, table)
-}
-
-fn table_parts(
-    py: Python<'_>,
-    requests: Vec<Option<Move>>,
-    boards: usize,
-    table: search::BoardTable,
-) -> PyResult<TableParts<'_>> {
     let values = table
         .values
         .into_pyarray(py)
-        .reshape([requests.len(), boards])?;
+        .reshape([requests.len(), count])?;
     Ok((
         requests.into_iter().map(uci).collect(),
         values,
@@ -448,21 +460,14 @@ impl PyEngineJudge {
         threads: usize,
         time_limit: Option<f64>,
     ) -> PyResult<TableParts<'py>> {
-        let time_limit = time_limit_of(time_limit)?;
-        let requests = parse_requests(requests)?;
-        let boards = boards.0;
-        let count = boards.len();
         let judge = std::sync::Arc::clone(&self.inner);
-        let (requests, table) = detach_interruptible(py, move |stop| {
-            judge.table(
-                &boards,
-                requests,
-                threads,
-                limits_from_now(stop, time_limit),
-            )
-        })?
-        .map_err(search_error)?;
-        table_parts(py, requests, count, table)
+        table_parts(
+            py,
+            boards,
+            requests,
+            time_limit,
+            move |boards, requests, limits| judge.table(boards, requests, threads, limits),
+        )
     }
 }
 
