@@ -22,7 +22,7 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=4)
     parser.add_argument("--modes", nargs="+", default=["exact"])
     parser.add_argument("--seconds", type=float, default=600.0, help="time budget per mode")
-    parser.add_argument("--sense-mode", default="search", choices=["search", "min_size"])
+    parser.add_argument("--sense-mode", default="search", choices=["search", "finest", "min_size"])
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--fen", default=chess.STARTING_FEN)
     args = parser.parse_args()

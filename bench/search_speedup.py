@@ -328,7 +328,7 @@ def main() -> None:
     parser.add_argument("--sets", type=int, default=20)
     parser.add_argument("--plies", type=int, default=15, help="odd: Black to move")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--sense-mode", default="search", choices=["min_size", "search"])
+    parser.add_argument("--sense-mode", default="search", choices=["min_size", "search", "finest"])
     parser.add_argument("--threshold", type=float, default=1.0)
     parser.add_argument("--modes", nargs="*", default=["exact", "sketch", "exact+sketch"])
     parser.add_argument("--variant", action="append", default=[], help="mode:key=value,...")

@@ -332,6 +332,9 @@ def test_baseline_equals_brute_force_at_depth_2(name, sense_mode):
     boards = [chess.Board(f) for f in SETS_DEPTH_2[name]]
     expected = BruteForce(boards[0].turn, sense_mode).root(as_set(boards), 2)
     assert search_values(SETS_DEPTH_2[name], 2, sense_mode=sense_mode) == expected
+    if sense_mode == "search":
+        # The pruned sense search ("finest") reaches the brute force's every-sense max too.
+        assert search_values(SETS_DEPTH_2[name], 2, sense_mode="finest") == expected
 
 
 @pytest.mark.parametrize("name", sorted(SETS_DEPTH_2))

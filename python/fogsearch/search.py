@@ -96,8 +96,11 @@ class SearchConfig:
         worst, at most 2**27). Bounds the memory of a search and of a :class:`Searcher`.
     reply_entries: capacity of the exact reply table in boards (exact modes, and the ``uci``
         leaf's cache of engine scores; about 32 bytes a board at worst, at most 2**28).
-    sense_mode: ``"search"`` (max over every distinct sense; the paper's) or ``"min_size"`` (only
-        the sense that minimises the expected set size; much cheaper).
+    sense_mode: ``"search"`` (max over every distinct sense; the paper's), ``"finest"`` (the same
+        max, pruned: a sense another refines is skipped, the cell likeliest to refute a sense is
+        searched first, and a sense node is settled once one board's own value is reached; the
+        same values, a fraction of the nodes; ours) or ``"min_size"`` (only the sense that
+        minimises the expected set size; much cheaper, other values).
     leaf: how a board is scored after the opponent's last reply: ``"static"`` (material plus
         piece-square tables; the paper used a chess engine) or ``"exchange"`` (plus what we win
         back by recapturing on the square where that reply captured, by static exchange: RBC tells

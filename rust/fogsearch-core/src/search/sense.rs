@@ -1,6 +1,8 @@
 //! Sense choices: the 36 non-edge squares (b2..g7), each splitting a set by what the 3x3 window
 //! around it shows. Squares giving the same partition are one choice.
 
+use std::collections::{HashMap, HashSet};
+
 use crate::chess::{Board, Square};
 
 /// The non-edge squares b2..g7 in python-chess order.
@@ -17,58 +19,59 @@ pub struct SenseChoice {
     pub expected_size: f64,
 }
 
-fn square_code(board: &Board, square: Square) -> u64 {
-    match board.piece_at(square) {
-        None => 0,
-        Some(piece) => 1 + piece.piece_type.index() as u64 + 6 * piece.color.index() as u64,
-    }
-}
-
-/// What a sense at `centre` shows on `board`, packed into one number (13 states per square).
+/// What a sense at `centre` shows on `board`, packed into one number (4 bits a square: 13 states).
 fn window_code(codes: &[u64; 64], centre: Square) -> u64 {
-    let mut code = 0u64;
-    for rank_offset in [-1i32, 0, 1] {
-        for file_offset in [-1i32, 0, 1] {
-            let square = centre as i32 + 8 * rank_offset + file_offset;
-            code = code * 13 + codes[square as usize];
-        }
-    }
-    code
+    let row = |c: usize| (codes[c - 1] << 8) | (codes[c] << 4) | codes[c + 1];
+    let c = centre as usize;
+    (row(c + 8) << 24) | (row(c) << 12) | row(c - 8)
 }
 
-/// Each board's piece code per square (see `square_code`), the input of [`window_labels`].
+/// Each board's piece code per square (0 empty, else 1 + piece type + 6 x colour), the input of
+/// [`window_labels`].
 pub fn board_codes(boards: &[Board]) -> Vec<[u64; 64]> {
     boards
         .iter()
         .map(|board| {
             let mut row = [0u64; 64];
-            for (square, slot) in row.iter_mut().enumerate() {
-                *slot = square_code(board, square as Square);
+            for (color, &occupied) in board.colors.iter().enumerate() {
+                for (piece, &of_type) in board.pieces.iter().enumerate() {
+                    for square in of_type & occupied {
+                        row[square as usize] = 1 + piece as u64 + 6 * color as u64;
+                    }
+                }
             }
             row
         })
         .collect()
 }
 
+/// Boards past which cells are found by hashing instead of a scan of the windows seen so far.
+const SCAN_LABELS: usize = 16;
+
 /// The cell of each board when sensing at `square`, numbered by first occurrence (so equal
 /// partitions give equal label vectors), and the number of cells.
 pub fn window_labels(codes: &[[u64; 64]], square: Square) -> (Vec<u32>, usize) {
     let mut distinct: Vec<u64> = Vec::new();
+    let mut index: HashMap<u64, u32> = HashMap::new();
     let labels = codes
         .iter()
         .map(|row| {
             let window = window_code(row, square);
-            let label = match distinct.iter().position(|&w| w == window) {
-                Some(label) => label,
-                None => {
-                    distinct.push(window);
-                    distinct.len() - 1
+            if distinct.len() < SCAN_LABELS {
+                if let Some(label) = distinct.iter().position(|&w| w == window) {
+                    return label as u32;
                 }
-            };
-            label as u32
+                distinct.push(window);
+                if distinct.len() == SCAN_LABELS {
+                    index.extend(distinct.iter().enumerate().map(|(l, &w)| (w, l as u32)));
+                }
+                return distinct.len() as u32 - 1;
+            }
+            let next = index.len() as u32;
+            *index.entry(window).or_insert(next)
         })
         .collect();
-    (labels, distinct.len())
+    (labels, distinct.len().max(index.len()))
 }
 
 /// The distinct sense choices for `boards`, most informative (smallest expected size) first;
@@ -76,7 +79,7 @@ pub fn window_labels(codes: &[[u64; 64]], square: Square) -> (Vec<u32>, usize) {
 pub fn sense_choices(boards: &[Board]) -> Vec<SenseChoice> {
     let codes = board_codes(boards);
     let mut choices: Vec<SenseChoice> = Vec::new();
-    let mut seen_labels: Vec<Vec<u32>> = Vec::new();
+    let mut seen_labels: HashSet<Vec<u32>> = HashSet::new();
     for square in sense_squares() {
         let (labels, cell_count) = window_labels(&codes, square);
         // Labels are numbered by first occurrence, so equal partitions have equal label vectors.
@@ -93,7 +96,7 @@ pub fn sense_choices(boards: &[Board]) -> Vec<SenseChoice> {
             .map(|c| (c.len() * c.len()) as f64)
             .sum::<f64>()
             / n;
-        seen_labels.push(labels);
+        seen_labels.insert(labels);
         choices.push(SenseChoice {
             square,
             cells,
@@ -102,6 +105,40 @@ pub fn sense_choices(boards: &[Board]) -> Vec<SenseChoice> {
     }
     choices.sort_by(|a, b| a.expected_size.total_cmp(&b.expected_size));
     choices
+}
+
+/// `choices` less those another choice refines (each of its cells inside one of theirs), in
+/// order. A refining sense tells at least as much whatever the outcome, and a set's worst-case
+/// value only grows as it shrinks, so a refined choice is never worth more than its refinement:
+/// the information-set search's max over the choices left is the max over all of them.
+pub fn finest_choices(choices: Vec<SenseChoice>, boards: usize) -> Vec<SenseChoice> {
+    let labels: Vec<Vec<usize>> = choices
+        .iter()
+        .map(|choice| {
+            let mut label = vec![0; boards];
+            for (c, cell) in choice.cells.iter().enumerate() {
+                for &i in cell {
+                    label[i] = c;
+                }
+            }
+            label
+        })
+        .collect();
+    let refines = |fine: usize, coarse: usize| {
+        choices[fine].cells.len() > choices[coarse].cells.len()
+            && choices[fine].cells.iter().all(|cell| {
+                cell.iter()
+                    .all(|&i| labels[coarse][i] == labels[coarse][cell[0]])
+            })
+    };
+    let kept: Vec<bool> = (0..choices.len())
+        .map(|b| !(0..choices.len()).any(|a| a != b && refines(a, b)))
+        .collect();
+    choices
+        .into_iter()
+        .zip(kept)
+        .filter_map(|(choice, keep)| keep.then_some(choice))
+        .collect()
 }
 
 /// The first of [`sense_choices`] (the smallest expected size, ties to the earliest square),
@@ -167,6 +204,41 @@ mod tests {
         assert_eq!(choices[0].cells.len(), 2);
         assert_eq!(choices[0].expected_size, 1.0);
         assert_eq!(choices[1].expected_size, 2.0);
+    }
+
+    #[test]
+    fn only_choices_no_other_refines_are_kept() {
+        let choice = |cells: Vec<Vec<usize>>| SenseChoice {
+            square: 0,
+            expected_size: 0.0,
+            cells,
+        };
+        let choices = vec![
+            choice(vec![vec![0], vec![1, 2], vec![3]]),
+            choice(vec![vec![0, 3], vec![1, 2]]),
+            choice(vec![vec![0, 1], vec![2, 3]]),
+            choice(vec![vec![0, 1, 2, 3]]),
+            choice(vec![vec![0], vec![1, 2, 3]]),
+        ];
+        // The second and fifth are coarser than the first, the fourth than every other.
+        let kept: Vec<Vec<Vec<usize>>> = finest_choices(choices, 4)
+            .into_iter()
+            .map(|c| c.cells)
+            .collect();
+        assert_eq!(
+            kept,
+            vec![
+                vec![vec![0], vec![1, 2], vec![3]],
+                vec![vec![0, 1], vec![2, 3]]
+            ]
+        );
+        // Two boards differing on e4: the split refines the sense that does not split them.
+        let a = Board::start();
+        let b =
+            Board::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        let finest = finest_choices(sense_choices(&[a, b]), 2);
+        assert_eq!(finest.len(), 1);
+        assert_eq!(finest[0].cells.len(), 2);
     }
 
     #[test]

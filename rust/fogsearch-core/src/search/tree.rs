@@ -21,7 +21,7 @@ use super::rules::{
     capture_square, opponent_replies, own_sides_agree, resolve, union_of_move_actions,
     MoveObservation,
 };
-use super::sense::{min_size_choice, sense_choices};
+use super::sense::{finest_choices, min_size_choice, sense_choices};
 use super::sketch_bounds::{frequency_key, Searched, SketchWriter};
 use super::tables::Tables;
 use super::transposition::{set_key, value_from_table, value_to_table, Entry, Flag, ReplyOutcome};
@@ -696,7 +696,59 @@ impl<'s> TreeSearch<'s> {
         }
     }
 
-    /// Our sense before our next move (`depth` >= 1 moves left).
+    /// Whether a sense node is settled at `bound` (the greater of alpha and the best choice so
+    /// far) without its other choices: no choice is worth more than the set of any one of its
+    /// boards alone (a smaller set is worth at least as much), so once one board's clairvoyant
+    /// value is at most `bound`, neither is the node's. Tries the boards of `cell` (the cell
+    /// that set the last choice's value, at most [`CLAIRVOYANT_CELL`] of them) not tried yet,
+    /// each a null-window search; returns the upper bound found.
+    #[allow(clippy::too_many_arguments)]
+    fn clairvoyant_cut(
+        &mut self,
+        boards: &[Board],
+        keys: &[u64],
+        cell: &[usize],
+        tried: &mut [bool],
+        depth: u32,
+        ply: u32,
+        bound: i32,
+    ) -> Option<i32> {
+        if cell.len() > CLAIRVOYANT_CELL || bound <= -INFINITY {
+            return None;
+        }
+        for &i in cell {
+            if std::mem::replace(&mut tried[i], true) {
+                continue;
+            }
+            let value = self.our_move(
+                std::slice::from_ref(&boards[i]),
+                std::slice::from_ref(&keys[i]),
+                depth,
+                ply,
+                bound,
+                bound + 1,
+            );
+            if self.aborted {
+                return None;
+            }
+            if value <= bound {
+                return Some(value);
+            }
+        }
+        None
+    }
+
+    /// Our sense before our next move (`depth` >= 1 moves left): the max over sense choices of
+    /// the min over their cells.
+    ///
+    /// With [`SenseMode::Finest`] the max is pruned three ways, each resting on one property: a
+    /// set is worth at least as much as any set containing it (fewer boards, fewer ways to be
+    /// refuted). A choice another refines is skipped ([`finest_choices`]); each choice searches
+    /// first the cell holding most of the boards that refuted the last one; and once one board's
+    /// own value is at most the best so far, no choice can beat it ([`Self::clairvoyant_cut`]).
+    /// The property can fail only through the requests: a set's are the union of its boards'
+    /// move actions, so a request legal on no board of the smaller set is not tried there. No
+    /// value has been seen to move (tests, and bench/NOTEBOOK.md).
     fn sense(
         &mut self,
         boards: &[Board],
@@ -731,11 +783,24 @@ impl<'s> TreeSearch<'s> {
         let choices = match self.config.sense_mode {
             SenseMode::MinSize => vec![min_size_choice(boards)],
             SenseMode::Search => sense_choices(boards),
+            SenseMode::Finest => finest_choices(sense_choices(boards), boards.len()),
         };
+        let pruned = self.config.sense_mode == SenseMode::Finest;
         let mut best = -INFINITY;
-        for choice in &choices {
+        // The boards of the cell that set the last choice's value: the cell of the next choice
+        // that holds most of them is searched first, as it most likely holds what refutes it.
+        let mut refuting: Vec<bool> = vec![false; boards.len()];
+        let mut tried: Vec<bool> = vec![false; boards.len()];
+        let mut cut = None;
+        for (k, choice) in choices.iter().enumerate() {
             let mut value = INFINITY;
-            for cell in &choice.cells {
+            let first = refuting_cell(&choice.cells, &refuting).filter(|_| pruned);
+            let order = first
+                .into_iter()
+                .chain((0..choice.cells.len()).filter(|&c| Some(c) != first));
+            let mut worst_cell = None;
+            for c in order {
+                let cell = &choice.cells[c];
                 let cell_boards: Vec<Board> = cell.iter().map(|&i| boards[i].clone()).collect();
                 let cell_keys: Vec<u64> = cell.iter().map(|&i| keys[i]).collect();
                 let cell_value = self.our_move(
@@ -746,15 +811,42 @@ impl<'s> TreeSearch<'s> {
                     alpha.max(best),
                     beta.min(value),
                 );
+                if cell_value < value || worst_cell.is_none() {
+                    worst_cell = Some(c);
+                }
                 value = value.min(cell_value);
                 if value <= alpha.max(best) || self.aborted {
                     break;
+                }
+            }
+            if let Some(c) = worst_cell {
+                refuting.iter_mut().for_each(|r| *r = false);
+                for &i in &choice.cells[c] {
+                    refuting[i] = true;
                 }
             }
             best = best.max(value);
             if best >= beta || self.aborted {
                 break;
             }
+            if let Some(c) = worst_cell.filter(|_| pruned && k + 1 < choices.len()) {
+                let bound = alpha.max(best);
+                if let Some(value) = self.clairvoyant_cut(
+                    boards,
+                    keys,
+                    &choice.cells[c],
+                    &mut tried,
+                    depth,
+                    ply,
+                    bound,
+                ) {
+                    cut = Some(value);
+                    break;
+                }
+            }
+        }
+        if let Some(value) = cut {
+            best = value;
         }
         let best = best.clamp(clamp.0, clamp.1);
         let flag = Flag::of(best, alpha, beta);
@@ -762,6 +854,20 @@ impl<'s> TreeSearch<'s> {
         self.sketch_record(probe, keys, best, flag, ply);
         best
     }
+}
+
+/// The most boards of a refuting cell whose clairvoyant values [`TreeSearch::clairvoyant_cut`] tries.
+const CLAIRVOYANT_CELL: usize = 4;
+
+/// The cell holding the most boards marked in `refuting` (the first such), if any is marked.
+fn refuting_cell(cells: &[Vec<usize>], refuting: &[bool]) -> Option<usize> {
+    let held = |cell: &Vec<usize>| cell.iter().filter(|&&i| refuting[i]).count();
+    let (best, count) = cells
+        .iter()
+        .enumerate()
+        .map(|(c, cell)| (c, held(cell)))
+        .fold((0, 0), |acc, x| if x.1 > acc.1 { x } else { acc });
+    (count > 0).then_some(best)
 }
 
 /// The node kinds that share the tables. One set has a different value as an our-move node and
