@@ -857,7 +857,7 @@ impl<'s> TreeSearch<'s> {
 }
 
 /// The most boards of a refuting cell whose clairvoyant values [`TreeSearch::clairvoyant_cut`] tries.
-const CLAIRVOYANT_CELL: usize = 4;
+const CLAIRVOYANT_CELL: usize = 16;
 
 /// The cell holding the most boards marked in `refuting` (the first such), if any is marked.
 fn refuting_cell(cells: &[Vec<usize>], refuting: &[bool]) -> Option<usize> {
