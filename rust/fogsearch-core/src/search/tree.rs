@@ -819,7 +819,7 @@ impl<'s> TreeSearch<'s> {
                     break;
                 }
             }
-            if let Some(c) = worst_cell {
+            if let Some(c) = worst_cell.filter(|_| pruned) {
                 refuting.iter_mut().for_each(|r| *r = false);
                 for &i in &choice.cells[c] {
                     refuting[i] = true;
