@@ -4,6 +4,9 @@ in turn; the report gives the deepest depth completed, each root request finishe
 (when and with how many nodes), and the nodes and table sizes in all.
 
     python bench/search_deep.py --depth 4 --modes exact --seconds 3600
+    python bench/search_deep.py --depth 4 --modes exact --sense-mode finest --seconds 4000
+
+`--sense-mode finest` is the same full sense search, pruned (the same values; RESULTS.md).
 """
 
 from __future__ import annotations
