@@ -787,14 +787,20 @@ impl<'s> TreeSearch<'s> {
         };
         let pruned = self.config.sense_mode == SenseMode::Finest;
         let mut best = -INFINITY;
-        // The boards of the cell that set the last choice's value: the cell of the next choice
-        // that holds most of them is searched first, as it most likely holds what refutes it.
-        let mut refuting: Vec<bool> = vec![false; boards.len()];
-        let mut tried: Vec<bool> = vec![false; boards.len()];
+        // `refuting` marks the boards of the cell that set the last choice's value (the cell of
+        // the next choice holding most of them is searched first, as it most likely refutes it);
+        // `tried`, the boards whose own value was tried. Only the pruned search keeps them.
+        let marks = if pruned { boards.len() } else { 0 };
+        let mut refuting: Vec<bool> = vec![false; marks];
+        let mut tried: Vec<bool> = vec![false; marks];
         let mut cut = None;
         for (k, choice) in choices.iter().enumerate() {
             let mut value = INFINITY;
-            let first = refuting_cell(&choice.cells, &refuting).filter(|_| pruned);
+            let first = if pruned {
+                refuting_cell(&choice.cells, &refuting)
+            } else {
+                None
+            };
             let order = first
                 .into_iter()
                 .chain((0..choice.cells.len()).filter(|&c| Some(c) != first));
