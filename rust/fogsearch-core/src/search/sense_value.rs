@@ -10,7 +10,7 @@
 use crate::chess::{Board, Move, Square};
 
 use super::reply::request_outcomes;
-use super::sense::{board_codes, sense_squares, window_labels};
+use super::sense::{sense_squares, window_labels};
 use super::{LeafMode, SearchError};
 
 /// The expected best mean outcome without a sense and after each of the 36 sense squares.
@@ -27,10 +27,9 @@ pub fn sense_values(boards: &[Board], requests: &[Option<Move>], leaf: LeafMode)
     let n = boards.len() as f64;
     let all_in_one_cell = vec![0u32; boards.len()];
     let unsensed = best_cell_totals(&outcomes, &all_in_one_cell, 1) / n;
-    let codes = board_codes(boards);
     let by_square = sense_squares()
         .map(|square| {
-            let (labels, cells) = window_labels(&codes, square);
+            let (labels, cells) = window_labels(boards, square);
             (square, best_cell_totals(&outcomes, &labels, cells) / n)
         })
         .collect();
@@ -83,10 +82,9 @@ pub fn decision_sense_values(
     let total: f64 = weights.iter().sum();
     let all_in_one_cell = vec![0u32; n];
     let unsensed = best_compound_total(&rows, weights, &all_in_one_cell, 1, mean_weight) / total;
-    let codes = board_codes(boards);
     let by_square = sense_squares()
         .map(|square| {
-            let (labels, cells) = window_labels(&codes, square);
+            let (labels, cells) = window_labels(boards, square);
             let value = best_compound_total(&rows, weights, &labels, cells, mean_weight) / total;
             (square, value)
         })

@@ -21,7 +21,7 @@ use super::rules::{
     capture_square, opponent_replies, own_sides_agree, resolve, union_of_move_actions,
     MoveObservation,
 };
-use super::sense::{finest_choices, min_size_choice, sense_choices};
+use super::sense::{finest_sense_choices, min_size_choice, sense_choices};
 use super::sketch_bounds::{frequency_key, Searched, SketchWriter};
 use super::tables::Tables;
 use super::transposition::{set_key, value_from_table, value_to_table, Entry, Flag, ReplyOutcome};
@@ -783,7 +783,7 @@ impl<'s> TreeSearch<'s> {
         let choices = match self.config.sense_mode {
             SenseMode::MinSize => vec![min_size_choice(boards)],
             SenseMode::Search => sense_choices(boards),
-            SenseMode::Finest => finest_choices(sense_choices(boards), boards.len()),
+            SenseMode::Finest => finest_sense_choices(boards),
         };
         let pruned = self.config.sense_mode == SenseMode::Finest;
         let mut best = -INFINITY;
