@@ -115,6 +115,40 @@ fn the_pruned_sense_search_keeps_every_value_with_fewer_nodes() {
     }
 }
 
+/// With one move left after a sense, the exact modes score a sense node's cells from one table of
+/// what each request leaves on each board (`tree::last_move`) instead of as our-move nodes. Every
+/// root value stays the baseline's: on a recorded set, on sets where a request takes the
+/// opponent's king on some boards and where a reply takes ours on some, with both sense searches.
+#[test]
+fn the_last_moves_table_keeps_every_value() {
+    let king_hunt = boards(&[
+        "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        "8/4k3/8/8/8/8/8/R3K3 w - - 0 1",
+        "r7/4k3/8/8/8/8/8/R3K3 w - - 0 1",
+        "8/8/8/4k3/8/8/3q4/R3K3 w - - 0 1",
+    ]);
+    // A cornered king: whatever Black replies to a quiet move, the sense shows where its king
+    // went and some request takes it, so every cell of the sense wins.
+    let cornered = boards(&["k7/8/1Q6/8/8/8/8/R3K3 w - - 0 1"]);
+    let cases = [
+        (recorded_set_12(), 2),
+        (king_hunt, 2),
+        (cornered, 2),
+        (vec![Board::start()], 2),
+    ];
+    for (set, depth) in cases {
+        for sense_mode in [SenseMode::Search, SenseMode::Finest] {
+            let mut c = config(Mode::None);
+            c.sense_mode = sense_mode;
+            let base = search(&set, depth, &c).unwrap();
+            c.mode = Mode::Exact;
+            let exact = search(&set, depth, &c).unwrap();
+            let case = format!("{} boards, depth {depth}, {sense_mode:?}", set.len());
+            assert_eq!(base.move_values, exact.move_values, "{case}");
+        }
+    }
+}
+
 /// A middlegame set where both tables are busy at depth 2 with the full sense search: the exact
 /// modes reproduce the baseline's value for every root request, and exact containments (the
 /// default threshold 1) keep the sketch modes on it too.

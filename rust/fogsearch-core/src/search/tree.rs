@@ -8,6 +8,8 @@
 //! `sketch_min_depth` moves left, in the sketch table (sketch modes) before searching it, and
 //! records its value after. One search's worker threads share the tables (`tables`).
 
+mod last_move;
+
 use std::time::Instant;
 
 use crate::chess::{Board, Color, Move, MoveList, Square};
@@ -26,6 +28,7 @@ use super::sketch_bounds::{frequency_key, Searched, SketchWriter};
 use super::tables::Tables;
 use super::transposition::{set_key, value_from_table, value_to_table, Entry, Flag, ReplyOutcome};
 use super::{LeafMode, SearchConfig, SearchStats, SenseMode};
+use last_move::LastMoves;
 
 /// How often (in nodes) the clock is read.
 const CLOCK_INTERVAL: u64 = 256;
@@ -709,6 +712,7 @@ impl<'s> TreeSearch<'s> {
         keys: &[u64],
         cell: &[usize],
         tried: &mut [bool],
+        mut last_moves: Option<&mut LastMoves>,
         depth: u32,
         ply: u32,
         bound: i32,
@@ -720,14 +724,19 @@ impl<'s> TreeSearch<'s> {
             if std::mem::replace(&mut tried[i], true) {
                 continue;
             }
-            let value = self.our_move(
-                std::slice::from_ref(&boards[i]),
-                std::slice::from_ref(&keys[i]),
-                depth,
-                ply,
-                bound,
-                bound + 1,
-            );
+            let value = match last_moves.as_deref_mut() {
+                Some(table) => {
+                    self.last_move_cell(table, boards, keys, &[i], ply, bound, bound + 1)
+                }
+                None => self.our_move(
+                    std::slice::from_ref(&boards[i]),
+                    std::slice::from_ref(&keys[i]),
+                    depth,
+                    ply,
+                    bound,
+                    bound + 1,
+                ),
+            };
             if self.aborted {
                 return None;
             }
@@ -736,6 +745,18 @@ impl<'s> TreeSearch<'s> {
             }
         }
         None
+    }
+
+    /// The table of what each request leaves on each board, for a sense node whose cells have one
+    /// move left ([`LastMoves`]): in the exact modes, where every board agrees on our side (so each
+    /// cell's requests are the set's) and no sketch bound is looked up at depth 1 (so the cells,
+    /// which it scores without our-move nodes, are looked up nowhere else either).
+    fn last_moves_for(&self, boards: &[Board], depth: u32) -> Option<LastMoves> {
+        let applies = depth == 1
+            && self.tables.transpositions.is_some()
+            && !self.sketches(depth)
+            && own_sides_agree(boards, self.us);
+        applies.then(|| LastMoves::new(self.ordered_requests(boards, None), boards.len()))
     }
 
     /// Our sense before our next move (`depth` >= 1 moves left): the max over sense choices of
@@ -786,6 +807,7 @@ impl<'s> TreeSearch<'s> {
             SenseMode::Finest => finest_sense_choices(boards),
         };
         let pruned = self.config.sense_mode == SenseMode::Finest;
+        let mut last_moves = self.last_moves_for(boards, depth);
         let mut best = -INFINITY;
         // `refuting` marks the boards of the cell that set the last choice's value (the cell of
         // the next choice holding most of them is searched first, as it most likely refutes it);
@@ -807,16 +829,16 @@ impl<'s> TreeSearch<'s> {
             let mut worst_cell = None;
             for c in order {
                 let cell = &choice.cells[c];
-                let cell_boards: Vec<Board> = cell.iter().map(|&i| boards[i].clone()).collect();
-                let cell_keys: Vec<u64> = cell.iter().map(|&i| keys[i]).collect();
-                let cell_value = self.our_move(
-                    &cell_boards,
-                    &cell_keys,
-                    depth,
-                    ply,
-                    alpha.max(best),
-                    beta.min(value),
-                );
+                let (alpha, beta) = (alpha.max(best), beta.min(value));
+                let cell_value = match last_moves.as_mut() {
+                    Some(table) => self.last_move_cell(table, boards, keys, cell, ply, alpha, beta),
+                    None => {
+                        let cell_boards: Vec<Board> =
+                            cell.iter().map(|&i| boards[i].clone()).collect();
+                        let cell_keys: Vec<u64> = cell.iter().map(|&i| keys[i]).collect();
+                        self.our_move(&cell_boards, &cell_keys, depth, ply, alpha, beta)
+                    }
+                };
                 if cell_value < value || worst_cell.is_none() {
                     worst_cell = Some(c);
                 }
@@ -842,6 +864,7 @@ impl<'s> TreeSearch<'s> {
                     keys,
                     &choice.cells[c],
                     &mut tried,
+                    last_moves.as_mut(),
                     depth,
                     ply,
                     bound,
