@@ -1,0 +1,58 @@
+//! A deep information-set search from one position, for profiling the search's inner loop without
+//! Python: exact tables, the pruned full sense search, one thread, iterative deepening under a
+//! time budget; prints each root request as it finishes at the deepest depth reached.
+//!
+//! Run: `cargo run --release -p fogsearch-core --example search_deep -- [DEPTH] [SECONDS] [FEN]`
+
+use std::time::Duration;
+
+use fogsearch_core::chess::Board;
+use fogsearch_core::search::{Mode, SearchConfig, Searcher, SenseMode};
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let depth: u32 = args
+        .next()
+        .map_or(4, |d| d.parse().expect("DEPTH is a number"));
+    let seconds: f64 = args
+        .next()
+        .map_or(60.0, |s| s.parse().expect("SECONDS is a number"));
+    let fen = args.next().unwrap_or_else(|| START.to_string());
+    let board = Board::from_fen(&fen).expect("a valid FEN");
+    let config = SearchConfig {
+        mode: Mode::Exact,
+        sense_mode: SenseMode::Finest,
+        ..SearchConfig::default()
+    };
+    let mut searcher = Searcher::new(config).expect("a valid config");
+    let stop = fogsearch_core::stop::Stop::new();
+    let result = searcher
+        .search_within(
+            &[board],
+            depth,
+            Some(Duration::from_secs_f64(seconds)),
+            &stop,
+        )
+        .expect("the search runs");
+    let deepest = result.timeline.iter().map(|c| c.depth).max().unwrap_or(0);
+    for c in result.timeline.iter().filter(|c| c.depth == deepest) {
+        let name = c.request.map_or("pass".to_string(), |m| m.to_string());
+        println!(
+            "depth {} {name} {} at {:.1} s, {} nodes",
+            c.depth, c.value, c.seconds, c.nodes
+        );
+    }
+    println!(
+        "completed depth {}, best {:?} {}; {} nodes, {} reply table hits, {} leaves in {:.1} s; tables {:?}",
+        result.depth,
+        result.best_move.map(|m| m.to_string()),
+        result.value,
+        result.stats.nodes,
+        result.stats.reply_table_hits,
+        result.stats.leaf_evaluations,
+        result.stats.elapsed_seconds,
+        searcher.table_sizes()
+    );
+}
