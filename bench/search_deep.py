@@ -5,8 +5,11 @@ in turn; the report gives the deepest depth completed, each root request finishe
 
     python bench/search_deep.py --depth 4 --modes exact --seconds 3600
     python bench/search_deep.py --depth 4 --modes exact --sense-mode finest --seconds 4000
+    python bench/search_deep.py --depth 4 --modes exact --sense-mode finest --root-margin 0
 
 `--sense-mode finest` is the same full sense search, pruned (the same values; RESULTS.md).
+`--root-margin M` asks only for the best request and every request within M centipawns of it
+(alpha-beta at the root; the others are proven to lie further below).
 """
 
 from __future__ import annotations
@@ -27,11 +30,17 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=600.0, help="time budget per mode")
     parser.add_argument("--sense-mode", default="search", choices=["search", "finest", "min_size"])
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--root-margin", type=int, default=None)
     parser.add_argument("--fen", default=chess.STARTING_FEN)
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()}")
     for mode in args.modes:
-        config = SearchConfig(mode=mode, sense_mode=args.sense_mode, threads=args.threads)
+        config = SearchConfig(
+            mode=mode,
+            sense_mode=args.sense_mode,
+            threads=args.threads,
+            root_margin=args.root_margin,
+        )
         searcher = Searcher(config)
         started = time.perf_counter()
         result = searcher.search([args.fen], args.depth, time_limit=args.seconds)
@@ -51,7 +60,10 @@ def main() -> None:
             )
             if depth == max(c.depth for c in result.timeline):
                 for c in done:
-                    print(f"    {c.request} {c.value} at {c.seconds:.1f} s, {c.nodes:,} nodes")
+                    bound = "" if c.exact else " (upper bound)"
+                    print(
+                        f"    {c.request} {c.value}{bound} at {c.seconds:.1f} s, {c.nodes:,} nodes"
+                    )
         print(f"  best at depth {result.depth}: {result.best_move} {result.value}")
     print(f"load average after: {os.getloadavg()}")
 

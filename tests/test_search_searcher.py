@@ -82,6 +82,38 @@ def test_the_timeline_is_the_papers_anytime_view():
     assert seconds == sorted(seconds)
 
 
+def test_a_root_margin_keeps_the_best_and_the_values_within_it_on_recorded_sets():
+    proven_below = 0
+    for fens in consecutive_sets(4):
+        full = search(fens, 2, SearchConfig(mode="exact", sense_mode="min_size"))
+        assert full.below_margin == frozenset()
+        for margin in (0, 40):
+            config = SearchConfig(mode="exact", sense_mode="min_size", root_margin=margin)
+            result = search(fens, 2, config)
+            assert (result.best_move, result.value) == (full.best_move, full.value)
+            cap = full.value - margin - 1
+            for request, value in full.move_values.items():
+                if value > cap:
+                    assert result.move_values[request] == value
+                    assert request not in result.below_margin
+                else:
+                    assert result.move_values[request] == cap
+                    assert request in result.below_margin
+            bounded = {c.request for c in result.timeline if not c.exact}
+            assert bounded <= result.below_margin
+            threaded = search(fens, 2, SearchConfig(**{**vars(config), "threads": 2}))
+            assert threaded.move_values == result.move_values
+            assert threaded.below_margin == result.below_margin
+            proven_below += len(result.below_margin)
+    assert proven_below > 0
+
+
+@pytest.mark.parametrize("margin", [-1, 100_001, True, 2.5, "0"])
+def test_a_root_margin_out_of_its_bounds_is_refused_by_name(margin):
+    with pytest.raises(SearchError, match="root_margin"):
+        SearchConfig(root_margin=margin)
+
+
 @pytest.mark.parametrize("threads", [2, 3])
 def test_parallel_values_equal_serial_values_on_recorded_sets(threads):
     for fens in consecutive_sets(4):

@@ -11,7 +11,8 @@ with the point-estimate rule (``bound_rule="point"``, with the erratum's correct
 formula); a chess-engine leaf (``leaf="uci"``). Ours: the Wilson bound rule (the default, which
 uses only proven containments at threshold 1), using a set's own sketch entry exactly, the exact
 tables, tables kept across searches (:class:`Searcher`), parallel root splitting with shared
-tables, iterative deepening under a time limit, the ``min_size`` sense, the static, exchange and
+tables, iterative deepening under a time limit, alpha-beta at the root (``root_margin``), the
+``min_size`` sense, the static, exchange and
 king-safety leaves, and the per-board values (:func:`mean_reply_values`, :func:`sense_values`,
 :func:`board_values`).
 
@@ -120,6 +121,13 @@ class SearchConfig:
         entries a worker finds depends on timing, so values may differ from 1 thread.
     time_limit: seconds (at most a day); iterative deepening then returns the deepest completed
         depth (depth 1 always completes). ``None``: search exactly ``depth``.
+    root_margin: ``None`` (the default): every root request gets its exact value (the paper's
+        anytime view). An integer ``m`` (centipawns, 0 to ``MATE``): alpha-beta at the root as
+        well (ours): only the requests within ``m`` of the best get exact values; the others are
+        only proven to lie further below, are listed in :attr:`SearchResult.below_margin` and
+        report ``value - m - 1``. The best request, its value and every value within the margin
+        are the full search's, and the result does not depend on ``threads``; the search takes
+        a fraction of the time (3x fewer nodes from the start at depth 3 with ``m = 0``).
     seed: seeds the sketches' hash functions, in [0, 2**64).
     """
 
@@ -140,6 +148,7 @@ class SearchConfig:
     uci_nodes: int = _DEFAULTS["uci_nodes"]
     threads: int = _DEFAULTS["threads"]
     time_limit: float | None = _DEFAULTS["time_limit"]
+    root_margin: int | None = _DEFAULTS["root_margin"]
     seed: int = _DEFAULTS["seed"]
 
     def __post_init__(self) -> None:
@@ -162,12 +171,14 @@ class SearchStats:
 
 @dataclass(frozen=True)
 class RequestCompletion:
-    """One root request fully evaluated at one depth: its value, the nodes its search visited and
-    the seconds since the search started when it finished."""
+    """One root request fully evaluated at one depth: its value (an upper bound where ``exact`` is
+    false: with a root margin, a null-window search proved it below the best less the margin),
+    the nodes its search visited and the seconds since the search started when it finished."""
 
     depth: int
     request: str
     value: int
+    exact: bool
     nodes: int
     seconds: float
 
@@ -175,7 +186,9 @@ class RequestCompletion:
 @dataclass(frozen=True)
 class SearchResult:
     """best_move: ``None`` is a pass. move_values: UCI -> centipawns for every root request, the
-    pass as ``"0000"``. depth: the deepest completed depth. timeline: every root request
+    pass as ``"0000"``. below_margin: with ``SearchConfig.root_margin`` ``m``, the requests proven
+    to lie more than ``m`` below the best; each holds ``value - m - 1`` in ``move_values``, an upper
+    bound (empty without a margin). depth: the deepest completed depth. timeline: every root request
     evaluation that finished, in the order they finished, at every depth tried (the paper's
     anytime view: how many requests a search has valued by a given time); a depth cut short by the
     time limit lists the requests it finished."""
@@ -186,6 +199,7 @@ class SearchResult:
     depth: int
     stats: SearchStats
     timeline: tuple[RequestCompletion, ...] = ()
+    below_margin: frozenset[str] = frozenset()
 
 
 def _result(raw: dict) -> SearchResult:
@@ -196,6 +210,7 @@ def _result(raw: dict) -> SearchResult:
         depth=raw["depth"],
         stats=SearchStats(**raw["stats"]),
         timeline=tuple(RequestCompletion(*row) for row in raw["timeline"]),
+        below_margin=frozenset(raw["below_margin"]),
     )
 
 

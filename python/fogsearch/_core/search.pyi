@@ -52,6 +52,7 @@ class _Config(Protocol):
     uci_nodes: int
     threads: int
     time_limit: float | None
+    root_margin: int | None
     seed: int
 
 _Boards = BoardSet | list[str]
@@ -63,7 +64,7 @@ def check_config(config: _Config) -> None:
     """Raises ``SearchError`` naming the first setting out of its bounds."""
 
 def search(boards: _Boards, depth: int, config: _Config) -> dict[str, Any]:
-    """``{"best_move", "value", "move_values", "depth", "stats", "timeline"}`` with a fresh
+    """``{"best_move", "value", "move_values", "below_margin", "depth", "stats", "timeline"}`` with a fresh
     searcher; the GIL is released and Ctrl-C stops it (``KeyboardInterrupt``)."""
 
 @final

@@ -1,8 +1,10 @@
 //! A deep information-set search from one position, for profiling the search's inner loop without
 //! Python: exact tables, the pruned full sense search, one thread, iterative deepening under a
 //! time budget; prints each root request as it finishes at the deepest depth reached.
+//! `--root-margin M` asks only for the requests within M centipawns of the best.
 //!
-//! Run: `cargo run --release -p fogsearch-core --example search_deep -- [DEPTH] [SECONDS] [FEN]`
+//! Run: `cargo run --release -p fogsearch-core --example search_deep -- [DEPTH] [SECONDS]
+//! [--root-margin M] [FEN]`
 
 use std::time::Duration;
 
@@ -39,8 +41,9 @@ fn main() {
     let deepest = result.timeline.iter().map(|c| c.depth).max().unwrap_or(0);
     for c in result.timeline.iter().filter(|c| c.depth == deepest) {
         let name = c.request.map_or("pass".to_string(), |m| m.to_string());
+        let bound = if c.exact { "" } else { " (upper bound)" };
         println!(
-            "depth {} {name} {} at {:.1} s, {} nodes",
+            "depth {} {name} {}{bound} at {:.1} s, {} nodes",
             c.depth, c.value, c.seconds, c.nodes
         );
     }

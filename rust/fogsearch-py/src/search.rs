@@ -116,6 +116,11 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Config {
             uci_nodes: setting(&obj, "uci_nodes", "an integer, 0 or more")?,
             threads: setting(&obj, "threads", "a positive integer")?,
             time_limit,
+            root_margin: setting(
+                &obj,
+                "root_margin",
+                "an integer of centipawns, 0 or more, or None",
+            )?,
             seed: setting(&obj, "seed", "an integer in [0, 2**64)")?,
         };
         config.validate().map_err(search_error)?;
@@ -166,6 +171,7 @@ fn default_config(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     out.set_item("uci_nodes", c.uci_nodes)?;
     out.set_item("threads", c.threads)?;
     out.set_item("time_limit", c.time_limit.map(|d| d.as_secs_f64()))?;
+    out.set_item("root_margin", c.root_margin)?;
     out.set_item("seed", c.seed)?;
     Ok(out)
 }
@@ -178,7 +184,7 @@ fn check_config(config: Config) {
 
 /// Searches `boards` (all ours to move) with a fresh searcher and returns a dict with
 /// `best_move` (UCI or None for a pass), `value`, `move_values` (list of (UCI or "0000", value)),
-/// `depth`, `stats`, `timeline`. Ctrl-C stops it.
+/// `below_margin` (UCI), `depth`, `stats`, `timeline`. Ctrl-C stops it.
 #[pyfunction]
 #[pyo3(name = "search")]
 fn search_information_set<'py>(
@@ -261,6 +267,8 @@ fn result_dict<'py>(py: Python<'py>, result: &SearchResult) -> PyResult<Bound<'p
         .map(|&(m, v)| (uci(m), v))
         .collect();
     out.set_item("move_values", move_values)?;
+    let below_margin: Vec<String> = result.below_margin.iter().map(|&m| uci(m)).collect();
+    out.set_item("below_margin", below_margin)?;
     out.set_item("depth", result.depth)?;
     let stats = PyDict::new(py);
     stats.set_item("nodes", result.stats.nodes)?;
@@ -271,10 +279,19 @@ fn result_dict<'py>(py: Python<'py>, result: &SearchResult) -> PyResult<Bound<'p
     stats.set_item("reply_table_hits", result.stats.reply_table_hits)?;
     stats.set_item("elapsed_seconds", result.stats.elapsed_seconds)?;
     out.set_item("stats", stats)?;
-    let timeline: Vec<(u32, String, i32, u64, f64)> = result
+    let timeline: Vec<(u32, String, i32, bool, u64, f64)> = result
         .timeline
         .iter()
-        .map(|c| (c.depth, uci(c.request), c.value, c.nodes, c.seconds))
+        .map(|c| {
+            (
+                c.depth,
+                uci(c.request),
+                c.value,
+                c.exact,
+                c.nodes,
+                c.seconds,
+            )
+        })
         .collect();
     out.set_item("timeline", timeline)?;
     Ok(out)

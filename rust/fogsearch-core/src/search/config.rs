@@ -183,6 +183,8 @@ pub const MAX_UCI_NODES: u64 = 100_000_000;
 pub const MAX_DEPTH: u32 = 32;
 /// The longest time limit, a day: longer than any game clock, and exactly representable.
 pub const MAX_TIME_LIMIT_SECONDS: f64 = 86_400.0;
+/// The widest root margin: a king capture's value; any wider margin keeps every value exact.
+pub const MAX_ROOT_MARGIN: u32 = super::eval::MATE as u32;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchConfig {
@@ -223,6 +225,11 @@ pub struct SearchConfig {
     /// With a limit, iterative deepening returns the deepest completed depth (depth 1 always
     /// completes unless the search is stopped).
     pub time_limit: Option<Duration>,
+    /// `None`: every root request's value is exact (the paper's anytime view, the default).
+    /// `Some(m)`: alpha-beta at the root too: only requests within `m` centipawns of the best
+    /// get exact values; each other is only proven to lie further below (a null-window search),
+    /// and reports `best - m - 1`, an upper bound (ours; see `driver`).
+    pub root_margin: Option<u32>,
     pub seed: u64,
 }
 
@@ -249,6 +256,7 @@ impl Default for SearchConfig {
             uci_nodes: 0,
             threads: 1,
             time_limit: None,
+            root_margin: None,
             seed: 0,
         }
     }
@@ -336,6 +344,12 @@ impl SearchConfig {
                 .map_err(|e| SearchError::InvalidConfig(e.to_string()))?;
         }
         pool::check_threads(self.threads).map_err(|e| SearchError::InvalidConfig(e.to_string()))?;
+        if let Some(margin) = self.root_margin.filter(|&m| m > MAX_ROOT_MARGIN) {
+            return invalid(format!(
+                "root_margin must be at most {MAX_ROOT_MARGIN} centipawns (a king capture; wider \
+                 keeps every value exact, as None does), got {margin}"
+            ));
+        }
         if let Some(limit) = self.time_limit {
             if limit.is_zero() || limit.as_secs_f64() > MAX_TIME_LIMIT_SECONDS {
                 return invalid(format!(
@@ -505,6 +519,13 @@ mod tests {
                     ..base.clone()
                 },
                 "/no/such/engine",
+            ),
+            (
+                SearchConfig {
+                    root_margin: Some(MAX_ROOT_MARGIN + 1),
+                    ..base.clone()
+                },
+                "root_margin",
             ),
         ];
         for (config, name) in cases {

@@ -10,6 +10,14 @@
 //! change. In the sketch modes which entries a worker finds depends on timing, so values may
 //! differ between runs with several threads.
 //!
+//! With a root margin `m` (`SearchConfig::root_margin`) the root is alpha-beta too: a request
+//! started once some request is known to be worth `b` is first searched with a null window at
+//! `b - m`, and only searched again for its exact value if it reaches that. Every request within
+//! `m` of the final best therefore gets its exact value, whatever the order or thread count; the
+//! others are reported at `best - m - 1` (an upper bound they are proven to lie under), so the
+//! result too is the same for any thread count. Each iteration then searches the requests in
+//! the order of the previous one's values, best first.
+//!
 //! Why root splitting (measured, bench/RESULTS.md): a root request's subtree is the unit with no
 //! shared window to wait for, so workers never idle on a young brother's result (as in YBWC) and
 //! never search the same nodes twice (as lazy SMP's helpers do; with exact tables a helper only
@@ -18,7 +26,7 @@
 //! one request can still cost more than the rest together at the largest thread counts.
 
 use std::cmp::Reverse;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -28,6 +36,7 @@ use crate::stop::Stop;
 use crate::uci::UciError;
 
 use super::config::MAX_DEPTH;
+use super::eval::INFINITY;
 use super::requests::{root_requests, side_to_search};
 use super::tables::{Engines, Tables};
 use super::tree::{self, TreeSearch};
@@ -46,6 +55,8 @@ pub struct Shared<'a> {
 struct Finished {
     index: usize,
     value: i32,
+    /// False for an upper bound (a null-window search at the root margin failed low).
+    exact: bool,
     nodes: u64,
     seconds: f64,
 }
@@ -70,9 +81,19 @@ struct Root<'a> {
     deadline: Option<Instant>,
     stop: &'a Stop,
     started: Instant,
+    /// The best exact value found so far in this iteration (with a root margin).
+    best: AtomicI32,
 }
 
 impl Root<'_> {
+    /// The value a request must reach to need its exact value: the best so far less the margin
+    /// (none without a margin, or before any request is valued).
+    fn floor(&self) -> Option<i32> {
+        let margin = self.shared.config.root_margin?;
+        let best = self.best.load(Ordering::Relaxed);
+        (best > -INFINITY).then(|| best - margin as i32)
+    }
+
     /// One worker: takes the next request of `order` from `next` until none is left or the
     /// iteration is abandoned (`abandon`), and adds what it did to `into`.
     fn work(
@@ -102,14 +123,23 @@ impl Root<'_> {
             let at = next.fetch_add(1, Ordering::Relaxed);
             let Some(&index) = order.get(at) else { break };
             let nodes_before = tree.stats.nodes;
-            let value =
-                tree.root_request_value(self.set, self.keys, self.requests[index], self.depth);
+            let (value, exact) = tree.root_request_value(
+                self.set,
+                self.keys,
+                self.requests[index],
+                self.depth,
+                self.floor(),
+            );
             if tree.aborted {
                 break;
+            }
+            if exact {
+                self.best.fetch_max(value, Ordering::Relaxed);
             }
             done.push(Finished {
                 index,
                 value,
+                exact,
                 nodes: tree.stats.nodes - nodes_before,
                 seconds: self.started.elapsed().as_secs_f64(),
             });
@@ -176,7 +206,7 @@ pub(super) fn run(
     // Move-action order at first; then the previous depth's dearest requests first, so that no
     // worker is left with a long request at the end while the others idle.
     let mut order: Vec<usize> = (0..requests.len()).collect();
-    let mut completed: Option<(u32, Vec<i32>)> = None;
+    let mut completed: Option<(u32, Vec<(i32, bool)>)> = None;
     let mut stats = SearchStats::default();
     let mut timeline = Vec::new();
     let first_depth = if deadline.is_some() { 1 } else { depth };
@@ -193,18 +223,20 @@ pub(super) fn run(
             deadline: iteration_deadline,
             stop,
             started,
+            best: AtomicI32::new(-INFINITY),
         };
         let iteration = root.run(&order, threads)?;
         stats.add(&iteration.stats);
         let mut values = vec![None; requests.len()];
         let mut nodes = vec![0; requests.len()];
         for f in &iteration.finished {
-            values[f.index] = Some(f.value);
+            values[f.index] = Some((f.value, f.exact));
             nodes[f.index] = f.nodes;
             timeline.push(RequestCompletion {
                 depth: current,
                 request: requests[f.index],
                 value: f.value,
+                exact: f.exact,
                 nodes: f.nodes,
                 seconds: f.seconds,
             });
@@ -218,32 +250,72 @@ pub(super) fn run(
         if iteration.aborted {
             break;
         }
-        let values: Vec<i32> = values
+        let values: Vec<(i32, bool)> = values
             .into_iter()
             .map(|v| v.expect("a completed iteration values every request"))
             .collect();
-        completed = Some((current, values));
-        if threads > 1 {
+        let values = cap_below_margin(values, shared.config.root_margin);
+        if shared.config.root_margin.is_some() {
+            order = (0..requests.len()).collect();
+            order.sort_by_key(|&i| Reverse(values[i].0));
+        } else if threads > 1 {
             order.sort_by_key(|&i| Reverse(nodes[i]));
         }
+        completed = Some((current, values));
     }
     // Depth 1 has no deadline and a stop returned above, so it completed.
     let Some((depth_done, values)) = completed else {
         return Err(SearchError::Interrupted);
     };
     let mut best_index = 0;
-    for (index, &value) in values.iter().enumerate() {
-        if value > values[best_index] {
+    for (index, &(value, _)) in values.iter().enumerate() {
+        if value > values[best_index].0 {
             best_index = index;
         }
     }
     stats.elapsed_seconds = started.elapsed().as_secs_f64();
+    let below_margin = (0..requests.len())
+        .filter(|&i| !values[i].1)
+        .map(|i| requests[i])
+        .collect();
     Ok(SearchResult {
         best_move: requests[best_index],
-        value: values[best_index],
-        move_values: requests.iter().copied().zip(values).collect(),
+        value: values[best_index].0,
+        move_values: requests
+            .iter()
+            .copied()
+            .zip(values.iter().map(|&(value, _)| value))
+            .collect(),
+        below_margin,
         depth: depth_done,
         stats,
         timeline,
     })
+}
+
+/// An iteration's `(value, exact)` per request as reported: with a root margin `m`, every request
+/// not exact or more than `m` below the best becomes `(best - m - 1, false)`. Which requests got
+/// exact values depends on the order they were searched in, but every one within `m` of the best
+/// did (its null window was at most `best - m`), so the result does not.
+fn cap_below_margin(values: Vec<(i32, bool)>, margin: Option<u32>) -> Vec<(i32, bool)> {
+    let Some(margin) = margin else {
+        return values;
+    };
+    let best = values
+        .iter()
+        .filter(|&&(_, exact)| exact)
+        .map(|&(value, _)| value)
+        .max()
+        .expect("the first request searched has no floor, so it is exact");
+    let floor = best - margin as i32;
+    values
+        .into_iter()
+        .map(|(value, exact)| {
+            if exact && value >= floor {
+                (value, true)
+            } else {
+                (floor - 1, false)
+            }
+        })
+        .collect()
 }

@@ -12,7 +12,8 @@
 //! - ours: the Wilson bound rule (the default) and the use of an exact set-id match in the sketch
 //!   table, the exact tables ([`transposition`]), tables kept across searches ([`Searcher`]),
 //!   parallel root splitting with shared tables (`driver`), iterative deepening with a time limit,
-//!   the min-size sense shortcut, the static, exchange and king-safety leaves, and the per-board
+//!   alpha-beta at the root within a margin (`root_margin`), the one-move-left table of sense
+//!   nodes (`tree::last_move`), the min-size sense shortcut, the static, exchange and king-safety leaves, and the per-board
 //!   request values ([`request_values`]).
 //!
 //! Modules: [`config`] (settings, defaults, limits), `searcher` (tables kept across searches),
@@ -46,7 +47,7 @@ use std::fmt;
 use crate::chess::Move;
 
 pub use board_search::BoardTable;
-pub use config::{BoundRule, LeafMode, Mode, SearchConfig, SenseMode, MAX_DEPTH};
+pub use config::{BoundRule, LeafMode, Mode, SearchConfig, SenseMode, MAX_DEPTH, MAX_ROOT_MARGIN};
 pub use engine_judge::EngineJudge;
 pub use eval::{evaluate, piece_square_table, INFINITY, MATE, PIECE_VALUES};
 pub use king_safety::{king_danger, king_safety};
@@ -94,7 +95,9 @@ impl SearchStats {
 pub struct RequestCompletion {
     pub depth: u32,
     pub request: Option<Move>,
+    /// Its value, or with a root margin, an upper bound when `exact` is false.
     pub value: i32,
+    pub exact: bool,
     /// Nodes its search visited.
     pub nodes: u64,
     /// Seconds since the search started.
@@ -106,8 +109,12 @@ pub struct SearchResult {
     /// `None` is a pass.
     pub best_move: Option<Move>,
     pub value: i32,
-    /// Every root request (pass last) with its value, in move-action order.
+    /// Every root request (pass last) with its value, in move-action order. With a root margin
+    /// `m`, a request in `below_margin` holds `value - m - 1` instead: its value is at most that.
     pub move_values: Vec<(Option<Move>, i32)>,
+    /// With a root margin, the requests proven to lie more than it below the best (the same
+    /// whatever the thread count); empty without one.
+    pub below_margin: Vec<Option<Move>>,
     /// The deepest completed depth.
     pub depth: u32,
     pub stats: SearchStats,

@@ -664,6 +664,79 @@ fn parallel_root_values_equal_the_single_threaded_search() {
     }
 }
 
+/// With a root margin the root is alpha-beta too. The best request and its value are the full
+/// search's, so is every value within the margin, and every other request is reported just under
+/// the margin (where its true value lies) and listed as below it; the result is the same for any
+/// thread count, and the search visits fewer nodes. Iterative deepening (a time limit) orders
+/// each depth by the last one's values and keeps all of this.
+#[test]
+fn a_root_margin_keeps_the_best_and_every_value_within_it() {
+    let mut sets = sets_for_parallel_tests();
+    sets.truncate(6);
+    sets.push(vec![Board::start()]);
+    for (index, set) in sets.iter().enumerate() {
+        let depth = 2;
+        let mut c = config(Mode::Exact);
+        c.sense_mode = if set.len() <= 3 {
+            SenseMode::Finest
+        } else {
+            SenseMode::MinSize
+        };
+        let full = search(set, depth, &c).unwrap();
+        assert!(full.below_margin.is_empty());
+        for margin in [0, 25] {
+            c.root_margin = Some(margin);
+            c.threads = 1;
+            let one = search(set, depth, &c).unwrap();
+            let case = format!("set {index} ({} boards), margin {margin}", set.len());
+            assert_eq!(
+                (one.best_move, one.value),
+                (full.best_move, full.value),
+                "{case}"
+            );
+            let cap = full.value - margin as i32 - 1;
+            for ((request, value), (_, true_value)) in one.move_values.iter().zip(&full.move_values)
+            {
+                if *true_value > cap {
+                    assert_eq!(value, true_value, "{case}: {request:?}");
+                    assert!(!one.below_margin.contains(request), "{case}");
+                } else {
+                    assert_eq!(*value, cap, "{case}: {request:?}");
+                    assert!(one.below_margin.contains(request), "{case}");
+                }
+            }
+            if set.len() == 1 && margin == 0 {
+                assert!(!one.below_margin.is_empty());
+                assert!(one.stats.nodes < full.stats.nodes, "{case}");
+            }
+            for threads in [2, 3] {
+                c.threads = threads;
+                let many = search(set, depth, &c).unwrap();
+                assert_eq!(
+                    many.move_values, one.move_values,
+                    "{case}, {threads} threads"
+                );
+                assert_eq!(many.below_margin, one.below_margin, "{case}");
+                assert_eq!(many.best_move, one.best_move, "{case}");
+            }
+            c.threads = 1;
+            c.time_limit = Some(std::time::Duration::from_secs(3600));
+            let deepened = search(set, depth, &c).unwrap();
+            assert_eq!(deepened.move_values, one.move_values, "{case}, deepened");
+            c.time_limit = None;
+        }
+    }
+    // The paper's position and depth: the same best request and value from a third of the nodes.
+    let start = [Board::start()];
+    let mut c = config(Mode::Exact);
+    c.sense_mode = SenseMode::Finest;
+    let full = search(&start, 3, &c).unwrap();
+    c.root_margin = Some(0);
+    let best = search(&start, 3, &c).unwrap();
+    assert_eq!((best.best_move, best.value), (full.best_move, full.value));
+    assert!(best.stats.nodes * 2 < full.stats.nodes);
+}
+
 /// A searcher keeps its tables: searching a game's sets one after another (and then again) gives
 /// exactly the values of fresh searches in exact mode, the second pass finds what the first
 /// stored, and a searcher with tiny tables stays within them and still gives the same values.

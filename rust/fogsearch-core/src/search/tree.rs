@@ -147,22 +147,39 @@ impl<'s> TreeSearch<'s> {
         }
     }
 
-    /// The exact value of playing `request` first from the root set, searched with an open window
-    /// so every root move gets its true value (not just a bound).
+    /// The value of playing `request` first from the root set, and whether it is exact. Without a
+    /// `floor` the window is open, so the value is exact (not just a bound). With one, a
+    /// null-window search first asks whether the value reaches `floor`: if not, the result is an
+    /// upper bound below it; if so, the request is searched again with the window open above.
     pub fn root_request_value(
         &mut self,
         boards: &[Board],
         keys: &[u64],
         request: Option<Move>,
         depth: u32,
-    ) -> i32 {
+        floor: Option<i32>,
+    ) -> (i32, bool) {
         let mut killer = None;
         let set = OurSet::new(boards, keys, self.us);
-        let value = self.request_value(&set, request, depth, 0, -INFINITY, INFINITY, &mut killer);
+        let mut search = |tree: &mut Self, alpha, beta| {
+            tree.request_value(&set, request, depth, 0, alpha, beta, &mut killer)
+        };
+        let (value, exact) = match floor.filter(|&f| f > -INFINITY + 1) {
+            None => (search(self, -INFINITY, INFINITY), true),
+            Some(floor) => match search(self, floor - 1, floor) {
+                below if below < floor => (below, false),
+                _ => {
+                    let value = search(self, floor - 1, INFINITY);
+                    // Fail-soft: above the window's floor the value is exact. (A sketch mode's
+                    // estimated bounds can contradict the null-window search; it is then a bound.)
+                    (value, value >= floor)
+                }
+            },
+        };
         if let Some(sketch) = &self.tables.sketch {
             self.sketch_writer.flush(sketch);
         }
-        value
+        (value, exact)
     }
 
     fn tick(&mut self) {
