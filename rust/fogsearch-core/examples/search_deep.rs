@@ -14,7 +14,14 @@ use fogsearch_core::search::{Mode, SearchConfig, Searcher, SenseMode};
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 fn main() {
-    let mut args = std::env::args().skip(1);
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut root_margin = None;
+    if let Some(at) = args.iter().position(|a| a == "--root-margin") {
+        let margin = args.get(at + 1).expect("--root-margin takes a number");
+        root_margin = Some(margin.parse().expect("the root margin is a number"));
+        args.drain(at..at + 2);
+    }
+    let mut args = args.into_iter();
     let depth: u32 = args
         .next()
         .map_or(4, |d| d.parse().expect("DEPTH is a number"));
@@ -26,6 +33,7 @@ fn main() {
     let config = SearchConfig {
         mode: Mode::Exact,
         sense_mode: SenseMode::Finest,
+        root_margin,
         ..SearchConfig::default()
     };
     let mut searcher = Searcher::new(config).expect("a valid config");
