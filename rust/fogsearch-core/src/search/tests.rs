@@ -149,6 +149,37 @@ fn the_last_moves_table_keeps_every_value() {
     }
 }
 
+/// With two moves left, an our-move node first tries the board (and reply) that refuted its last
+/// refuted request on each next request (`tree::refutation`). It is only a bound used to fail
+/// low, so every root value at depth 3 stays the baseline's, on sets where it refutes (the
+/// count of nodes shows it did) and where replies win or lose a king.
+#[test]
+fn a_refuting_board_tried_first_keeps_every_value() {
+    let pawns = boards(&[
+        "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1",
+        "4k3/8/8/8/3p4/8/3PP3/4K3 w - - 0 1",
+        "3k4/8/8/8/3p4/8/3PP3/4K3 w - - 0 1",
+    ]);
+    let knights = boards(&[
+        "4k3/8/8/3n4/8/8/3P4/R3K3 w Q - 0 1",
+        "4k3/8/8/8/4n3/8/3P4/R3K3 w Q - 0 1",
+    ]);
+    let cornered = boards(&["k7/8/1Q6/8/8/8/8/R3K3 w - - 0 1"]);
+    for (set, sense_mode) in [
+        (pawns, SenseMode::Finest),
+        (knights, SenseMode::MinSize),
+        (cornered, SenseMode::Finest),
+    ] {
+        let mut c = config(Mode::None);
+        c.sense_mode = sense_mode;
+        let base = search(&set, 3, &c).unwrap();
+        c.mode = Mode::Exact;
+        let exact = search(&set, 3, &c).unwrap();
+        let case = format!("{} boards, {sense_mode:?}", set.len());
+        assert_eq!(base.move_values, exact.move_values, "{case}");
+    }
+}
+
 /// A middlegame set where both tables are busy at depth 2 with the full sense search: the exact
 /// modes reproduce the baseline's value for every root request, and exact containments (the
 /// default threshold 1) keep the sketch modes on it too.

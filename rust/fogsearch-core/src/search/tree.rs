@@ -9,6 +9,7 @@
 //! records its value after. One search's worker threads share the tables (`tables`).
 
 mod last_move;
+mod refutation;
 
 use std::time::Instant;
 
@@ -29,12 +30,16 @@ use super::tables::Tables;
 use super::transposition::{set_key, value_from_table, value_to_table, Entry, Flag, ReplyOutcome};
 use super::{LeafMode, SearchConfig, SearchStats, SenseMode};
 use last_move::LastMoves;
+use refutation::Lineage;
 
 /// How often (in nodes) the clock is read.
 const CLOCK_INTERVAL: u64 = 256;
 
 /// Boards with their position keys, before they are made canonical.
 type KeyedBoards = Vec<(u64, Board)>;
+
+/// Boards with their position keys and where each came from, before they are made canonical.
+type TracedBoards<T> = Vec<(u64, Board, T)>;
 
 /// Boards deduplicated by position key and sorted by it: the canonical form of a set.
 pub fn into_information_set(boards: Vec<Board>) -> (Vec<Board>, Vec<u64>) {
@@ -46,6 +51,21 @@ fn canonical_set(mut keyed: KeyedBoards) -> (Vec<Board>, Vec<u64>) {
     keyed.sort_by_key(|(key, _)| *key);
     keyed.dedup_by_key(|(key, _)| *key);
     keyed.into_iter().unzip_boards()
+}
+
+/// [`canonical_set`] keeping each board's origin (the first one's, for a board reached twice).
+fn canonical_traced<T>(mut traced: TracedBoards<T>) -> (Vec<Board>, Vec<u64>, Vec<T>) {
+    traced.sort_by_key(|(key, _, _)| *key);
+    traced.dedup_by_key(|(key, _, _)| *key);
+    let mut boards = Vec::with_capacity(traced.len());
+    let mut keys = Vec::with_capacity(traced.len());
+    let mut origins = Vec::with_capacity(traced.len());
+    for (key, board, origin) in traced {
+        keys.push(key);
+        boards.push(board);
+        origins.push(origin);
+    }
+    (boards, keys, origins)
 }
 
 trait UnzipBoards {
@@ -102,6 +122,9 @@ pub struct TreeSearch<'s> {
     pub engine: Option<UciEngine>,
     /// Why the engine failed, if it did (the search then fails with this error).
     pub engine_error: Option<UciError>,
+    /// The board (two plies down) that refuted the last request of the our-move node with two
+    /// moves left being searched, left by the sense node below it (`refutation`).
+    culprit: Option<Lineage>,
 }
 
 /// A node's sketch bookkeeping between looking it up and recording its value.
@@ -144,6 +167,7 @@ impl<'s> TreeSearch<'s> {
             sketch_writer: SketchWriter::new(config.k, config.seed),
             engine: None,
             engine_error: None,
+            culprit: None,
         }
     }
 
@@ -431,8 +455,23 @@ impl<'s> TreeSearch<'s> {
         let mut best_request = None;
         let mut killer = None;
         let set = OurSet::new(boards, keys, self.us);
+        // With two moves left, the board that refuted the last refuted request (`refutation`).
+        let refutes = depth == 2 && set.shared_side && self.tables.transpositions.is_some();
+        let mut refuter: Option<Lineage> = None;
         for request in requests {
-            let value = self.request_value(&set, request, depth, ply, alpha, beta, &mut killer);
+            let refuted = refuter.and_then(|l| self.lineage_bound(&set, l, request, ply, alpha));
+            let value = match refuted {
+                Some(bound) => bound,
+                None => {
+                    self.culprit = None;
+                    let value =
+                        self.request_value(&set, request, depth, ply, alpha, beta, &mut killer);
+                    if refutes && value <= alpha {
+                        refuter = self.culprit.take().or(refuter);
+                    }
+                    value
+                }
+            };
             if self.aborted {
                 return 0;
             }
@@ -497,9 +536,9 @@ impl<'s> TreeSearch<'s> {
         }
         self.tick();
         let them = self.us.other();
-        // (observation, boards after our move, some board's opponent king was taken)
-        let mut groups: Vec<(MoveObservation, KeyedBoards)> = Vec::new();
-        for (board, &key) in set.boards.iter().zip(set.keys) {
+        // (observation, boards after our move with the index of the board each came from)
+        let mut groups: Vec<(MoveObservation, TracedBoards<u32>)> = Vec::new();
+        for (origin, (board, &key)) in set.boards.iter().zip(set.keys).enumerate() {
             let observation = resolve(board, request, set.shared_side);
             let index = match groups.iter().position(|(o, _)| *o == observation) {
                 Some(i) => i,
@@ -517,15 +556,16 @@ impl<'s> TreeSearch<'s> {
             child.push(observation.0);
             groups[index]
                 .1
-                .push((child.zobrist_from(board, key), child));
+                .push((child.zobrist_from(board, key), child, origin as u32));
         }
         let mut value = INFINITY;
         for (_, children) in groups {
             let group_value = if children.is_empty() {
                 MATE - (ply as i32 + 1)
             } else {
-                let (set, set_keys) = canonical_set(children);
-                self.opponent_reply(&set, &set_keys, depth, ply + 1, alpha, beta.min(value))
+                let (set, set_keys, origins) = canonical_traced(children);
+                let window = (alpha, beta.min(value));
+                self.opponent_reply(&set, &set_keys, &origins, depth, ply + 1, window)
             };
             value = value.min(group_value);
             if value <= alpha || self.aborted {
@@ -541,10 +581,10 @@ impl<'s> TreeSearch<'s> {
         &mut self,
         boards: &[Board],
         keys: &[u64],
+        origins: &[u32],
         depth: u32,
         ply: u32,
-        alpha: i32,
-        beta: i32,
+        (alpha, beta): (i32, i32),
     ) -> i32 {
         self.tick();
         debug_assert!(depth >= 2, "depth 1 is scored by final_request_value");
@@ -576,14 +616,14 @@ impl<'s> TreeSearch<'s> {
             SketchOutcome::Value(value) => return value,
             SketchOutcome::Window { alpha, beta, clamp } => (alpha, beta, clamp),
         };
-        let mut groups: Vec<(Option<Square>, KeyedBoards)> = Vec::new();
-        for (board, &key) in boards.iter().zip(keys) {
+        let mut groups: Vec<(Option<Square>, TracedBoards<Lineage>)> = Vec::new();
+        for ((board, &key), &origin) in boards.iter().zip(keys).zip(origins) {
             opponent_replies(board, &mut replies);
             for reply in std::iter::once(None).chain(replies.iter().copied().map(Some)) {
                 let captured = reply.and_then(|m| capture_square(board, m));
                 let mut child = board.clone();
                 child.push(reply);
-                let child = (child.zobrist_from(board, key), child);
+                let child = (child.zobrist_from(board, key), child, (origin, reply));
                 match groups.iter_mut().find(|(c, _)| *c == captured) {
                     Some((_, group)) => group.push(child),
                     None => groups.push((captured, vec![child])),
@@ -592,9 +632,9 @@ impl<'s> TreeSearch<'s> {
         }
         let mut value = INFINITY;
         for (_, children) in groups {
-            let (set, set_keys) = canonical_set(children);
-            let group_value =
-                self.sense(&set, &set_keys, depth - 1, ply + 1, alpha, beta.min(value));
+            let (set, set_keys, lineage) = canonical_traced(children);
+            let window = (alpha, beta.min(value));
+            let group_value = self.sense(&set, &set_keys, &lineage, depth - 1, ply + 1, window);
             value = value.min(group_value);
             if value <= alpha || self.aborted {
                 break;
@@ -791,13 +831,18 @@ impl<'s> TreeSearch<'s> {
         &mut self,
         boards: &[Board],
         keys: &[u64],
+        lineage: &[Lineage],
         depth: u32,
         ply: u32,
-        alpha: i32,
-        beta: i32,
+        (alpha, beta): (i32, i32),
     ) -> i32 {
         if boards.len() == 1 {
-            return self.our_move(boards, keys, depth, ply, alpha, beta);
+            let value = self.our_move(boards, keys, depth, ply, alpha, beta);
+            if depth == 1 && value <= alpha && alpha > -INFINITY {
+                // A lone board worth no more than alpha refutes on its own.
+                self.culprit = lineage.first().copied();
+            }
+            return value;
         }
         self.tick();
         let id = self.node_id(keys, NodeKind::Sense, depth);
@@ -893,6 +938,12 @@ impl<'s> TreeSearch<'s> {
         }
         if let Some(value) = cut {
             best = value;
+        }
+        if let Some(table) = last_moves
+            .as_mut()
+            .filter(|_| best <= alpha && !self.aborted)
+        {
+            self.note_culprit(table, boards, keys, lineage, ply, alpha);
         }
         let best = best.clamp(clamp.0, clamp.1);
         let flag = Flag::of(best, alpha, beta);

@@ -49,6 +49,13 @@ impl LastMoves {
     }
 }
 
+impl LastMoves {
+    /// The board that refuted the last request tried.
+    pub(super) fn killer_board(&self) -> Option<usize> {
+        self.killer_board
+    }
+}
+
 impl TreeSearch<'_> {
     /// The value of the cell `cell` (indices into `boards`) as an our-move node with one move
     /// left, in the window `(alpha, beta)`, fail-soft as [`TreeSearch::our_move`] is.
