@@ -54,16 +54,27 @@ fn canonical_set(mut keyed: KeyedBoards) -> (Vec<Board>, Vec<u64>) {
 }
 
 /// [`canonical_set`] keeping each board's origin (the first one's, for a board reached twice).
-fn canonical_traced<T>(mut traced: TracedBoards<T>) -> (Vec<Board>, Vec<u64>, Vec<T>) {
-    traced.sort_by_key(|(key, _, _)| *key);
-    traced.dedup_by_key(|(key, _, _)| *key);
-    let mut boards = Vec::with_capacity(traced.len());
-    let mut keys = Vec::with_capacity(traced.len());
-    let mut origins = Vec::with_capacity(traced.len());
-    for (key, board, origin) in traced {
+///
+/// Sorts (key, position) pairs rather than the boards themselves: the no-capture group of a reply
+/// node holds tens of thousands of boards at depth 4, and a stable sort of whole boards moved them
+/// through a scratch buffer (a twentieth of the search's time).
+fn canonical_traced<T: Copy>(traced: TracedBoards<T>) -> (Vec<Board>, Vec<u64>, Vec<T>) {
+    let mut order: Vec<(u64, u32)> = traced
+        .iter()
+        .enumerate()
+        .map(|(position, (key, _, _))| (*key, position as u32))
+        .collect();
+    // Ties broken by position, so the first board reached keeps its origin.
+    order.sort_unstable();
+    order.dedup_by_key(|(key, _)| *key);
+    let mut boards = Vec::with_capacity(order.len());
+    let mut keys = Vec::with_capacity(order.len());
+    let mut origins = Vec::with_capacity(order.len());
+    for (key, position) in order {
+        let (_, board, origin) = &traced[position as usize];
         keys.push(key);
-        boards.push(board);
-        origins.push(origin);
+        boards.push(board.clone());
+        origins.push(*origin);
     }
     (boards, keys, origins)
 }
@@ -543,7 +554,8 @@ impl<'s> TreeSearch<'s> {
             let index = match groups.iter().position(|(o, _)| *o == observation) {
                 Some(i) => i,
                 None => {
-                    groups.push((observation, Vec::new()));
+                    // Most requests leave one observation group: room for every board left.
+                    groups.push((observation, Vec::with_capacity(set.boards.len() - origin)));
                     groups.len() - 1
                 }
             };
