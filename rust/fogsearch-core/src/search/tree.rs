@@ -629,7 +629,8 @@ impl<'s> TreeSearch<'s> {
             SketchOutcome::Window { alpha, beta, clamp } => (alpha, beta, clamp),
         };
         let mut groups: Vec<(Option<Square>, TracedBoards<Lineage>)> = Vec::new();
-        for ((board, &key), &origin) in boards.iter().zip(keys).zip(origins) {
+        for (position, ((board, &key), &origin)) in boards.iter().zip(keys).zip(origins).enumerate()
+        {
             opponent_replies(board, &mut replies);
             for reply in std::iter::once(None).chain(replies.iter().copied().map(Some)) {
                 let captured = reply.and_then(|m| capture_square(board, m));
@@ -638,7 +639,17 @@ impl<'s> TreeSearch<'s> {
                 let child = (child.zobrist_from(board, key), child, (origin, reply));
                 match groups.iter_mut().find(|(c, _)| *c == captured) {
                     Some((_, group)) => group.push(child),
-                    None => groups.push((captured, vec![child])),
+                    None => {
+                        // The quiet group takes most replies of every board left (tens of
+                        // thousands at depth 4): sized once rather than grown by copies.
+                        let room = match captured {
+                            None => (boards.len() - position) * (replies.len() + 1),
+                            Some(_) => 0,
+                        };
+                        let mut group = Vec::with_capacity(room);
+                        group.push(child);
+                        groups.push((captured, group));
+                    }
                 }
             }
         }
