@@ -1,10 +1,11 @@
 //! A deep information-set search from one position, for profiling the search's inner loop without
 //! Python: exact tables, the pruned full sense search, one thread, iterative deepening under a
 //! time budget; prints each root request as it finishes at the deepest depth reached.
-//! `--root-margin M` asks only for the requests within M centipawns of the best.
+//! `--root-margin M` asks only for the requests within M centipawns of the best; `--mode` and
+//! `--sense-mode` take the names `SearchConfig` takes (default: exact, finest).
 //!
 //! Run: `cargo run --release -p fogsearch-core --example search_deep -- [DEPTH] [SECONDS]
-//! [--root-margin M] [FEN]`
+//! [--root-margin M] [--mode MODE] [--sense-mode SENSE_MODE] [FEN]`
 
 use std::time::Duration;
 
@@ -13,14 +14,27 @@ use fogsearch_core::search::{Mode, SearchConfig, Searcher, SenseMode};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+/// Removes `--name VALUE` from `args` and returns VALUE, if the option is there.
+fn take_option(args: &mut Vec<String>, name: &str) -> Option<String> {
+    let at = args.iter().position(|a| a == name)?;
+    let value = args
+        .get(at + 1)
+        .unwrap_or_else(|| panic!("{name} takes a value"))
+        .clone();
+    args.drain(at..at + 2);
+    Some(value)
+}
+
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let mut root_margin = None;
-    if let Some(at) = args.iter().position(|a| a == "--root-margin") {
-        let margin = args.get(at + 1).expect("--root-margin takes a number");
-        root_margin = Some(margin.parse().expect("the root margin is a number"));
-        args.drain(at..at + 2);
-    }
+    let root_margin = take_option(&mut args, "--root-margin")
+        .map(|m| m.parse().expect("the root margin is a number"));
+    let mode = take_option(&mut args, "--mode").map_or(Mode::Exact, |m| {
+        Mode::from_name(&m).expect("a mode SearchConfig knows")
+    });
+    let sense_mode = take_option(&mut args, "--sense-mode").map_or(SenseMode::Finest, |m| {
+        SenseMode::from_name(&m).expect("a sense mode SearchConfig knows")
+    });
     let mut args = args.into_iter();
     let depth: u32 = args
         .next()
@@ -31,8 +45,8 @@ fn main() {
     let fen = args.next().unwrap_or_else(|| START.to_string());
     let board = Board::from_fen(&fen).expect("a valid FEN");
     let config = SearchConfig {
-        mode: Mode::Exact,
-        sense_mode: SenseMode::Finest,
+        mode,
+        sense_mode,
         root_margin,
         ..SearchConfig::default()
     };
