@@ -245,12 +245,17 @@ impl Board {
             && (mv.to == home + 2 || mv.to == home - 2)
     }
 
-    fn castle(&mut self, us: Color, mv: Move) {
-        let (rook_from, rook_to) = if mv.to > mv.from {
+    /// Where the rook of a castling king's move `mv` (see [`Board::is_castle`]) stands and goes.
+    pub(crate) fn castling_rook_squares(mv: Move) -> (Square, Square) {
+        if mv.to > mv.from {
             (mv.from + 3, mv.from + 1)
         } else {
             (mv.from - 4, mv.from - 1)
-        };
+        }
+    }
+
+    fn castle(&mut self, us: Color, mv: Move) {
+        let (rook_from, rook_to) = Board::castling_rook_squares(mv);
         self.remove_piece_at(mv.from);
         let rook = self.remove_piece_at(rook_from);
         self.set_piece_at(mv.to, Piece::new(PieceType::King, us));

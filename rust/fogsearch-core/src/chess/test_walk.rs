@@ -2,7 +2,7 @@
 //! included) from busy positions with castling, e.p. and promotion options. Incremental
 //! computations (keys, evaluations) are checked against from-scratch ones along these pairs.
 
-use super::{Board, MoveList};
+use super::{Board, Move, MoveList};
 
 const BUSY_FENS: [&str; 3] = [
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -13,6 +13,11 @@ const BUSY_FENS: [&str; 3] = [
 /// Calls `visit(parent, child)` for every move of three plies from each busy position, keeping
 /// at most `width` boards per ply.
 pub(crate) fn for_each_move_pair(width: usize, mut visit: impl FnMut(&Board, &Board)) {
+    for_each_move(width, |parent, _, child| visit(parent, child));
+}
+
+/// [`for_each_move_pair`] with the move (`None`: a pass) between parent and child.
+pub(crate) fn for_each_move(width: usize, mut visit: impl FnMut(&Board, Option<Move>, &Board)) {
     for fen in BUSY_FENS {
         let mut frontier = vec![Board::from_fen(fen).unwrap()];
         for _ in 0..3 {
@@ -23,7 +28,7 @@ pub(crate) fn for_each_move_pair(width: usize, mut visit: impl FnMut(&Board, &Bo
                 for mv in std::iter::once(None).chain(moves.iter().map(|&m| Some(m))) {
                     let mut child = parent.clone();
                     child.push(mv);
-                    visit(parent, &child);
+                    visit(parent, mv, &child);
                     next.push(child);
                 }
             }

@@ -11,7 +11,7 @@
 
 use crate::chess::{Board, Color, Move, MoveList};
 
-use super::eval::{evaluate, evaluate_from, INFINITY, MATE};
+use super::eval::{evaluate, evaluate_after, INFINITY, MATE};
 use super::exchange::recapture_gain;
 use super::king_safety::king_safety;
 use super::rules::{opponent_replies, own_sides_agree, resolve};
@@ -36,14 +36,14 @@ pub fn worst_reply(
     let standing = evaluate(board, us);
     let mut worst = INFINITY;
     for reply in std::iter::once(None).chain(replies.iter().copied().map(Some)) {
-        let mut child = board.clone();
-        child.push(reply);
-        let mut value = evaluate_from(&child, board, standing, us);
+        let mut value = evaluate_after(board, reply, standing, us);
         if leaf == LeafMode::Exchange {
             if let Some(to) = reply
                 .map(|m| m.to)
                 .filter(|&to| board.by_color(us).contains(to))
             {
+                let mut child = board.clone();
+                child.push(reply);
                 value += recapture_gain(&child, to);
             }
         }
