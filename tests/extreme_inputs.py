@@ -16,6 +16,7 @@ import os
 import signal
 import sys
 import threading
+import time
 
 import chess
 import numpy as np
@@ -274,6 +275,8 @@ class Watchdog:
     def __init__(self, call: str, patience: float = 5.0, grace: float = 15.0):
         self.call = call
         self.interrupted = False
+        self._started = time.monotonic()
+        self._interrupted_at: float | None = None
         self._timers = [
             threading.Timer(patience, self._interrupt),
             threading.Timer(patience + grace, self._hung),
@@ -283,10 +286,22 @@ class Watchdog:
 
     def _interrupt(self) -> None:
         self.interrupted = True
+        self._interrupted_at = time.monotonic() - self._started
         os.kill(os.getpid(), signal.SIGINT)
 
     def _hung(self) -> None:
-        print(f"{self.call}: still running after Ctrl-C", flush=True)
+        # What the next reader needs to find the cause (this has failed intermittently, cause
+        # unknown): when the Ctrl-C went out, what Python's SIGINT handler and this thread's
+        # blocked signals were, and where every thread stood.
+        sent = "never" if self._interrupted_at is None else f"at {self._interrupted_at:.1f} s"
+        print(
+            f"{self.call}: still running after Ctrl-C (sent {sent}, now at "
+            f"{time.monotonic() - self._started:.1f} s; SIGINT handler "
+            f"{signal.getsignal(signal.SIGINT)!r}, blocked here {signal.pthread_sigmask(signal.SIG_BLOCK, [])})",
+            flush=True,
+        )
+        faulthandler.dump_traceback(file=sys.stdout, all_threads=True)
+        sys.stdout.flush()
         os._exit(3)
 
     def cancel(self) -> None:
