@@ -290,9 +290,8 @@ class Watchdog:
         os.kill(os.getpid(), signal.SIGINT)
 
     def _hung(self) -> None:
-        # What the next reader needs to find the cause (this has failed intermittently, cause
-        # unknown): when the Ctrl-C went out, what Python's SIGINT handler and this thread's
-        # blocked signals were, and where every thread stood.
+        # What a reader needs to find why: when the Ctrl-C went out, what Python's SIGINT
+        # handler and this thread's blocked signals were, and where every thread stood.
         sent = "never" if self._interrupted_at is None else f"at {self._interrupted_at:.1f} s"
         print(
             f"{self.call}: still running after Ctrl-C (sent {sent}, now at "
@@ -310,6 +309,10 @@ class Watchdog:
 
 
 def main() -> int:
+    # A run started in the background (`command &` in a script) inherits SIGINT ignored, and
+    # Python then leaves it ignored: the watchdog's Ctrl-C must reach Python's handler, as a
+    # user's does at a terminal. (Runs launched so failed here with "SIGINT handler SIG_IGN".)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     faulthandler.enable()
     failures = []
     long_calls = []  # stopped by the watchdog's Ctrl-C after running 5 s
