@@ -3,44 +3,102 @@ Greeds on duplicate deals (each deal played twice, the teams swapping seats); WP
 mean return, its team's points minus the Greeds' per game, with a 95% interval over deals. Mr.
 Greed against itself scores 0 by construction, as in the paper's Table 2.
 
-    .venv/bin/python bench/ttcg_gongzhu_wpg.py --deals 1024 --search-deals 256 --workers 2
+    python bench/ttcg_gongzhu_wpg.py --deals 1024 --search-deals 1024 --workers 2
 
 Rule-based players get ``--deals`` deals (the paper's 1,024 x 2); each searching player
 ``--search-deals`` (a search takes about a second a game). Prints a markdown table for
 bench/RESULTS.md, and also the rule-based players' head-to-head table (the paper's Table 2).
+Each row is also written to ``--json`` as it finishes, and the WPG of every player with its
+interval is drawn to ``--plot`` (``python bench/ttcg_gongzhu_wpg.py --replot`` redraws it from
+the JSON without playing).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
+from pathlib import Path
 
 from fogsearch.ttcg.match import run_match
+
+JSON = Path(__file__).parent / "data" / "ttcg_gongzhu_wpg.json"
+PLOT = Path(__file__).parent / "plots" / "ttcg_gongzhu_wpg.png"
 
 RULE_BASED = ["random", "if", "greed@greed-copy"]
 SAMPLERS = ["us", "ss", "us+iec", "ss+iec", "gibbs", "pairs"]
 
 
-def row(name: str, summary, seconds: float) -> str:
-    mean = summary.mean_return[0]
+def row(name: str, summary, seconds: float) -> dict:
     low, high = summary.ci95[0]
+    return {
+        "player": name,
+        "wpg": summary.mean_return[0],
+        "ci95": [low, high],
+        "deals": summary.deals,
+        "seconds": seconds,
+    }
+
+
+def markdown(r: dict) -> str:
+    low, high = r["ci95"]
     return (
-        f"| {name} | {mean:+.1f} | [{low:+.1f}, {high:+.1f}] | {summary.deals} x 2 | "
-        f"{seconds:.0f} |"
+        f"| {r['player']} | {r['wpg']:+.1f} | [{low:+.1f}, {high:+.1f}] | {r['deals']} x 2 | "
+        f"{r['seconds']:.0f} |"
     )
+
+
+def plot(rows: list[dict], path: Path) -> None:
+    """WPG with its 95% interval, one bar a player, Mr. Greed's 0 marked."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.5, 0.45 * len(rows) + 1.2))
+    names = [r["player"] for r in rows]
+    wpg = [r["wpg"] for r in rows]
+    errors = [[r["wpg"] - r["ci95"][0] for r in rows], [r["ci95"][1] - r["wpg"] for r in rows]]
+    colors = ["tab:blue" if n.startswith("search") else "tab:gray" for n in names]
+    ax.barh(names, wpg, xerr=errors, color=colors, capsize=3)
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.invert_yaxis()
+    ax.set_xlabel("WPG: points a game over two Mr. Greeds (95% interval)")
+    deals = sorted({r["deals"] for r in rows})
+    ax.set_title(
+        f"Gongzhu, two copies against two Mr. Greeds, {'/'.join(map(str, deals))} x 2 deals"
+    )
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    print(f"wrote {path}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=1024)
-    parser.add_argument("--search-deals", type=int, default=256)
+    parser.add_argument("--search-deals", type=int, default=1024)
     parser.add_argument("--samples", type=int, default=9, help="deals sampled per move (9: §5.3)")
     parser.add_argument("--iterations", type=int, default=300, help="MCTS iterations per deal")
     parser.add_argument("--samplers", default=",".join(SAMPLERS))
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--skip-rule-based", action="store_true")
+    parser.add_argument("--json", type=Path, default=JSON, help="rows written as they finish")
+    parser.add_argument("--plot", type=Path, default=PLOT)
+    parser.add_argument("--replot", action="store_true", help="draw --plot from --json and stop")
     args = parser.parse_args()
+    if args.replot:
+        plot(json.loads(args.json.read_text())["rows"], args.plot)
+        return
+
+    rows: list[dict] = []
+
+    def done(r: dict) -> None:
+        rows.append(r)
+        print(markdown(r), flush=True)
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({"seed": args.seed, "rows": rows}, indent=1) + "\n")
 
     print("| player (two copies) | WPG | 95% interval | deals | seconds |")
     print("|---|---|---|---|---|")
@@ -48,14 +106,16 @@ def main() -> None:
         for spec in RULE_BASED:
             t = time.perf_counter()
             s = run_match("gongzhu", [spec, "greed"], args.deals, args.seed, workers=args.workers)
-            print(row(spec.split("@")[0], s, time.perf_counter() - t), flush=True)
+            done(row(spec.split("@")[0], s, time.perf_counter() - t))
     for sampler in filter(None, args.samplers.split(",")):
         spec = f"search:sampler={sampler},deals={args.samples},iterations={args.iterations}"
         t = time.perf_counter()
         s = run_match(
             "gongzhu", [spec, "greed"], args.search_deals, args.seed, workers=args.workers
         )
-        print(row(f"search, {sampler}", s, time.perf_counter() - t), flush=True)
+        done(row(f"search, {sampler}", s, time.perf_counter() - t))
+    if rows:
+        plot(rows, args.plot)
     if not args.skip_rule_based:
         print("\nHead to head (row player's mean return against the column player):\n")
         names = ["random", "if", "greed"]
