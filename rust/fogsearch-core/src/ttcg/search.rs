@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use super::constraints::Owner;
 use super::deal_samplers::{sample_deals, SamplerConfig};
 use super::error::{invalid, TtcgError};
 use super::game::{Action, TrickGame, MAX_PLAYERS};
@@ -158,21 +159,7 @@ pub fn search_move(
     let sample = sample_deals(&observation, &config.sampler, config.deals, seed, stop)?;
     let weights = sample.weights();
     let players = game.num_players();
-    // Each sampled deal, brought to the present: every seat holds its dealt cards not yet played.
-    let roots: Vec<TableState> = sample
-        .deals
-        .iter()
-        .map(|deal| {
-            let mut root = *state;
-            root.hands = [0; MAX_PLAYERS];
-            for (card, &owner) in deal.iter().enumerate() {
-                if (owner as usize) < players && state.public.played >> card & 1 == 0 {
-                    root.hands[owner as usize] |= 1 << card;
-                }
-            }
-            root
-        })
-        .collect();
+    let roots = present_roots(state, &sample.deals, players);
     if config.shared_tree {
         let mut rng = Rng::stream(seed, 0);
         let budget = mcts::Budget {
@@ -239,25 +226,7 @@ pub fn search_move(
         return Err(TtcgError::Interrupted);
     }
     let actions = state.legal_action_vec(&**game);
-    let mut values = Vec::with_capacity(actions.len());
-    for (k, &a) in actions.iter().enumerate() {
-        let (mut num, mut den) = (0.0, 0.0);
-        for (stats, &w) in searched.iter().zip(&weights) {
-            debug_assert_eq!(stats.actions[k], a);
-            if stats.visits[k] > 0 {
-                num += w * stats.values[k];
-                den += w;
-            }
-        }
-        values.push((
-            a,
-            if den > 0.0 {
-                num / den
-            } else {
-                f64::NEG_INFINITY
-            },
-        ));
-    }
+    let values = weighted_values(&actions, &searched, &weights);
     let best = values
         .iter()
         .copied()
@@ -275,6 +244,53 @@ pub fn search_move(
     })
 }
 
+/// Each sampled deal brought to the present `state`: every seat holds its dealt cards not yet
+/// played.
+fn present_roots(state: &TableState, deals: &[Vec<Owner>], players: usize) -> Vec<TableState> {
+    deals
+        .iter()
+        .map(|deal| {
+            let mut root = *state;
+            root.hands = [0; MAX_PLAYERS];
+            for (card, &owner) in deal.iter().enumerate() {
+                if (owner as usize) < players && state.public.played >> card & 1 == 0 {
+                    root.hands[owner as usize] |= 1 << card;
+                }
+            }
+            root
+        })
+        .collect()
+}
+
+/// Each of `actions` with its value averaged over the deals' searches with the sampler's
+/// `weights` (self-normalised over the deals whose search tried it; never tried: -inf).
+fn weighted_values(
+    actions: &[Action],
+    searched: &[mcts::RootStats],
+    weights: &[f64],
+) -> Vec<(Action, f64)> {
+    actions
+        .iter()
+        .enumerate()
+        .map(|(k, &a)| {
+            let (mut num, mut den) = (0.0, 0.0);
+            for (stats, &w) in searched.iter().zip(weights) {
+                debug_assert_eq!(stats.actions[k], a);
+                if stats.visits[k] > 0 {
+                    num += w * stats.values[k];
+                    den += w;
+                }
+            }
+            let value = if den > 0.0 {
+                num / den
+            } else {
+                f64::NEG_INFINITY
+            };
+            (a, value)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,5 +303,129 @@ mod tests {
             MAX_SHARED_ITERATIONS
         );
         assert_eq!(shared_iterations(u64::MAX, 2), MAX_SHARED_ITERATIONS);
+    }
+
+    fn stats(visits: [u32; 2], values: [f64; 2]) -> mcts::RootStats {
+        mcts::RootStats {
+            actions: vec![10, 20],
+            visits: visits.to_vec(),
+            values: values.to_vec(),
+            iterations: 0,
+        }
+    }
+
+    #[test]
+    fn action_values_are_the_sampler_weighted_means_over_the_deals_that_tried_them() {
+        let searched = [stats([5, 5], [1.0, -2.0]), stats([5, 0], [4.0, 0.0])];
+        let values = weighted_values(&[10, 20], &searched, &[0.25, 0.75]);
+        // 0.25 * 1 + 0.75 * 4, where the unweighted mean would be 2.5.
+        assert_eq!(values[0], (10, 3.25));
+        // The second deal never tried action 20: the first deal's value alone.
+        assert_eq!(values[1], (20, -2.0));
+        let untried = weighted_values(&[10, 20], &[stats([3, 0], [1.0, 0.0])], &[1.0]);
+        assert_eq!(untried[1], (20, f64::NEG_INFINITY));
+    }
+
+    #[test]
+    fn a_move_averages_each_deals_own_search_with_the_samplers_weights() {
+        use super::super::deal_samplers::SamplerConfig;
+        use super::super::gongzhu::{Gongzhu, TABLE};
+        use super::super::players::random_hands;
+        use crate::stop::NEVER;
+        use std::sync::Arc;
+
+        // Five tricks into a Gongzhu deal, so IEC weighs the sampled deals unequally.
+        let game: Arc<dyn TrickGame> = Arc::new(Gongzhu);
+        let hands = random_hands(&*game, &TABLE, &mut Rng::new(11));
+        let mut state = TableState::new(&*game, TABLE, &hands);
+        let mut public = Vec::new();
+        let mut rng = Rng::new(12);
+        let mut legal = [0; super::super::play::MAX_LEGAL];
+        while public.len() < 20 || state.legal_actions(&*game, &mut legal) < 2 {
+            let n = state.legal_actions(&*game, &mut legal);
+            let a = legal[rng.below(n as u64) as usize];
+            state.apply(a);
+            public.push(a);
+        }
+        let seat = state.to_act();
+        let turn = Turn {
+            game: &game,
+            state: &state,
+            dealt: hands[seat],
+            public_actions: &public,
+        };
+        let mut config =
+            SearchConfig::for_game(&*game, SamplerConfig::named(&*game, "us+iec").unwrap());
+        config.deals = 6;
+        config.iterations = 200;
+        let seed = 5;
+        let got = search_move(&turn, &config, seed, &NEVER).unwrap();
+        // The same move by hand: the same sample, each deal searched on its own stream.
+        let observation =
+            observe_seat(game.clone(), state.table, seat, hands[seat], &public).unwrap();
+        let sample =
+            sample_deals(&observation, &config.sampler, config.deals, seed, &NEVER).unwrap();
+        let weights = sample.weights();
+        assert!(
+            weights.iter().any(|&w| (w - weights[0]).abs() > 1e-3),
+            "{weights:?}"
+        );
+        let budget = mcts::Budget {
+            iterations: config.iterations,
+            exploration: config.exploration,
+            deadline: None,
+        };
+        let searched: Vec<mcts::RootStats> = present_roots(&state, &sample.deals, 4)
+            .iter()
+            .enumerate()
+            .map(|(i, root)| {
+                mcts::search(
+                    &*game,
+                    root,
+                    budget,
+                    &mut Rng::stream(seed, i as u64),
+                    &NEVER,
+                )
+            })
+            .collect();
+        let actions = state.legal_action_vec(&*game);
+        let expected = weighted_values(&actions, &searched, &weights);
+        assert_eq!(got.values, expected);
+        let even = weighted_values(&actions, &searched, &vec![1.0; weights.len()]);
+        assert_ne!(got.values, even, "the weights must matter on this move");
+    }
+
+    #[test]
+    fn a_time_budget_stops_a_move_that_its_node_budget_would_not() {
+        use super::super::deal_samplers::SamplerConfig;
+        use super::super::gongzhu::{Gongzhu, TABLE};
+        use super::super::players::random_hands;
+        use crate::stop::NEVER;
+        use std::sync::Arc;
+
+        let game: Arc<dyn TrickGame> = Arc::new(Gongzhu);
+        let hands = random_hands(&*game, &TABLE, &mut Rng::new(3));
+        let state = TableState::new(&*game, TABLE, &hands);
+        let turn = Turn {
+            game: &game,
+            state: &state,
+            dealt: hands[0],
+            public_actions: &[],
+        };
+        for shared_tree in [false, true] {
+            let mut config =
+                SearchConfig::for_game(&*game, SamplerConfig::named(&*game, "us").unwrap());
+            config.deals = 4;
+            config.iterations = MAX_ITERATIONS;
+            config.seconds = Some(0.1);
+            config.threads = 1;
+            config.shared_tree = shared_tree;
+            let started = Instant::now();
+            let got = search_move(&turn, &config, 1, &NEVER).unwrap();
+            // Generous: a loaded machine may overrun by a poll interval, but the node budget
+            // (4 M playouts a deal) would take many seconds.
+            assert!(started.elapsed() < Duration::from_secs(5), "{shared_tree}");
+            assert!(got.iterations > 0 && got.iterations < 4 * MAX_ITERATIONS / 8);
+        }
     }
 }
