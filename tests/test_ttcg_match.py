@@ -8,7 +8,8 @@ import sqlite3
 import pytest
 
 from fogsearch.cli import main as cli_main
-from fogsearch.ttcg.match import deal_actions, make_tasks, run_match
+from fogsearch.ttcg.match import deal_actions, make_tasks, run_match, summary_table
+from fogsearch.ttcg.match.report import interval
 from fogsearch.ttcg.players import parse_spec
 
 
@@ -23,6 +24,65 @@ def test_json_summary_has_exactly_the_specified_keys_and_duplicate_returns(capsy
     assert out["mean_return"][0] == pytest.approx(-out["mean_return"][1])
     for mean, (low, high) in zip(out["mean_return"], out["ci95"], strict=True):
         assert low < mean < high
+
+
+def test_one_deal_gives_strict_json_with_null_intervals(capsys):
+    code = cli_main(["cards", "match", "--game", "gongzhu", "--players", "if", "greed",
+                     "--deals", "1", "--seed", "3", "--json"])  # fmt: skip
+    assert code == 0
+
+    def refuse(constant):
+        raise AssertionError(f"{constant} is not JSON")
+
+    out = json.loads(capsys.readouterr().out, parse_constant=refuse)
+    assert out["ci95"] == [[None, None], [None, None]]
+    assert out["mean_return"][0] == -out["mean_return"][1]
+
+
+def test_seats_and_teams_are_summarised_with_intervals_from_the_stored_games(tmp_path):
+    db = tmp_path / "cards.sqlite"
+    players = ["if", "random", "greed", "random@r2"]
+    s = run_match("gongzhu", players, deals=4, seed=1, db=db)
+    rows = (
+        sqlite3.connect(db)
+        .execute(
+            "SELECT deal_index, seat_player_ids_json, returns_json, points_json FROM card_games"
+        )
+        .fetchall()
+    )
+    ids = {n: i for i, n in sqlite3.connect(db).execute("SELECT id, name FROM players")}
+    index = {ids[n.split("@")[-1]]: k for k, n in enumerate(players)}
+    seat_by_deal: dict = {}
+    team_points: dict = {}
+    for deal, seat_ids, returns, points in rows:
+        seat_ids, returns, points = json.loads(seat_ids), json.loads(returns), json.loads(points)
+        for seat in range(4):
+            seat_by_deal.setdefault((seat, deal), []).append(returns[seat])
+        for pair in ((0, 2), (1, 3)):
+            who = tuple(sorted(index[seat_ids[p]] for p in pair))
+            team_points.setdefault(who, {}).setdefault(deal, []).append(
+                points[pair[0]] + points[pair[1]]
+            )
+    for seat in range(4):
+        per_deal = [sum(v) / len(v) for (s_, _), v in seat_by_deal.items() if s_ == seat]
+        mean, low, high = interval(per_deal)
+        assert s.seat_mean_return[seat] == pytest.approx(mean)
+        assert s.seat_ci95[seat] == pytest.approx([low, high])
+    # Partners sit across the table: players 0 and 2 are one team, 1 and 3 the other.
+    assert [t.players for t in s.teams] == [[0, 2], [1, 3]]
+    for team in s.teams:
+        per_deal = [sum(v) / len(v) for v in team_points[tuple(team.players)].values()]
+        mean, low, high = interval(per_deal)
+        assert team.mean_points == pytest.approx(mean)
+        assert team.points_ci95 == pytest.approx([low, high])
+        # A team's return is either partner's.
+        assert team.mean_return == pytest.approx(s.mean_return[team.players[0]])
+        assert team.mean_return == pytest.approx(s.mean_return[team.players[1]])
+    assert s.teams[0].mean_return == pytest.approx(-s.teams[1].mean_return)
+    text = summary_table(s, "gongzhu")
+    assert "seat 3" in text and "if + greed" in text and "random + r2" in text
+    # Oh Hell has no teams.
+    assert run_match("oh_hell", ["random", "random@b", "random@c"], 2, seed=1).teams == []
 
 
 def test_every_deal_is_played_in_every_rotation_with_the_same_cards():

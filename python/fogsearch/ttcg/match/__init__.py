@@ -91,7 +91,7 @@ def run_match(
         source.close()
         if store is not None:
             store.close()
-    return summarize(records, names)
+    return summarize(records, names, game)
 
 
 def _versions() -> dict:
