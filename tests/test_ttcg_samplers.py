@@ -114,6 +114,38 @@ def test_gibbs_with_the_greed_model_draws_the_enumerated_reach(kernel):
     assert uniform > 2 * band, uniform
 
 
+KEY_CARDS = [42, 51, 47, 37, 32, 50, 46, 43]
+"""Gongzhu's key cards, most important first: SQ, HA, HK, DJ, C10, SA, SK, HQ."""
+
+
+@pytest.mark.parametrize("strata", ["exact", "equal"])
+def test_each_strata_weight_is_its_share_of_deals_or_the_papers_one_over_t(strata):
+    state, key = next(
+        (state, key)
+        for state in (gongzhu_endgame(seed, tricks=9) for seed in range(50))
+        for key in KEY_CARDS[:1]
+        if key not in set(state.dealt_hands()[state.current_player()]) | set(state.history()[52:])
+    )
+    seat = state.current_player()
+    deals, log_w = native.sample_deals(state, "ss", n=30, seed=2, key_cards=1, strata=strata)
+    w = np.exp(log_w - log_w.max())
+    w /= w.sum()
+    mass: dict[int, float] = {}
+    for d, x in zip(deals, w, strict=True):
+        mass[int(d[key])] = mass.get(int(d[key]), 0.0) + x
+    assert len(mass) >= 2, "the key card must have more than one possible holder"
+    if strata == "equal":
+        # The paper's zeroth-order p(S_j) = 1/t: every stratum weighs the same.
+        assert all(m == pytest.approx(1 / len(mass)) for m in mass.values())
+        return
+    # Exact: each stratum weighs its share of the consistent deals, counted by enumeration.
+    r = JointRange({}, state.history(), seat, None, game="gongzhu")
+    holders = r.exact()[0][:, key]
+    for holder, m in mass.items():
+        assert m == pytest.approx(np.mean(holders == holder), rel=1e-9)
+    assert len(set(np.round(list(mass.values()), 9))) > 1, "strata of unequal size here"
+
+
 def test_strata_are_the_placements_of_the_key_cards():
     state = gongzhu_endgame(8, tricks=6)
     deals, log_w = native.sample_deals(state, "ss", n=9, seed=1, key_cards=2)
@@ -134,6 +166,8 @@ def test_bad_sampler_settings_are_refused():
         native.sample_deals(state, "us", n=2**40)
     with pytest.raises(ValueError, match="key_cards"):
         native.sample_deals(state, "ss", key_cards=9)
+    with pytest.raises(ValueError, match="strata must be exact or equal"):
+        native.sample_deals(state, "ss", strata="paper")
     params, oh = ohhell_endgame(2)
     with pytest.raises(ValueError, match="Gongzhu"):
         native.sample_deals(oh, "us+iec")

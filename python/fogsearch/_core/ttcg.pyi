@@ -309,12 +309,14 @@ def sample_deals(
     iec_beta: float = 0.015,
     model_beta: float | None = None,
     key_cards: int = 2,
+    strata: str = "exact",
     chains: int = 4,
     burn_in: int = 20,
     thin: int = 10,
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]:
     """Deals the sampler draws for the seat to act (us, ss, us+iec, ss+iec, gibbs, pairs) and
-    their self-normalised log weights."""
+    their self-normalised log weights. ``strata``: SS's p(S_j), each stratum's share of the
+    consistent deals (``"exact"``) or the paper's 1/t (``"equal"``)."""
 
 # ---- players -----------------------------------------------------------------------------------
 
@@ -341,6 +343,7 @@ class Player:
         model_beta: float | None = None,
         iec_beta: float = 0.015,
         key_cards: int | None = None,
+        strata: str = "exact",
         chains: int | None = None,
         burn_in: int | None = None,
         thin: int | None = None,

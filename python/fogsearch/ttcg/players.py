@@ -7,10 +7,12 @@ and ``openspiel-ismcts[:key=value,...]`` (OpenSpiel's ISMCTS bot, oh_hell only),
 ``c`` (UCB's exploration constant; Gongzhu 200, Oh Hell 7; ``c=30`` is the paper's, tuned for its
 network's values rather than random playouts), ``threads`` (default: every core), ``beta`` (IEC's,
 0.015), ``model_beta`` (the Greed model of play of Gongzhu's Gibbs sampler, 0.015), ``key_cards``
-(SS, 2), ``chains``, ``burn_in``, ``thin`` (Gibbs: 4, 20, 10), ``tree`` (``deals``: a
-perfect-information tree per sampled deal, searched in parallel, Gongzhu's default; ``shared``: one
-information-set tree over all of them, single-observer ISMCTS, on one thread, Oh Hell's; its
-budget is ``iterations`` per deal, 8,388,608 in all at most).
+(SS, 2), ``strata`` (SS's probability of each stratum: ``exact``, its share of the consistent
+deals, the default; ``equal``, the paper's zeroth-order 1/t), ``chains``, ``burn_in``, ``thin``
+(Gibbs: 4, 20, 10), ``tree`` (``deals``: a perfect-information tree per sampled deal, searched
+in parallel, Gongzhu's default; ``shared``: one information-set tree over all of them,
+single-observer ISMCTS, on one thread, Oh Hell's; its budget is ``iterations`` per deal,
+8,388,608 in all at most).
 ``openspiel-ismcts`` settings: ``simulations`` (1,000), ``c`` (UCT's, 2), ``rollouts`` (1),
 ``resampler``: ``openspiel`` (the default, the bot as shipped) or ``fogsearch``. OpenSpiel's
 oh_hell resampler re-deals the other seats' hands but never the undealt pile, so every world the
@@ -49,6 +51,7 @@ _SEARCH_SETTINGS = {
     "beta": float,
     "model_beta": float,
     "key_cards": int,
+    "strata": str,
     "chains": int,
     "burn_in": int,
     "thin": int,
@@ -186,6 +189,7 @@ def build_player(
             model_beta=None if "model_beta" not in s else float(s["model_beta"]),
             iec_beta=float(s.get("beta", 0.015)),
             key_cards=s.get("key_cards"),
+            strata=s.get("strata", "exact"),
             chains=s.get("chains"),
             burn_in=s.get("burn_in"),
             thin=s.get("thin"),

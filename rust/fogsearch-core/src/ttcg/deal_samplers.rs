@@ -6,9 +6,10 @@
 //! - US: exact uniform draws (suit-length tables by deal count); equal weights.
 //! - SS: every placement of the first `key_cards` hidden key cards among the owners that may hold
 //!   them is a stratum; `ceil(n / strata)` uniform draws within each. The paper sets each stratum's
-//!   probability to 1/t as a zeroth-order approximation; here it is the stratum's exact share of
-//!   the consistent deals (counted by its suit-length tables), so SS is unbiased for the uniform
-//!   prior, and a draw's weight is its stratum's deal count over the draws taken from it.
+//!   probability p(S_j) to 1/t as a zeroth-order approximation ([`StratumWeights::Equal`]); by
+//!   default here it is the stratum's exact share of the consistent deals (counted by its
+//!   suit-length tables), so SS is unbiased for the uniform prior, and a draw's weight is its
+//!   stratum's deal count over the draws taken from it ([`StratumWeights::Exact`]).
 //! - IEC multiplies each weight by the paper's score s(c) = Π γ over the important slices.
 //! - Gibbs: chains whose target is the reach under a model of the players; equal weights.
 
@@ -35,6 +36,26 @@ pub enum SamplerKind {
     Uniform,
     Stratified,
     Gibbs(Kernel),
+}
+
+/// SS's p(S_j), the probability given to each stratum (eq. 6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StratumWeights {
+    /// The stratum's share of the consistent deals (ours, the default): unbiased under the
+    /// uniform prior.
+    Exact,
+    /// 1/t for each of the t strata: the paper's "zeroth-order approximation".
+    Equal,
+}
+
+impl StratumWeights {
+    pub fn named(name: &str) -> Result<Self, TtcgError> {
+        match name {
+            "exact" => Ok(StratumWeights::Exact),
+            "equal" => Ok(StratumWeights::Equal),
+            other => invalid(format!("strata must be exact or equal, got {other:?}")),
+        }
+    }
 }
 
 /// What the players of the sampled deals are assumed to play like (the reach of Gibbs).
@@ -67,6 +88,8 @@ pub struct SamplerConfig {
     /// SS: how many key cards define the strata (2: up to 9 strata among three holders, as the
     /// paper's nine samples).
     pub key_cards: usize,
+    /// SS: each stratum's probability.
+    pub stratum_weights: StratumWeights,
     /// Gibbs: the model of play whose reach is the target.
     pub model: ModelPolicy,
     /// Gibbs: chains (each from its own randomised construction), burn-in and thinning.
@@ -81,6 +104,7 @@ impl SamplerConfig {
             kind,
             iec_beta: None,
             key_cards: 2,
+            stratum_weights: StratumWeights::Exact,
             model: ModelPolicy::Builtin(BuiltinPolicy::Uniform),
             chains: 4,
             burn_in: 20,
@@ -211,7 +235,14 @@ pub fn sample_deals(
                 log_weights: vec![0.0; n],
             }
         }
-        SamplerKind::Stratified => stratified(observation, config.key_cards, n, seed, stop)?,
+        SamplerKind::Stratified => stratified(
+            observation,
+            config.key_cards,
+            config.stratum_weights,
+            n,
+            seed,
+            stop,
+        )?,
         SamplerKind::Gibbs(kernel) => {
             let range = ObservedRange::new(observation.clone(), config.model)?;
             let per_chain = n.div_ceil(config.chains);
@@ -288,6 +319,7 @@ pub fn strata(
 fn stratified(
     observation: &Observation,
     key_cards: usize,
+    weights: StratumWeights,
     n: usize,
     seed: u64,
     stop: &Stop,
@@ -305,9 +337,14 @@ fn stratified(
         let deck = space.num_cards();
         let stream = crate::rng::splitmix64(seed ^ (j as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let flat = UniformDeals::new(&space)?.sample(per, stream, stop)?;
+        // p(S_j) / draws from S_j, up to the normalisation: |S_j| / per, or (1/t) / per.
+        let log_weight = match weights {
+            StratumWeights::Exact => *log_count,
+            StratumWeights::Equal => 0.0,
+        } - (per as f64).ln();
         for deal in flat.chunks(deck) {
             sample.deals.push(deal.to_vec());
-            sample.log_weights.push(log_count - (per as f64).ln());
+            sample.log_weights.push(log_weight);
         }
     }
     Ok(sample)

@@ -46,7 +46,8 @@ pub use cards::{cards_of, Card, Deck, Hand, SUIT_NAMES};
 pub use chains::{check_schedule, run_chains, ChainDraws, ChainSchedule};
 pub use constraints::{DealConstraints, Owner};
 pub use deal_samplers::{
-    sample_deals, strata, ModelPolicy, SamplerConfig, SamplerKind, WeightedSample, PAPER_BETA,
+    sample_deals, strata, ModelPolicy, SamplerConfig, SamplerKind, StratumWeights, WeightedSample,
+    PAPER_BETA,
 };
 pub use enumerate::{enumerate_assignments, enumerate_weighted, WeightedDeals};
 pub use error::TtcgError;

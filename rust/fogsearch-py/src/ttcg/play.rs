@@ -12,7 +12,8 @@ use pyo3::types::PyDict;
 use fogsearch_core::rng::Rng;
 use fogsearch_core::ttcg::{
     check_output, observe_seat, play_out, search_move, Action, CardPlayer, Gongzhu, Hand,
-    ModelPolicy, SamplerConfig, SearchConfig, TableState, TrickGame, TtcgError, Turn,
+    ModelPolicy, SamplerConfig, SearchConfig, StratumWeights, TableState, TrickGame, TtcgError,
+    Turn,
 };
 
 use super::games::{PyGongzhuState, PyOhHellState};
@@ -102,7 +103,7 @@ impl PyPlayer {
     /// all the deals (single-observer ISMCTS). Unset settings take the game's defaults (Gongzhu:
     /// 16 deals, a tree each; Oh Hell: one tree over 256 deals).
     #[staticmethod]
-    #[pyo3(signature = (game="gongzhu", params=None, sampler="us", deals=None, iterations=None, seconds=None, exploration=None, threads=None, model_beta=None, iec_beta=0.015, key_cards=None, chains=None, burn_in=None, thin=None, shared_tree=None))]
+    #[pyo3(signature = (game="gongzhu", params=None, sampler="us", deals=None, iterations=None, seconds=None, exploration=None, threads=None, model_beta=None, iec_beta=0.015, key_cards=None, strata="exact", chains=None, burn_in=None, thin=None, shared_tree=None))]
     #[allow(clippy::too_many_arguments)]
     fn search(
         game: &str,
@@ -116,6 +117,7 @@ impl PyPlayer {
         model_beta: Option<f64>,
         iec_beta: f64,
         key_cards: Option<usize>,
+        strata: &str,
         chains: Option<usize>,
         burn_in: Option<u64>,
         thin: Option<u64>,
@@ -143,6 +145,7 @@ impl PyPlayer {
         config.exploration = exploration.unwrap_or(config.exploration);
         config.threads = threads_of(threads.or(Some(config.threads)))?;
         config.sampler.key_cards = key_cards.unwrap_or(config.sampler.key_cards);
+        config.sampler.stratum_weights = StratumWeights::named(strata).map_err(to_py_err)?;
         config.sampler.chains = chains.unwrap_or(config.sampler.chains);
         config.sampler.burn_in = burn_in.unwrap_or(config.sampler.burn_in);
         config.sampler.thin = thin.unwrap_or(config.sampler.thin);
@@ -257,7 +260,7 @@ fn play_deal(
 /// `state` for the seat to act, with the searching player's settings: (deals n x cards uint8 of
 /// owner codes, self-normalised log weights).
 #[pyfunction]
-#[pyo3(signature = (state, sampler="us", n=16, seed=0, iec_beta=0.015, model_beta=None, key_cards=2, chains=4, burn_in=20, thin=10))]
+#[pyo3(signature = (state, sampler="us", n=16, seed=0, iec_beta=0.015, model_beta=None, key_cards=2, strata="exact", chains=4, burn_in=20, thin=10))]
 #[allow(clippy::too_many_arguments)]
 fn sample_deals<'py>(
     py: Python<'py>,
@@ -268,6 +271,7 @@ fn sample_deals<'py>(
     iec_beta: f64,
     model_beta: Option<f64>,
     key_cards: usize,
+    strata: &str,
     chains: usize,
     burn_in: u64,
     thin: u64,
@@ -278,6 +282,7 @@ fn sample_deals<'py>(
         config.model = ModelPolicy::Greed { beta: b };
     }
     config.key_cards = key_cards;
+    config.stratum_weights = StratumWeights::named(strata).map_err(to_py_err)?;
     config.chains = chains;
     config.burn_in = burn_in;
     config.thin = thin;
