@@ -41,7 +41,9 @@ def read_tricks(plays: list[int]) -> tuple[dict[int, int], list[set[int]]]:
             if card % 4 != led:
                 voids[seat].add(led)
         if len(trick) == SEATS:
-            leader = max(zip(trick, seats), key=lambda cs: (cs[0] % 4 == led, cs[0] // 4))[1]
+            following = [(card // 4, seat) for card, seat in zip(trick, seats, strict=True)
+                         if card % 4 == led]  # fmt: skip
+            leader = max(following)[1]
     return owner, voids
 
 
