@@ -143,11 +143,26 @@ def test_tiny_tournament_is_stored_and_summarised(tmp_path):
     assert crasher.losses == crasher.crashes  # every game it lost, it lost by crashing
     assert ranked[-1].name == "crasher" or crasher.crashes < 4
     table = summary_table(ranked, pairs)
-    assert "crasher" in table and "Elo" in table
+    assert "crasher" in table and "Elo" in table and "clock s" in table
+    # The clock each side used: what it started with, plus an increment per turn, less what is left.
+    for g in games:
+        history = json.loads(store_history(db, g["id"]), cls=GameHistoryDecoder)
+        for colour, side in (("white", True), ("black", False)):
+            used = 60 + 5 * history.num_turns(side) - g[f"{colour}_seconds_left"]
+            assert g[f"{colour}_clock_used_s"] == pytest.approx(used)
+            assert 0 <= g[f"{colour}_clock_used_s"] < 60 + 5 * history.num_turns(side)
+    assert sorted(by_name["random"].clock_used_s) == sorted(
+        g[f"{c}_clock_used_s"] for g in games for c in ("white", "black") if g[c] == "random"
+    )
     with ResultStore(db) as store:
         notes = stalled_notes(games, store.history_json)  # reads the stored GameHistory JSON
     names = {"random", "attacker", "crasher"}
     assert all(note.split()[1] in names for note in notes), notes
+
+
+def store_history(db, game_id: int) -> str:
+    with ResultStore(db) as store:
+        return store.history_json(game_id)
 
 
 def _history(white: list, black: list) -> str:
@@ -415,7 +430,8 @@ def test_a_results_database_of_the_first_schema_is_upgraded(tmp_path):
         store.add_game(1, record, 1, 2)
         games = store.games(1)
     assert old["winner"] == "white" and old["white_fallbacks"] == old["black_fallbacks"] == 0
-    assert len(games) == 2
+    assert old["white_clock_used_s"] is None  # not recorded then
+    assert len(games) == 2 and games[1]["white_clock_used_s"] is not None
     assert _pragmas(db) == (APPLICATION_ID, SCHEMA_VERSION)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -48,6 +48,8 @@ class Standing(_Scored):
     timeouts: int = 0
     fallbacks: int = 0
     """Turns played without the bot's own decision-making (its search failed), over its games."""
+    clock_used_s: list[float] = field(default_factory=list)
+    """Seconds of its clock it spent in each game that recorded them."""
     elo: float = 0.0
     elo_low: float = 0.0
     elo_high: float = 0.0
@@ -100,6 +102,8 @@ def standings(games: Iterable[dict]) -> tuple[list[Standing], list[Pairing]]:
             s = table.setdefault(name, Standing(name))
             p = pairs.setdefault((name, opponent), Pairing(name, opponent))
             s.fallbacks += g.get(f"{colour}_fallbacks") or 0
+            if g.get(f"{colour}_clock_used_s") is not None:
+                s.clock_used_s.append(g[f"{colour}_clock_used_s"])
             if g["winner"] == "draw":
                 s.draws += 1
                 p.draws += 1

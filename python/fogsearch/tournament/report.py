@@ -15,15 +15,24 @@ def _fmt_elo(x: float) -> str:
     return "inf" if math.isinf(x) and x > 0 else "-inf" if math.isinf(x) else f"{x:+.0f}"
 
 
+def _clock(used: list[float]) -> str:
+    """Mean and most seconds of clock a player spent a game ("-": not recorded)."""
+    if not used:
+        return f"{'-':>7} {'-':>7}"
+    return f"{sum(used) / len(used):>7.1f} {max(used):>7.1f}"
+
+
 def summary_table(ranked: list[Standing], pairs: list[Pairing]) -> str:
     lines = [
         f"{'player':<32} {'games':>5} {'W':>4} {'D':>4} {'L':>4} {'score':>6} "
-        f"{'Elo':>6} {'95% CI':>15} {'crash':>5} {'time':>4} {'fallbk':>6}"
+        f"{'Elo':>6} {'95% CI':>15} {'crash':>5} {'time':>4} {'fallbk':>6} "
+        f"{'clock s':>7} {'max s':>7}"
     ]
     for s in ranked:
         lines.append(
             f"{s.name:<32} {s.games:>5} {s.wins:>4} {s.draws:>4} {s.losses:>4} {s.score:>6.3f} "
-            f"{s.elo:>+6.0f} {f'[{s.elo_low:+.0f}, {s.elo_high:+.0f}]':>15} {s.crashes:>5} {s.timeouts:>4} {s.fallbacks:>6}"
+            f"{s.elo:>+6.0f} {f'[{s.elo_low:+.0f}, {s.elo_high:+.0f}]':>15} {s.crashes:>5} {s.timeouts:>4} {s.fallbacks:>6} "
+            f"{_clock(s.clock_used_s)}"
         )
     lines.append("")
     lines.append(

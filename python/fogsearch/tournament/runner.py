@@ -55,6 +55,9 @@ class GameRecord:
     white_fallbacks: int = 0
     black_fallbacks: int = 0
     """Turns a side decided without its own decision-making (see :func:`fallbacks_of`)."""
+    white_clock_used_s: float | None = None
+    black_clock_used_s: float | None = None
+    """Seconds of its clock each side spent over the game (see :func:`clock_used`)."""
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -105,6 +108,10 @@ def play_game(task: GameTask, on_turn: TurnListener | None = None) -> GameRecord
     white_fallbacks, black_fallbacks = (
         fallbacks_of(players.get(color)) for color in (chess.WHITE, chess.BLACK)
     )
+    white_used, black_used = (
+        clock_used(task, history.num_turns(color), game.seconds_left_by_color[color])
+        for color in (chess.WHITE, chess.BLACK)
+    )
     return GameRecord(
         task_index=task.index,
         white=task.white.name,
@@ -121,7 +128,16 @@ def play_game(task: GameTask, on_turn: TurnListener | None = None) -> GameRecord
         history_json=json.dumps(history, cls=GameHistoryEncoder),
         white_fallbacks=white_fallbacks,
         black_fallbacks=black_fallbacks,
+        white_clock_used_s=white_used,
+        black_clock_used_s=black_used,
     )
+
+
+def clock_used(task: GameTask, turns: int, seconds_left: float) -> float:
+    """Seconds a side spent of its clock: what it started with, plus the increment the referee
+    added after each of its ``turns``, less what it has left (reconchess charges a turn's
+    sense, move and the opponent's move result to the side whose turn it is)."""
+    return float(task.seconds_per_player + task.seconds_increment * turns - seconds_left)
 
 
 def fallbacks_of(player) -> int:

@@ -21,10 +21,10 @@ from fogsearch.tournament.runner import GameRecord, LostGame
 
 APPLICATION_ID = int.from_bytes(b"FOGS", "big")
 """SQLite's ``PRAGMA application_id`` of a fogsearch results file."""
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """``PRAGMA user_version``: 2 added how each tournament ended (status, ended_at, stop_reason,
-games_planned). Unversioned files (0) are fogsearch's first schemas, with or without the
-fallback columns and the lost_games table."""
+games_planned), 3 the clock each side used in each game. Unversioned files (0) are fogsearch's
+first schemas, with or without the fallback columns and the lost_games table."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -105,6 +105,8 @@ ADDED_COLUMNS = {
     "games": (
         ("white_fallbacks", "INTEGER NOT NULL DEFAULT 0"),
         ("black_fallbacks", "INTEGER NOT NULL DEFAULT 0"),
+        ("white_clock_used_s", "REAL"),
+        ("black_clock_used_s", "REAL"),
     ),
     "tournaments": (
         ("games_planned", "INTEGER"),
@@ -114,7 +116,8 @@ ADDED_COLUMNS = {
     ),
 }
 """Columns added since the first schema, appended to older files (earlier rows keep their
-defaults: no fallbacks, and NULL for how a tournament ended, which was not recorded)."""
+defaults: no fallbacks, and NULL for the clock used and how a tournament ended, which were not
+recorded)."""
 TOURNAMENT_ENDS = ("finished", "stopped", "failed")
 
 
@@ -279,8 +282,8 @@ class ResultStore:
             self.conn.execute(
                 "INSERT INTO games (tournament_id, task_index, white_id, black_id, seed, winner, "
                 "reason, crashed, error, duration_s, white_seconds_left, black_seconds_left, turns, "
-                "finished_at, history_json, white_fallbacks, black_fallbacks) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "finished_at, history_json, white_fallbacks, black_fallbacks, white_clock_used_s, "
+                "black_clock_used_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     tournament_id,
                     record.task_index,
@@ -299,6 +302,8 @@ class ResultStore:
                     record.history_json,
                     record.white_fallbacks,
                     record.black_fallbacks,
+                    record.white_clock_used_s,
+                    record.black_clock_used_s,
                 ),
             )
 
@@ -328,7 +333,7 @@ class ResultStore:
         query = (
             "SELECT g.id, g.tournament_id, w.name, b.name, g.winner, g.reason, g.crashed, "
             "g.duration_s, g.white_seconds_left, g.black_seconds_left, g.turns, "
-            "g.white_fallbacks, g.black_fallbacks "
+            "g.white_fallbacks, g.black_fallbacks, g.white_clock_used_s, g.black_clock_used_s "
             "FROM games g JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id"
         )
         params: tuple = ()
@@ -349,6 +354,8 @@ class ResultStore:
             "turns",
             "white_fallbacks",
             "black_fallbacks",
+            "white_clock_used_s",
+            "black_clock_used_s",
         ]
         return [
             dict(zip(keys, row, strict=True))
