@@ -7,7 +7,7 @@ import pytest
 
 from fogsearch.bot.judgement import KING_LOST_BELOW, request_scores, utility
 from fogsearch.rbc import BoardSet
-from fogsearch.search import MATE, board_table
+from fogsearch.search import MATE, BoardTable, board_table
 
 RUSH = "r1bqkbnr/pppppppp/8/8/1n2P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 3"
 """AttackerBot's knight on b4 after 1. e4 Nc6 2. Nc3 Nb4 3. Nf3: its next move, Nd3+, checks our
@@ -55,3 +55,42 @@ def test_a_lost_king_priced_outside_the_squash_answers_the_unlikely_check(
     assert weights[checked] / weights.sum() < 0.01
     # Under the squash alone the check is worth ignoring for a better move on the other boards.
     assert (table.values[row, checked] > KING_LOST_BELOW) == answers_the_check, best
+
+
+def _table(values: list[list[int]]) -> BoardTable:
+    """A board table of three requests (a pass, e2e4, d2d4) over hand-made per-board values."""
+    requests = [None, chess.Move.from_uci("e2e4"), chess.Move.from_uci("d2d4")]
+    return BoardTable(requests, np.array(values, dtype=np.int32), np.zeros(3, np.int32), 0)
+
+
+def test_the_mix_weighs_the_weighted_mean_against_the_worst_board():
+    # e2e4 is better on the likely boards and loses a rook on the unlikely third; d2d4 is level.
+    table = _table([[0, 0, 0], [200, 200, -500], [50, 50, 50]])
+    weights = np.array([4.0, 4.0, 1.0])
+    u = utility(np.array([200, -500, 50]))
+    mean_e4 = (8 * u[0] + u[1]) / 9
+    for mean_weight in (1.0, 0.5, 0.0):
+        scores = request_scores(table, weights, mean_weight)
+        assert scores["0000"] == 0
+        assert scores["e2e4"] == pytest.approx(mean_weight * mean_e4 + (1 - mean_weight) * u[1])
+        assert scores["d2d4"] == pytest.approx(u[2])
+    # The mean alone takes the gamble, the minimum alone refuses it, and half and half refuses it.
+    best = {w: max(request_scores(table, weights, w).items(), key=lambda kv: kv[1])[0]
+            for w in (1.0, 0.5, 0.0)}  # fmt: skip
+    assert best == {1.0: "e2e4", 0.5: "d2d4", 0.0: "d2d4"}
+    # Uniform weights give the plain mean.
+    plain = request_scores(table, np.ones(3), 1.0)
+    assert plain["e2e4"] == pytest.approx((2 * u[0] + u[1]) / 3)
+
+
+def test_the_set_searchs_values_replace_the_worst_board_where_it_has_them():
+    table = _table([[0, 0, 0], [200, 200, -500], [50, 50, 50]])
+    weights = np.ones(3)
+    # The information-set search found e2e4's worst case is only -100 (it can sense first); it
+    # has no value for d2d4, which keeps its worst board.
+    scores = request_scores(table, weights, 0.0, set_values={"e2e4": -100, "0000": 0})
+    assert scores["e2e4"] == pytest.approx(float(utility(np.array([-100]))[0]))
+    assert scores["d2d4"] == pytest.approx(float(utility(np.array([50]))[0]))
+    # A lost king in the set search is priced as on a board.
+    king = request_scores(table, weights, 0.0, {"e2e4": -(MATE - 2)}, king_loss_cp=3000)
+    assert king["e2e4"] == -3000
