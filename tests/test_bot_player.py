@@ -231,6 +231,49 @@ def test_time_spent_updating_the_set_comes_off_the_turn_budget(monkeypatch):
     assert 0.5 <= turn["turn_seconds"] < 1.2
 
 
+def test_every_core_by_default_reaches_the_set_the_sense_and_the_board_judgement(monkeypatch):
+    """With three cores the default bot expands its set, judges its boards and picks its sense
+    on three threads, and searches sets on three."""
+    import fogsearch.bot.config as config_module
+    import fogsearch.bot.player as player_module
+    import fogsearch.bot.sensing as sensing_module
+
+    monkeypatch.setattr(config_module.os, "cpu_count", lambda: 3)
+    config = FogsearchBotConfig(sense="decision", sense_plies=1, board_plies=1)
+    assert config.search.threads == 3
+    seen: dict[str, list[int]] = {"board_table": [], "sense_table": []}
+
+    def spy(name, real):
+        def wrapped(*args, **kwargs):
+            seen[name].append(kwargs["threads"])
+            return real(*args, **kwargs)
+
+        return wrapped
+
+    monkeypatch.setattr(player_module, "board_table", spy("board_table", player_module.board_table))
+    monkeypatch.setattr(
+        sensing_module, "board_table", spy("sense_table", sensing_module.board_table)
+    )
+    bot = FogsearchBot(config)
+    bot.handle_game_start(chess.BLACK, chess.Board(), "test")
+    assert bot.tracker.threads == 3
+    white = chess.Board()
+    white.push_uci("e2e4")
+    bot.handle_opponent_move_result(False, None)
+    square = bot.choose_sense(list(chess.SQUARES), [], 900.0)
+    window = [
+        s
+        for s in chess.SQUARES
+        if abs(chess.square_file(s) - chess.square_file(square)) <= 1
+        and abs(chess.square_rank(s) - chess.square_rank(square)) <= 1
+    ]
+    bot.handle_sense_result([(s, white.piece_at(s)) for s in window])
+    move = bot.choose_move(move_actions(white), 900.0)
+    assert move is None or isinstance(move, chess.Move)
+    assert seen["board_table"] and set(seen["board_table"]) == {3}
+    assert seen["sense_table"] and set(seen["sense_table"]) == {3}
+
+
 def test_the_plan_counts_on_the_increment_the_clock_shows_not_the_default():
     """The referee adds 1 s a turn where the plan assumes 5 s: from the second turn on, the bot
     measures it from the clocks it is told and budgets with it."""
