@@ -104,7 +104,8 @@ pub fn mr_random(legal: &[Action], rng: &mut Rng) -> Action {
     legal[rng.below(legal.len() as u64) as usize]
 }
 
-/// Mr. If: rules of thumb, in the order a player asks them.
+/// Mr. If: rules of thumb, in the order a player asks them (17 rules in 30 `if`s here; the paper's
+/// Mr. If has 33).
 pub fn mr_if(v: &SeatView<'_>) -> Card {
     let legal = v.legal();
     if legal.count_ones() == 1 {
@@ -225,9 +226,9 @@ fn if_lead(v: &SeatView<'_>, legal: Hand) -> Card {
             return lowest(low);
         }
     }
-    // 16. Never lead the suit of the pig while holding it, nor hearts, nor the sheep's suit
-    //     with its catchers gone, while another suit is left: lead the lowest card of the shortest
-    //     other suit (to make a void for discards).
+    // 16. Never lead the suit of the pig while holding it, nor hearts, nor spades while holding
+    //     the ace or king of spades with the pig out (they would catch it), while another suit is
+    //     left: lead the lowest card of the shortest other suit (to make a void for discards).
     let mut avoid = ALL_HEARTS;
     if v.holds(PIG) {
         avoid |= DECK.suit_mask(SPADES);

@@ -197,8 +197,14 @@ mod tests {
         // the ordering with margins well outside the noise of 300 deals.
         let if_vs_random = duplicate(&CardPlayer::If, &CardPlayer::Random, 300);
         let greed_vs_if = duplicate(&CardPlayer::Greed, &CardPlayer::If, 300);
-        eprintln!("If vs Random {if_vs_random:.1}, Greed vs If {greed_vs_if:.1}");
+        let greed_vs_random = duplicate(&CardPlayer::Greed, &CardPlayer::Random, 300);
+        eprintln!(
+            "If vs Random {if_vs_random:.1}, Greed vs If {greed_vs_if:.1}, Greed vs Random \
+             {greed_vs_random:.1}"
+        );
         assert!(if_vs_random > 50.0, "{if_vs_random}");
         assert!(greed_vs_if > 10.0, "{greed_vs_if}");
+        // Head to head, not by transitivity: Greed also beats Random by more than If does.
+        assert!(greed_vs_random > if_vs_random, "{greed_vs_random}");
     }
 }
