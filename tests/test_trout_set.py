@@ -5,6 +5,7 @@ engine, replay a seeded game exactly, and quit Stockfish when the game ends."""
 import random
 
 import chess
+import chess.engine
 import pytest
 from reconchess import LocalGame, play_turn
 from reconchess.bots.attacker_bot import AttackerBot
@@ -15,6 +16,7 @@ from fogsearch.opponents.stockfish import find_stockfish
 from fogsearch.opponents.trout_set import TroutSetBot, TroutSetConfig
 from fogsearch.rbc import BoardSet
 from fogsearch.tournament import GameTask, PlayerSpec, ResultStore, play_game
+from fogsearch.tournament.runner import fallbacks_of
 
 pytestmark = pytest.mark.skipif(
     find_stockfish() is None, reason="needs Stockfish (scripts/install.sh installs Debian's)"
@@ -133,6 +135,25 @@ def test_mated_on_the_drawn_board_it_still_requests_a_move():
     finally:
         bot.close()
     assert move in offered and bot.engine_deaths == 0
+
+
+def test_an_engine_death_is_a_counted_fallback_turn_that_the_tournament_stores(monkeypatch):
+    bot, offered = _on_one_board("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
+
+    class DeadEngine:
+        def play(self, board, limit):
+            raise chess.engine.EngineTerminatedError("engine process died unexpectedly")
+
+        def quit(self):
+            pass
+
+    monkeypatch.setattr(bot, "_engine", lambda: DeadEngine())
+    try:
+        move = bot.choose_move(offered, 100.0)
+    finally:
+        bot.close()
+    assert move in offered
+    assert bot.engine_deaths == 1 and fallbacks_of(bot) == 1
 
 
 def test_settings_are_checked_by_the_config():

@@ -128,6 +128,12 @@ class TroutSetBot(Player):
         """Times Stockfish died or refused a board (then restarted): 0 unless something is wrong."""
 
     @property
+    def fallbacks(self) -> int:
+        """Turns played with a seeded random request because Stockfish died on the drawn board:
+        the tournament stores and flags them as fallback turns (they should never happen)."""
+        return self.engine_deaths
+
+    @property
     def board_set(self) -> BoardSet:
         """Every board the observations allow (exact up to ``max_tracked_boards``)."""
         return self.tracker.board_set
