@@ -8,9 +8,14 @@ Greed against itself scores 0 by construction, as in the paper's Table 2.
 Rule-based players get ``--deals`` deals (the paper's 1,024 x 2); each searching player
 ``--search-deals`` (a search takes about a second a game). Prints a markdown table for
 bench/RESULTS.md, and also the rule-based players' head-to-head table (the paper's Table 2).
-Each row is also written to ``--json`` as it finishes, and the WPG of every player with its
-interval is drawn to ``--plot`` (``python bench/ttcg_gongzhu_wpg.py --replot`` redraws it from
-the JSON without playing).
+Each row is also written to ``--json`` as it finishes (with every deal's result), and the WPG of
+every player with its interval is drawn to ``--plot`` (``python bench/ttcg_gongzhu_wpg.py
+--replot`` redraws it from the JSON without playing). Every player meets the same deals, so each
+sampler is also compared with US deal by deal (the paper's Table 3 question, SS+IEC above SS
+above US), with the paired difference's 95% interval.
+
+A sampler is a ``search`` spec's sampler and its settings: ``ss,strata=equal`` is SS with the
+paper's p(S_j) = 1/t.
 """
 
 from __future__ import annotations
@@ -21,12 +26,13 @@ import time
 from pathlib import Path
 
 from fogsearch.ttcg.match import run_match
+from fogsearch.ttcg.match.report import interval
 
 JSON = Path(__file__).parent / "data" / "ttcg_gongzhu_wpg.json"
 PLOT = Path(__file__).parent / "plots" / "ttcg_gongzhu_wpg.png"
 
 RULE_BASED = ["random", "if", "greed@greed-copy"]
-SAMPLERS = ["us", "ss", "us+iec", "ss+iec", "gibbs", "pairs"]
+SAMPLERS = ["us", "ss", "ss,strata=equal", "us+iec", "ss+iec", "gibbs", "pairs"]
 
 
 def row(name: str, summary, seconds: float) -> dict:
@@ -37,7 +43,24 @@ def row(name: str, summary, seconds: float) -> dict:
         "ci95": [low, high],
         "deals": summary.deals,
         "seconds": seconds,
+        "per_deal": [r[0] for r in summary.per_deal],
     }
+
+
+def paired(rows: list[dict], baseline: str = "search, us") -> list[str]:
+    """Each searching player's WPG minus ``baseline``'s on the same deals, as table rows."""
+    base = next((r for r in rows if r["player"] == baseline), None)
+    if base is None:
+        return []
+    lines = []
+    for r in rows:
+        if r is base or not r["player"].startswith("search") or len(r["per_deal"]) < 2:
+            continue
+        n = min(len(r["per_deal"]), len(base["per_deal"]))
+        pairs = zip(r["per_deal"][:n], base["per_deal"][:n], strict=True)
+        mean, low, high = interval([a - b for a, b in pairs])
+        lines.append(f"| {r['player']} - US | {mean:+.1f} | [{low:+.1f}, {high:+.1f}] | {n} x 2 |")
+    return lines
 
 
 def markdown(r: dict) -> str:
@@ -80,7 +103,7 @@ def main() -> None:
     parser.add_argument("--search-deals", type=int, default=1024)
     parser.add_argument("--samples", type=int, default=9, help="deals sampled per move (9: §5.3)")
     parser.add_argument("--iterations", type=int, default=300, help="MCTS iterations per deal")
-    parser.add_argument("--samplers", default=",".join(SAMPLERS))
+    parser.add_argument("--samplers", nargs="*", default=SAMPLERS, help="e.g. us ss,strata=equal")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--skip-rule-based", action="store_true")
@@ -107,7 +130,7 @@ def main() -> None:
             t = time.perf_counter()
             s = run_match("gongzhu", [spec, "greed"], args.deals, args.seed, workers=args.workers)
             done(row(spec.split("@")[0], s, time.perf_counter() - t))
-    for sampler in filter(None, args.samplers.split(",")):
+    for sampler in args.samplers:
         spec = f"search:sampler={sampler},deals={args.samples},iterations={args.iterations}"
         t = time.perf_counter()
         s = run_match(
@@ -116,6 +139,12 @@ def main() -> None:
         done(row(f"search, {sampler}", s, time.perf_counter() - t))
     if rows:
         plot(rows, args.plot)
+    differences = paired(rows)
+    if differences:
+        print("\nEach sampler against US on the same deals (paired):\n")
+        print("| searching player | WPG difference | 95% interval | deals |")
+        print("|---|---|---|---|")
+        print("\n".join(differences), flush=True)
     if not args.skip_rule_based:
         print("\nHead to head (row player's mean return against the column player):\n")
         names = ["random", "if", "greed"]

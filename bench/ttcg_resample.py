@@ -3,15 +3,19 @@
 trick: support reached, TVD to the exact joint range under the uniform and softmax (beta=5)
 joint policies, and resamples per second (each includes building a new pyspiel state).
 
-    .venv/bin/python bench/ttcg_resample.py
+    python bench/ttcg_resample.py --plot bench/plots/ttcg_resample.png
+
+``--plot`` draws each resampler's TVD to the exact range (with the iid band) and its rate.
 """
 
 from __future__ import annotations
 
+import argparse
 import math
 import random
 import time
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pyspiel
@@ -55,7 +59,34 @@ def owners(state):
     return tuple(o)
 
 
+def plot(rows: list[dict], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (tvd_ax, rate_ax) = plt.subplots(1, 2, figsize=(10, 3.4), sharey=True)
+    labels = [f"{r['resampler']}\n{r['policy']}" for r in rows]
+    colors = ["tab:gray" if r["resampler"] == "OpenSpiel" else "tab:blue" for r in rows]
+    tvd_ax.barh(labels, [r["tvd"] for r in rows], color=colors)
+    for i, r in enumerate(rows):
+        tvd_ax.plot([r["iid"], r["iid"]], [i - 0.4, i + 0.4], color="black", linewidth=1)
+    tvd_ax.invert_yaxis()
+    tvd_ax.set_xlabel("TVD to the exact range (black: an exact iid sampler's)")
+    rate_ax.barh(labels, [r["rate"] for r in rows], color=colors)
+    rate_ax.set_xlabel("resamples per second (each a new pyspiel state)")
+    fig.suptitle(f"resample_from_infostate, oh_hell 3x4, player {PLAYER}, {N:,} draws each")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    print(f"wrote {path}")
+
+
 def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--plot", type=Path, help="draw TVD and rate per resampler to this PNG")
+    args = parser.parse_args()
+    rows = []
     game, state, obs = info_state()
     print("| joint policy | resampler | deals reached / consistent | TVD to exact | resamples/s |")
     print("|---|---|---|---|---|")
@@ -85,6 +116,11 @@ def main():
                 f"| {name} | {label} | {len(counts)} / {len(exact)} | {tvd:.3f} "
                 f"(iid at this n: ~{expected_tvd:.3f}) | {rate:,.0f} |"
             )
+            rows.append(
+                {"policy": name, "resampler": label, "tvd": tvd, "iid": expected_tvd, "rate": rate}
+            )
+    if args.plot:
+        plot(rows, args.plot)
 
 
 if __name__ == "__main__":
