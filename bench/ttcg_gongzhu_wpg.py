@@ -43,7 +43,10 @@ def row(name: str, summary, seconds: float) -> dict:
         "ci95": [low, high],
         "deals": summary.deals,
         "seconds": seconds,
-        "per_deal": [r[0] for r in summary.per_deal],
+        # Points are whole or half (a deal's two games averaged): kept short in the JSON.
+        "per_deal": [
+            int(v) if float(v).is_integer() else v for v in (r[0] for r in summary.per_deal)
+        ],
     }
 
 
@@ -121,7 +124,9 @@ def main() -> None:
         rows.append(r)
         print(markdown(r), flush=True)
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps({"seed": args.seed, "rows": rows}, indent=1) + "\n")
+        # One row a line, each deal's result within it.
+        body = ",\n".join(json.dumps(r) for r in rows)
+        args.json.write_text(f'{{"seed": {args.seed}, "rows": [\n{body}\n]}}\n')
 
     print("| player (two copies) | WPG | 95% interval | deals | seconds |")
     print("|---|---|---|---|---|")
