@@ -174,6 +174,7 @@ TTCG_VALID = {
     "iec_beta": 0.015,
     "model_beta": None,
     "key_cards": 2,
+    "strata": "exact",
     "chains": 1,
     "num_chains": 1,
     "draws": 1,
