@@ -5,11 +5,11 @@ core's constraints and enumeration; max-flow construction gives distinct consist
 uniform and importance baselines and both Gibbs kernels draw the enumerated range."""
 
 import itertools
-import math
 import random
 
 import numpy as np
 import pytest
+from test_ttcg_samplers import iid_band, weighted_tvd
 
 from fogsearch._core import ttcg as native
 from fogsearch.ttcg import JointRange
@@ -93,21 +93,6 @@ def exact_distribution(r: JointRange) -> dict[bytes, float]:
     deals, log_w = r.exact()
     p = np.exp(log_w - log_w.max())
     return {bytes(d): q for d, q in zip(deals, p / p.sum(), strict=True)}
-
-
-def weighted_tvd(deals, log_w, exact: dict[bytes, float]) -> tuple[float, float]:
-    w = np.exp(log_w - log_w.max())
-    w /= w.sum()
-    got: dict[bytes, float] = {}
-    for d, x in zip(deals, w, strict=True):
-        got[bytes(d)] = got.get(bytes(d), 0.0) + x
-    assert set(got) <= set(exact), "a drawn deal is inconsistent with the observation"
-    return 0.5 * sum(abs(got.get(k, 0.0) - q) for k, q in exact.items()), 1 / float(np.sum(w**2))
-
-
-def iid_band(support: int, n: float) -> float:
-    """The TVD an exact iid sampler of ``n`` draws has, in expectation (NOTES §3)."""
-    return math.sqrt(support / (2 * math.pi * n))
 
 
 @pytest.mark.parametrize("tricks", [9, 10, 11])

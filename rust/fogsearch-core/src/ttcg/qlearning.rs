@@ -152,8 +152,12 @@ mod tests {
     use super::*;
     use crate::stop::NEVER;
 
-    #[test]
-    fn the_learnt_table_is_keyed_as_reach_looks_it_up() {
+    /// Oh Hell with 3 players, 2 suits of 4 cards and 2 tricks, and a policy Q-learnt on it over
+    /// `episodes` hands from `seed` (ε 0.1, α 0.05).
+    fn tiny_game_learnt(
+        episodes: u64,
+        seed: u64,
+    ) -> (OhHellParams, Arc<dyn TrickGame>, Table, TabularPolicy) {
         let params = OhHellParams {
             players: 3,
             num_suits: 2,
@@ -168,12 +172,18 @@ mod tests {
             trump_card: Some(0),
         };
         let settings = QLearning {
-            episodes: 20_000,
+            episodes,
             epsilon: 0.1,
             alpha: 0.05,
-            seed: 1,
+            seed,
         };
         let policy = train(&game, table, true, settings, &NEVER).unwrap();
+        (params, game, table, policy)
+    }
+
+    #[test]
+    fn the_learnt_table_is_keyed_as_reach_looks_it_up() {
+        let (params, _, _, policy) = tiny_game_learnt(20_000, 1);
         assert!(policy.table.len() > 100);
         // Every observed history has a reach under the table that differs from uniform play's:
         // the lookups hit.
@@ -250,26 +260,7 @@ mod tests {
         // Oh Hell with 2 suits of 4 and 2 tricks: uniform bids make the +10 bonus a matter of
         // luck, so a seat that learnt to bid what its cards take and to play to its bid scores
         // visibly more on the same deals.
-        let params = OhHellParams {
-            players: 3,
-            num_suits: 2,
-            num_cards_per_suit: 4,
-            num_tricks_fixed: 2,
-            ..OhHellParams::default()
-        };
-        let game: Arc<dyn TrickGame> = Arc::new(params);
-        let table = Table {
-            num_tricks: 2,
-            dealer: 0,
-            trump_card: Some(0),
-        };
-        let settings = QLearning {
-            episodes: 200_000,
-            epsilon: 0.1,
-            alpha: 0.05,
-            seed: 2,
-        };
-        let policy = train(&game, table, true, settings, &NEVER).unwrap();
+        let (_, game, table, policy) = tiny_game_learnt(200_000, 2);
         let deals = 20_000;
         let learnt = seat_zero_return(&game, table, Some(&policy), deals, 9);
         let uniform = seat_zero_return(&game, table, None, deals, 9);
