@@ -1,7 +1,7 @@
 """The samplers behind one interface, each checked against exact enumeration on small endgames:
 US and SS (self-normalised stratum weights) against the uniform range, IEC on either against the
-enumerated IEC scores, and the TTCG Gibbs sampler (both kernels) with the Greed model of play
-against the enumerated reach; for Gongzhu and for Oh Hell."""
+enumerated IEC scores, and the TTCG Gibbs sampler (both kernels) against the enumerated reach of
+its model of play (Gongzhu: the Greed model; Oh Hell: uniform players); for both games."""
 
 import math
 import random
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from fogsearch._core import ttcg as native
-from fogsearch.ttcg import JointRange
+from fogsearch.ttcg import JointRange, UniformPolicy
 from fogsearch.ttcg.gongzhu import deal, new_state
 
 BETA = 0.05  # firmer than the paper's 0.015, so the weights differ visibly from uniform
@@ -95,6 +95,22 @@ def test_iec_weights_reproduce_the_enumerated_iec_scores(sampler):
     # Without IEC the same draws estimate the uniform range instead, which is measurably off.
     plain, _ = weighted_tvd(deals, np.zeros(len(deals)), exact)
     assert plain > 2 * tvd
+
+
+@pytest.mark.parametrize("kernel", ["gibbs", "pairs"])
+def test_oh_hell_gibbs_draws_the_enumerated_reach_of_uniform_players(kernel):
+    params, state = ohhell_endgame(2)
+    state_params[:] = [params]
+    exact = exact_range(state, UniformPolicy())
+    deals, log_w = native.sample_deals(state, kernel, n=8_000, seed=7, chains=4, burn_in=50, thin=5)
+    assert np.all(log_w == 0) and deals.shape[1] == 12
+    tvd, _ = weighted_tvd(deals, log_w, exact)
+    # Chains draw correlated deals: the band of an iid sampler with a quarter of the draws.
+    band = 1.5 * iid_band(len(exact), len(deals) / 4)
+    assert tvd < band, (tvd, len(exact))
+    # Uniform players' reach differs from a uniform draw over deals by more than the band.
+    flat = exact_range(state)
+    assert 0.5 * sum(abs(exact[k] - flat[k]) for k in exact) > band
 
 
 @pytest.mark.parametrize("kernel", ["gibbs", "pairs"])
