@@ -21,7 +21,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from fogsearch.ttcg import resample_from_infostate
 from fogsearch.ttcg.match.report import interval
-from fogsearch.ttcg.match.runner import deal_actions
+from fogsearch.ttcg.match.runner import deal_actions, deal_seed
 
 
 def main() -> None:
@@ -48,7 +48,7 @@ def main() -> None:
     per_deal = []
     t = time.perf_counter()
     for d in range(args.deals):
-        chance = deal_actions("oh_hell", params, args.seed * 1_000_003 + d)
+        chance = deal_actions("oh_hell", params, deal_seed(args.seed, d))
         results = [[], [], []]
         for r in range(3):
             seats = [(s - r) % 3 for s in range(3)]

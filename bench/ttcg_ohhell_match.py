@@ -25,13 +25,14 @@ from pathlib import Path
 
 from fogsearch.ttcg.match import deal_actions, run_match
 from fogsearch.ttcg.match.report import interval
+from fogsearch.ttcg.match.runner import deal_seed
 
 TRICK_BUCKETS = [(1, 4), (5, 8), (9, 12), (13, 17)]
 
 
 def tricks_of_deals(deals: int, seed: int, params: dict) -> list[int]:
     """Each deal's number of tricks (its first chance action), as the match dealt them."""
-    return [deal_actions("oh_hell", params, seed * 1_000_003 + d)[0] for d in range(deals)]
+    return [deal_actions("oh_hell", params, deal_seed(seed, d))[0] for d in range(deals)]
 
 
 def plot(summary, tricks: list[int], path: Path, title: str) -> None:

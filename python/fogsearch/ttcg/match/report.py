@@ -88,7 +88,6 @@ def _mean_interval(values: list[float]) -> tuple[float, list[float]]:
 def summarize(records: list[CardRecord], players: list[str], game: str = "") -> MatchSummary:
     per_deal: dict[int, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
     seat_deal: dict[int, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
-    seats: dict[int, list[float]] = defaultdict(list)
     team_deal: dict[tuple[int, ...], dict[int, list[tuple[float, float]]]] = defaultdict(
         lambda: defaultdict(list)
     )
@@ -100,7 +99,6 @@ def summarize(records: list[CardRecord], players: list[str], game: str = "") -> 
         for seat, player in enumerate(r.seats):
             per_deal[r.deal_index][player].append(r.returns[seat])
             seat_deal[seat][r.deal_index].append(r.returns[seat])
-            seats[seat].append(r.returns[seat])
         for pair in PARTNERS.get(game, ()):
             if r.points is None:
                 continue
@@ -116,8 +114,10 @@ def summarize(records: list[CardRecord], players: list[str], game: str = "") -> 
         mean, ci = _mean_interval([row[p] for row in table if not math.isnan(row[p])])
         means.append(mean)
         intervals.append(ci)
+    seat_games = [[x for games in seat_deal[s].values() for x in games] for s in sorted(seat_deal)]
     seat_ci = [
-        _mean_interval([sum(v) / len(v) for v in seat_deal[s].values()])[1] for s in sorted(seats)
+        _mean_interval([sum(v) / len(v) for v in seat_deal[s].values()])[1]
+        for s in sorted(seat_deal)
     ]
     teams = []
     for who, by_deal in sorted(team_deal.items()):
@@ -132,7 +132,7 @@ def summarize(records: list[CardRecord], players: list[str], game: str = "") -> 
         deals=len(per_deal),
         games=len(records),
         failed_games=failed,
-        seat_mean_return=[sum(seats[s]) / len(seats[s]) for s in sorted(seats)],
+        seat_mean_return=[sum(games) / len(games) for games in seat_games],
         per_deal=table,
         seat_ci95=seat_ci,
         teams=teams,

@@ -75,6 +75,12 @@ def deal_actions(game: str, params: dict, seed: int) -> list[int]:
     return actions
 
 
+def deal_seed(match_seed: int, deal_index: int) -> int:
+    """The seed of a match's deal ``deal_index``: it draws the deal (:func:`deal_actions`) and
+    seeds the players of every rotation of it."""
+    return match_seed * 1_000_003 + deal_index
+
+
 def seat_pattern(game: str, num_players: int) -> list[int]:
     """Which of the listed players sits where in rotation 0: Gongzhu with two players is two
     teams (each player's copy sits across the table from it)."""
@@ -100,7 +106,7 @@ def make_tasks(
     pattern = seat_pattern(game, len(specs))
     tasks = []
     for d in range(deals):
-        deal = tuple(deal_actions(game, params, seed * 1_000_003 + d))
+        deal = tuple(deal_actions(game, params, deal_seed(seed, d)))
         for r in range(rotations(game, len(specs))):
             seats = tuple(pattern[(s - r) % len(pattern)] for s in range(len(pattern)))
             tasks.append(
@@ -113,7 +119,7 @@ def make_tasks(
                     deal=deal,
                     seats=seats,
                     specs=tuple(specs),
-                    seed=seed * 1_000_003 + d,
+                    seed=deal_seed(seed, d),
                     move_seconds=move_seconds,
                     threads=threads,
                 )

@@ -222,7 +222,7 @@ mod tests {
         let mut total = 0.0;
         for _ in 0..deals {
             let mut t = table;
-            t.dealer = rng.below(3) as usize;
+            t.dealer = rng.below(game.num_players() as u64) as usize;
             t.trump_card = Some(rng.below(game.deck().num_cards() as u64) as u8);
             let hands = random_hands(&**game, &t, &mut rng);
             let mut state = TableState::new(&**game, t, &hands);
