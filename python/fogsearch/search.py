@@ -95,8 +95,9 @@ class SearchConfig:
         does, and the paper found depth 3 the least its algorithm could be used at).
     table_entries: capacity of the exact set table in sets (exact modes; about 64 bytes a set at
         worst, at most 2**27). Bounds the memory of a search and of a :class:`Searcher`.
-    reply_entries: capacity of the exact reply table in boards (exact modes, and the ``uci``
-        leaf's cache of engine scores; about 32 bytes a board at worst, at most 2**28).
+    reply_entries: capacity of the exact reply tables in boards, all worker threads' together
+        (exact modes: one table per thread, each ``reply_entries / threads``; and the ``uci``
+        leaf's shared cache of engine scores; about 32 bytes a board at worst, at most 2**28).
     sense_mode: ``"search"`` (max over every distinct sense; the paper's), ``"finest"`` (the same
         max, pruned: a sense another refines is skipped, the cell likeliest to refute a sense is
         searched first, and a sense node is settled once one board's own value is reached; the
@@ -116,8 +117,8 @@ class SearchConfig:
         :class:`SearchError` that says so.
     uci_depth: the engine's depth per leaf, 1 to 40.
     uci_nodes: the engine's node budget per leaf (0: none), at most 10**8.
-    threads: worker threads, 1 to 256: root requests are split over them and every table is
-        shared. Values in modes none/exact do not depend on it (tested); in sketch modes which
+    threads: worker threads, 1 to 256: root requests are split over them; the set and sketch
+        tables are shared, and each thread has its own reply table. Values in modes none/exact do not depend on it (tested); in sketch modes which
         entries a worker finds depends on timing, so values may differ from 1 thread.
     time_limit: seconds (at most a day); iterative deepening then returns the deepest completed
         depth (depth 1 always completes). ``None``: search exactly ``depth``.

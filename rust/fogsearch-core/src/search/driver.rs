@@ -4,11 +4,12 @@
 //!
 //! Parallel search splits the root: each root request is searched with an open window, so its
 //! value is exact and independent of every other request, and `threads` workers take requests
-//! from one queue while sharing every table (the exact tables are lock-striped, the sketch table
-//! sits behind a read-write lock). Values in modes `none` and `exact` are therefore the
-//! single-threaded search's whatever the thread count (tested); only node counts and timings
-//! change. In the sketch modes which entries a worker finds depends on timing, so values may
-//! differ between runs with several threads.
+//! from one queue while sharing the set table (lock-striped) and the sketch table (behind a
+//! read-write lock). Each worker has its own reply table (`reply_tables`): a reply outcome is a
+//! function of the board, and one shared table's locks cost more than the work it saved. Values
+//! in modes `none` and `exact` are therefore the single-threaded search's whatever the thread
+//! count (tested); only node counts and timings change. In the sketch modes which entries a
+//! worker finds depends on timing, so values may differ between runs with several threads.
 //!
 //! With a root margin `m` (`SearchConfig::root_margin`) the root is alpha-beta too: a request
 //! started once some request is known to be worth `b` is first searched with a null window at

@@ -10,11 +10,12 @@
 //!   `sketch_bounds`; with the erratum's corrected intersection formula) and a chess-engine leaf
 //!   (`leaf = "uci"`, [`crate::uci`]);
 //! - ours: the Wilson bound rule (the default) and the use of an exact set-id match in the sketch
-//!   table, the exact tables ([`transposition`]), tables kept across searches ([`Searcher`]),
-//!   parallel root splitting with shared tables (`driver`), iterative deepening with a time limit,
-//!   alpha-beta at the root within a margin (`root_margin`), the one-move-left table of sense
-//!   nodes (`tree::last_move`), the min-size sense shortcut, the static, exchange and king-safety leaves, and the per-board
-//!   request values ([`request_values`]).
+//!   table, the exact tables ([`transposition`], `reply_tables`), tables kept across searches
+//!   ([`Searcher`]), parallel root splitting with shared set and sketch tables (`driver`),
+//!   iterative deepening with a time limit, alpha-beta at the root within a margin
+//!   (`root_margin`), the one-move-left table of sense nodes (`tree::last_move`), the min-size
+//!   sense shortcut, the static, exchange and king-safety leaves, and the per-board request
+//!   values ([`request_values`]).
 //!
 //! Modules: [`config`] (settings, defaults, limits), `searcher` (tables kept across searches),
 //! `driver` (iterative deepening and parallel root splitting), `tree` (the recursion), `requests`
@@ -28,6 +29,7 @@ pub mod eval;
 mod exchange;
 mod king_safety;
 mod reply;
+mod reply_tables;
 pub mod request_values;
 mod requests;
 mod rules;

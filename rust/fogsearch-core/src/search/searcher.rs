@@ -48,7 +48,7 @@ pub fn search_stoppable(
 pub struct TableSizes {
     /// Sets in the exact table (our-move, reply and sense nodes).
     pub sets: usize,
-    /// Boards in the exact reply table (or scores in the engine leaf's cache).
+    /// Boards in the exact reply tables, every worker's (or scores in the engine leaf's cache).
     pub replies: usize,
     /// Frequent sets in the sketch table.
     pub sketch_entries: usize,
@@ -125,6 +125,9 @@ impl Searcher {
                 table.forget_older_than(previous);
             }
         }
+        if let Some(tables) = &self.tables.worker_replies {
+            tables.make_room(previous);
+        }
     }
 
     /// Empties every table (and the CountSketch); the configuration stays.
@@ -135,7 +138,8 @@ impl Searcher {
     pub fn table_sizes(&self) -> TableSizes {
         TableSizes {
             sets: self.tables.transpositions.as_ref().map_or(0, |t| t.len()),
-            replies: self.tables.replies.as_ref().map_or(0, |t| t.len()),
+            replies: self.tables.replies.as_ref().map_or(0, |t| t.len())
+                + self.tables.worker_replies.as_ref().map_or(0, |t| t.len()),
             sketch_entries: self.tables.sketch_entries(),
         }
     }

@@ -1,11 +1,13 @@
-//! The state a search's worker threads share: the tables (exact set and reply tables, the
-//! sketch table) and the `uci` leaf's engines, lent to one worker at a time.
+//! The state a search's worker threads share: the tables (the exact set table, the reply tables
+//! lent one per worker, the sketch table) and the `uci` leaf's engines, lent to one worker at a
+//! time.
 
 use std::path::PathBuf;
 use std::sync::{Mutex, RwLock};
 
 use crate::uci::{UciEngine, UciError};
 
+use super::reply_tables::ReplyTables;
 use super::sketch_bounds::SketchBounds;
 use super::transposition::{ReplyTable, TranspositionTable};
 use super::{LeafMode, SearchConfig};
@@ -13,8 +15,11 @@ use super::{LeafMode, SearchConfig};
 /// The tables a search's worker threads share.
 pub struct Tables {
     pub transpositions: Option<TranspositionTable>,
-    /// The exact reply table, which is also the engine leaf's cache of scores by position.
+    /// The engine leaf's cache of scores by position, shared by every worker (its exact reply
+    /// table).
     pub replies: Option<ReplyTable>,
+    /// The static leaves' exact reply tables, one per worker.
+    pub worker_replies: Option<ReplyTables>,
     pub sketch: Option<RwLock<SketchBounds>>,
 }
 
@@ -26,8 +31,9 @@ impl Tables {
                 .uses_exact_table()
                 .then(|| TranspositionTable::new(config.table_entries)),
             // The engine leaf always caches its scores by position, as the paper's leaf did.
-            replies: (config.mode.uses_exact_table() || config.leaf == LeafMode::Uci)
-                .then(|| ReplyTable::new(config.reply_entries)),
+            replies: (config.leaf == LeafMode::Uci).then(|| ReplyTable::new(config.reply_entries)),
+            worker_replies: (config.mode.uses_exact_table() && config.leaf != LeafMode::Uci)
+                .then(|| ReplyTables::new(config.reply_entries, config.threads)),
             sketch: config.mode.uses_sketch().then(|| {
                 RwLock::new(SketchBounds::new(
                     config.k,

@@ -664,8 +664,9 @@ fn sets_for_parallel_tests() -> Vec<Vec<Board>> {
     sets
 }
 
-/// Root splitting searches each root request with an open window, so with shared tables the
-/// values in modes none and exact are the single-threaded search's for any thread count.
+/// Root splitting searches each root request with an open window, so with a shared set table and
+/// a reply table per worker the values in modes none and exact are the single-threaded search's
+/// for any thread count.
 #[test]
 fn parallel_root_values_equal_the_single_threaded_search() {
     for (index, set) in sets_for_parallel_tests().iter().enumerate() {
@@ -797,8 +798,10 @@ fn a_searcher_keeps_its_tables_and_exact_values_across_searches() {
                 result.move_values, expected.move_values,
                 "small, round {round}"
             );
+            // Two workers' reply tables of 500 boards each, given back after every search.
             let sizes = small.table_sizes();
-            assert!(sizes.sets <= 128 && sizes.replies <= 1_024, "{sizes:?}");
+            assert!(sizes.sets <= 128 && sizes.replies <= 1_000, "{sizes:?}");
+            assert!(sizes.replies > 0, "{sizes:?}");
         }
     }
     assert!(kept.table_sizes().sets > 0 && kept.table_sizes().replies > 0);

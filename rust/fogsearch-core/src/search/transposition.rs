@@ -1,13 +1,14 @@
 //! The exact transposition table (ours, not the paper's): values of information sets already
 //! searched, keyed by the set's id and the remaining depth, with alpha-beta flags so a value found
-//! under a narrow window is reused only as the bound it is. Also the exact reply table: for one
-//! board with the opponent to move, the worst evaluation over the opponent's replies (the whole
-//! of a depth-1 subtree's work for that board), keyed by the board's position key.
+//! under a narrow window is reused only as the bound it is. Also what a reply table holds: for
+//! one board with the opponent to move, the worst evaluation over the opponent's replies (the
+//! whole of a depth-1 subtree's work for that board), keyed by the board's position key; and the
+//! engine leaf's shared reply table (the static leaves' are one per worker, `reply_tables`).
 //!
-//! Both are shared by every worker thread of a search and kept by a [`Searcher`](super::Searcher)
-//! from one search to the next: a set's value at a remaining depth does not depend on how the
-//! game reached it (the 100-half-move draw is not modelled), so entries stay valid as the game
-//! moves on.
+//! The set table is shared by every worker thread of a search; the tables are kept by a
+//! [`Searcher`](super::Searcher) from one search to the next: a set's value at a remaining depth
+//! does not depend on how the game reached it (the 100-half-move draw is not modelled), so
+//! entries stay valid as the game moves on.
 
 use std::sync::{Mutex, MutexGuard};
 
@@ -84,11 +85,11 @@ pub fn set_key(set_id: u64, depth: u32) -> u64 {
     set_id ^ splitmix64(u64::from(depth) ^ 0xD3_97A1_5E17)
 }
 
-/// Locks, at most (a power of two): enough that 16 threads rarely meet on one. The reply table is
-/// probed once per board of every depth-1 set, and with 64 locks 16 threads queued on them: on a
-/// 16-core machine 1,024 took the exact search from the start (depth 3) from 1.10 s to
-/// 0.90-0.95 s, and on 2 threads here from 1.64-1.72x to 1.82-1.89x (bench/RESULTS.md, "Parallel
-/// search"). An empty map costs nothing, so more locks cost no memory.
+/// Locks, at most (a power of two): enough that 16 threads rarely meet on one. When the static
+/// leaves' reply table was shared too (it was probed once per board of every depth-1 set), with
+/// 64 locks 16 threads queued on them: on a 16-core machine 1,024 took the exact search from the
+/// start (depth 3) from 1.10 s to 0.90-0.95 s (bench/RESULTS.md, "Parallel search"). An empty map
+/// costs nothing, so more locks cost no memory.
 const SHARDS: usize = 1024;
 
 /// Entries per lock, at least: a small table keeps fewer locks (a power of two), so that its

@@ -20,6 +20,7 @@ use crate::uci::{engine_position, Score, SearchLimit, UciEngine, UciError};
 
 use super::eval::{evaluate, INFINITY, MATE, PIECE_VALUES};
 use super::reply::worst_reply;
+use super::reply_tables::{ReplyTables, WorkerReplies};
 use super::rules::{
     capture_square, opponent_replies, own_sides_agree, resolve, union_of_move_actions,
     MoveObservation,
@@ -136,6 +137,8 @@ pub struct TreeSearch<'s> {
     /// The board (two plies down) that refuted the last request of the our-move node with two
     /// moves left being searched, left by the sense node below it (`refutation`).
     culprit: Option<Lineage>,
+    /// This worker's reply table (static leaves in the exact modes), lent for its life.
+    replies: Option<WorkerReplies>,
 }
 
 /// A node's sketch bookkeeping between looking it up and recording its value.
@@ -155,6 +158,15 @@ enum SketchOutcome {
         beta: i32,
         clamp: (i32, i32),
     },
+}
+
+impl Drop for TreeSearch<'_> {
+    /// Gives the worker's reply table back to the searcher, for the next iteration or search.
+    fn drop(&mut self) {
+        if let (Some(tables), Some(table)) = (&self.tables.worker_replies, self.replies.take()) {
+            tables.give_back(table);
+        }
+    }
 }
 
 impl<'s> TreeSearch<'s> {
@@ -179,6 +191,7 @@ impl<'s> TreeSearch<'s> {
             engine: None,
             engine_error: None,
             culprit: None,
+            replies: tables.worker_replies.as_ref().map(ReplyTables::lend),
         }
     }
 
@@ -725,13 +738,26 @@ impl<'s> TreeSearch<'s> {
         key: u64,
         replies: &mut MoveList,
     ) -> ReplyOutcome {
-        let table = self.tables.replies.as_ref();
-        if let Some(outcome) = table.and_then(|t| t.probe(key, self.generation)) {
+        if let Some(table) = self.replies.as_mut() {
+            if let Some(outcome) = table.probe(key, self.generation) {
+                self.stats.reply_table_hits += 1;
+                return outcome;
+            }
+            let outcome = self.reply_outcome(board, replies);
+            if !self.aborted {
+                if let Some(table) = self.replies.as_mut() {
+                    table.store(key, outcome, self.generation);
+                }
+            }
+            return outcome;
+        }
+        let shared = self.tables.replies.as_ref();
+        if let Some(outcome) = shared.and_then(|t| t.probe(key, self.generation)) {
             self.stats.reply_table_hits += 1;
             return outcome;
         }
         let outcome = self.reply_outcome(board, replies);
-        match table.filter(|_| !self.aborted) {
+        match shared.filter(|_| !self.aborted) {
             Some(table) => table.store_first(key, outcome, self.generation),
             None => outcome,
         }
