@@ -2,10 +2,11 @@
 //! Python: exact tables, the pruned full sense search, one thread, iterative deepening under a
 //! time budget; prints each root request as it finishes at the deepest depth reached.
 //! `--root-margin M` asks only for the requests within M centipawns of the best; `--mode` and
-//! `--sense-mode` take the names `SearchConfig` takes (default: exact, finest).
+//! `--sense-mode` take the names `SearchConfig` takes (default: exact, finest);
+//! `--reply-entries N` sizes the reply table (default: `SearchConfig`'s).
 //!
 //! Run: `cargo run --release -p fogsearch-core --example search_deep -- [DEPTH] [SECONDS]
-//! [--root-margin M] [--mode MODE] [--sense-mode SENSE_MODE] [FEN]`
+//! [--root-margin M] [--mode MODE] [--sense-mode SENSE_MODE] [--reply-entries N] [FEN]`
 
 use std::time::Duration;
 
@@ -35,6 +36,10 @@ fn main() {
     let sense_mode = take_option(&mut args, "--sense-mode").map_or(SenseMode::Finest, |m| {
         SenseMode::from_name(&m).expect("a sense mode SearchConfig knows")
     });
+    let reply_entries = take_option(&mut args, "--reply-entries")
+        .map_or(SearchConfig::default().reply_entries, |n| {
+            n.parse().expect("the reply entries are a number")
+        });
     let mut args = args.into_iter();
     let depth: u32 = args
         .next()
@@ -48,6 +53,7 @@ fn main() {
         mode,
         sense_mode,
         root_margin,
+        reply_entries,
         ..SearchConfig::default()
     };
     let mut searcher = Searcher::new(config).expect("a valid config");
