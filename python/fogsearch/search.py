@@ -307,8 +307,8 @@ class Searcher:
         self._native.clear()
 
     def table_sizes(self) -> dict[str, int]:
-        """Entries held: ``{"sets", "replies", "sketch_entries"}`` (exact set table, reply table
-        or engine-score cache, sketch table)."""
+        """Entries held: ``{"sets", "replies", "sketch_entries"}`` (exact set table, every
+        worker's reply table or the engine-score cache, sketch table)."""
         return dict(self._native.table_sizes())
 
     def __repr__(self) -> str:
