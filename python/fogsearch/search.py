@@ -118,8 +118,9 @@ class SearchConfig:
     uci_depth: the engine's depth per leaf, 1 to 40.
     uci_nodes: the engine's node budget per leaf (0: none), at most 10**8.
     threads: worker threads, 1 to 256: root requests are split over them; the set and sketch
-        tables are shared, and each thread has its own reply table. Values in modes none/exact do not depend on it (tested); in sketch modes which
-        entries a worker finds depends on timing, so values may differ from 1 thread.
+        tables are shared, and each thread has its own reply table. Values in modes none/exact
+        do not depend on it (tested); in sketch modes which entries a worker finds depends on
+        timing, so values may differ from 1 thread.
     time_limit: seconds (at most a day); iterative deepening then returns the deepest completed
         depth (depth 1 always completes). ``None``: search exactly ``depth``.
     root_margin: ``None`` (the default): every root request gets its exact value (the paper's
