@@ -21,47 +21,32 @@
 
 use std::sync::Mutex;
 
-use crate::chess::ZobristMap;
-
-use super::transposition::ReplyOutcome;
+use super::transposition::{map_index, split_capacity, BoundedMap, ReplyOutcome};
 
 /// Slots of a worker's recent-entries cache: 16 bytes each, 512 KiB, which stays in a core's L2
 /// cache. Sibling sets share most boards, so most hits are of boards the worker met moments ago.
 const RECENT_SLOTS: usize = 1 << 15;
 
-struct Slot {
-    outcome: ReplyOutcome,
-    /// The search (a searcher's count) that last stored or read the entry.
-    generation: u32,
-}
-
-/// Maps a worker's table is split into, at most (a power of two), each with its share of the
-/// capacity: a map grows by doubling, and one map of millions of boards would stop its worker
-/// for a second to rehash, and hold its old and new buckets at once (1.25 GB against 0.95 GB at
-/// the peak of a depth-4 search from the start).
-const MAX_PARTS: usize = 1024;
-
-/// Boards per part, at least, so that a small table is not split into tiny maps.
-const MIN_PART_CAPACITY: usize = 256;
-
 /// One worker's reply table: a direct-mapped cache of the entries it met last, in front of maps
-/// bounded to its share of the searcher's `reply_entries` (a full map refuses new boards).
+/// bounded to its share of the searcher's `reply_entries` (a full map refuses new boards), split
+/// by key bits as the shared tables are (a single map of millions of boards held 1.25 GB at the
+/// peak of a depth-4 search from the start, against 0.95 GB split).
 pub struct WorkerReplies {
     /// `(key, outcome)`; key 0 marks an empty slot, so a board whose key is 0 is never cached.
     recent: Vec<(u64, ReplyOutcome)>,
-    parts: Vec<ZobristMap<Slot>>,
+    parts: Vec<BoundedMap<ReplyOutcome>>,
     capacity_per_part: usize,
 }
 
 impl WorkerReplies {
     fn new(capacity: usize) -> Self {
-        let wanted = (capacity / MIN_PART_CAPACITY).clamp(1, MAX_PARTS);
-        // The largest power of two not above `wanted`, so that `part` takes whole bits.
-        let parts = 1 << wanted.ilog2();
+        let (parts, capacity_per_part) = split_capacity(capacity);
         WorkerReplies {
             recent: vec![(0, ReplyOutcome::WorstEvaluation(0)); RECENT_SLOTS],
-            parts: (0..parts).map(|_| ZobristMap::default()).collect(),
-            capacity_per_part: capacity.div_ceil(parts),
+            parts: (0..parts)
+                .map(|_| BoundedMap::new(capacity_per_part))
+                .collect(),
+            capacity_per_part,
         }
     }
 
@@ -70,44 +55,31 @@ impl WorkerReplies {
         key as usize & (RECENT_SLOTS - 1)
     }
 
-    /// The map holding `key`: bits from 32 up choose it, as the maps index buckets by the low
-    /// bits and filter by the top 7.
-    fn part(&mut self, key: u64) -> &mut ZobristMap<Slot> {
-        let index = (key >> 32) as usize & (self.parts.len() - 1);
+    fn part(&mut self, key: u64) -> &mut BoundedMap<ReplyOutcome> {
+        let index = map_index(key, self.parts.len());
         &mut self.parts[index]
     }
 
     /// The outcome stored for the board with position key `key`, marked as used by search
     /// `generation`.
     pub fn probe(&mut self, key: u64, generation: u32) -> Option<ReplyOutcome> {
-        let (stored, outcome) = self.recent[Self::recent_slot(key)];
+        let slot = Self::recent_slot(key);
+        let (stored, outcome) = self.recent[slot];
         if stored == key && key != 0 {
             return Some(outcome);
         }
-        let slot = self.part(key).get_mut(&key)?;
-        slot.generation = generation;
-        let outcome = slot.outcome;
-        self.recent[Self::recent_slot(key)] = (key, outcome);
+        let outcome = self.part(key).probe(key, generation)?;
+        self.recent[slot] = (key, outcome);
         Some(outcome)
     }
 
     pub fn store(&mut self, key: u64, outcome: ReplyOutcome, generation: u32) {
         self.recent[Self::recent_slot(key)] = (key, outcome);
-        let capacity = self.capacity_per_part;
-        let part = self.part(key);
-        if part.len() < capacity || part.contains_key(&key) {
-            part.insert(
-                key,
-                Slot {
-                    outcome,
-                    generation,
-                },
-            );
-        }
+        self.part(key).store(key, outcome, generation);
     }
 
     fn len(&self) -> usize {
-        self.parts.iter().map(|part| part.len()).sum()
+        self.parts.iter().map(BoundedMap::len).sum()
     }
 
     fn capacity(&self) -> usize {
@@ -119,7 +91,7 @@ impl WorkerReplies {
     fn make_room(&mut self, generation: u32) {
         if self.len() > self.capacity() / 2 {
             for part in &mut self.parts {
-                part.retain(|_, slot| slot.generation >= generation);
+                part.forget_older_than(generation);
             }
         }
     }
@@ -175,6 +147,7 @@ impl ReplyTables {
 mod tests {
     use super::*;
     use crate::rng::splitmix64;
+    use crate::search::transposition::MAX_MAPS;
 
     #[test]
     fn a_table_answers_what_it_stored_within_its_share_of_the_capacity() {
@@ -207,8 +180,8 @@ mod tests {
         assert_eq!(WorkerReplies::new(100).parts.len(), 1);
         assert_eq!(WorkerReplies::new(100).capacity(), 100);
         let large = WorkerReplies::new(16_000_000);
-        assert_eq!(large.parts.len(), MAX_PARTS);
-        assert!(large.capacity() >= 16_000_000 && large.capacity() < 16_000_000 + MAX_PARTS);
+        assert_eq!(large.parts.len(), MAX_MAPS);
+        assert!(large.capacity() >= 16_000_000 && large.capacity() < 16_000_000 + MAX_MAPS);
     }
 
     #[test]

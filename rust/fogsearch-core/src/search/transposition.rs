@@ -85,16 +85,32 @@ pub fn set_key(set_id: u64, depth: u32) -> u64 {
     set_id ^ splitmix64(u64::from(depth) ^ 0xD3_97A1_5E17)
 }
 
-/// Locks, at most (a power of two): enough that 16 threads rarely meet on one. When the static
-/// leaves' reply table was shared too (it was probed once per board of every depth-1 set), with
-/// 64 locks 16 threads queued on them: on a 16-core machine 1,024 took the exact search from the
-/// start (depth 3) from 1.10 s to 0.90-0.95 s (bench/RESULTS.md, "Parallel search"). An empty map
-/// costs nothing, so more locks cost no memory.
-const SHARDS: usize = 1024;
+/// Maps a table is split into, at most (a power of two): enough that 16 threads rarely meet on
+/// one lock of a shared table. When the static leaves' reply table was shared too (it was probed
+/// once per board of every depth-1 set), with 64 locks 16 threads queued on them: on a 16-core
+/// machine 1,024 took the exact search from the start (depth 3) from 1.10 s to 0.90-0.95 s
+/// (bench/RESULTS.md, "Parallel search"). An empty map costs nothing, so more maps cost no
+/// memory; and a table of millions of entries in one map would stop its thread for a second to
+/// rehash, holding its old and new buckets at once.
+pub(super) const MAX_MAPS: usize = 1024;
 
-/// Entries per lock, at least: a small table keeps fewer locks (a power of two), so that its
-/// capacity is not rounded up to thousands and its shards fill evenly.
-const MIN_SHARD_CAPACITY: usize = 256;
+/// Entries per map, at least: a small table keeps fewer maps (a power of two), so that its
+/// capacity is not rounded up to thousands and its maps fill evenly.
+const MIN_MAP_CAPACITY: usize = 256;
+
+/// How a table of `capacity` entries is split: `(maps, capacity of each)`.
+pub(super) fn split_capacity(capacity: usize) -> (usize, usize) {
+    let wanted = (capacity / MIN_MAP_CAPACITY).clamp(1, MAX_MAPS);
+    // The largest power of two not above `wanted`, so that `map_index` takes whole bits.
+    let maps = 1 << wanted.ilog2();
+    (maps, capacity.div_ceil(maps))
+}
+
+/// Which of `maps` maps holds `key`. Bits from 32 up (10 of them at most) choose it: the maps
+/// index buckets by the low bits and filter by the top 7, which must keep varying within a map.
+pub(super) fn map_index(key: u64, maps: usize) -> usize {
+    (key >> 32) as usize & (maps - 1)
+}
 
 struct Slot<V> {
     value: V,
@@ -102,52 +118,94 @@ struct Slot<V> {
     generation: u32,
 }
 
+/// A map from 64-bit keys to values that refuses new keys once it holds `capacity`, with each
+/// entry stamped by the search that last used it.
+pub(super) struct BoundedMap<V> {
+    map: ZobristMap<Slot<V>>,
+    capacity: usize,
+}
+
+impl<V: Copy> BoundedMap<V> {
+    pub(super) fn new(capacity: usize) -> Self {
+        BoundedMap {
+            map: ZobristMap::default(),
+            capacity,
+        }
+    }
+
+    /// The value stored under `key`, marked as used by search `generation`.
+    pub(super) fn probe(&mut self, key: u64, generation: u32) -> Option<V> {
+        let slot = self.map.get_mut(&key)?;
+        slot.generation = generation;
+        Some(slot.value)
+    }
+
+    /// Stores `value` under `key` unless the key is new and the map is full.
+    pub(super) fn store(&mut self, key: u64, value: V, generation: u32) {
+        if self.map.len() < self.capacity || self.map.contains_key(&key) {
+            self.map.insert(key, Slot { value, generation });
+        }
+    }
+
+    /// Stores `value` under `key` if the key is new (and the map has room), and returns the value
+    /// the map holds for it.
+    fn store_first(&mut self, key: u64, value: V, generation: u32) -> V {
+        if let Some(slot) = self.map.get_mut(&key) {
+            slot.generation = generation;
+            return slot.value;
+        }
+        if self.map.len() < self.capacity {
+            self.map.insert(key, Slot { value, generation });
+        }
+        value
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// Drops every entry neither stored nor read since search `generation`.
+    pub(super) fn forget_older_than(&mut self, generation: u32) {
+        self.map.retain(|_, slot| slot.generation >= generation);
+    }
+}
+
 /// A capacity-bounded map from 64-bit keys to values, shared between threads: lock-striped over
-/// up to [`SHARDS`] maps, each with its share of the capacity. Once a shard is full it refuses new
-/// keys, so memory stays bounded; between searches, [`Sharded::forget_older_than`] makes room.
-/// Keys must be uniformly mixed (Zobrist keys, set ids).
+/// up to [`MAX_MAPS`] maps, each with its share of the capacity. Once a shard is full it refuses
+/// new keys, so memory stays bounded; between searches, [`Sharded::forget_older_than`] makes
+/// room. Keys must be uniformly mixed (Zobrist keys, set ids).
 pub struct Sharded<V> {
-    shards: Vec<Mutex<ZobristMap<Slot<V>>>>,
+    shards: Vec<Mutex<BoundedMap<V>>>,
     capacity_per_shard: usize,
 }
 
 impl<V: Copy> Sharded<V> {
     pub fn new(capacity: usize) -> Self {
-        let wanted = (capacity / MIN_SHARD_CAPACITY).clamp(1, SHARDS);
-        // The largest power of two not above `wanted`, so that `shard` takes whole bits.
-        let shards = 1 << wanted.ilog2();
+        let (shards, capacity_per_shard) = split_capacity(capacity);
         Sharded {
             shards: (0..shards)
-                .map(|_| Mutex::new(ZobristMap::default()))
+                .map(|_| Mutex::new(BoundedMap::new(capacity_per_shard)))
                 .collect(),
-            capacity_per_shard: capacity.div_ceil(shards),
+            capacity_per_shard,
         }
     }
 
-    /// The map holding `key`. Bits from 32 up (10 of them at most) choose it: the maps index
-    /// buckets by the low bits and filter by the top 7, which must keep varying within a shard.
-    fn shard(&self, key: u64) -> MutexGuard<'_, ZobristMap<Slot<V>>> {
-        let index = (key >> 32) as usize & (self.shards.len() - 1);
+    /// The map holding `key`, locked.
+    fn shard(&self, key: u64) -> MutexGuard<'_, BoundedMap<V>> {
         // A panic while a lock was held leaves a valid map: keep using it.
-        self.shards[index]
+        self.shards[map_index(key, self.shards.len())]
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// The value stored under `key`, marked as used by search `generation`.
     pub fn probe(&self, key: u64, generation: u32) -> Option<V> {
-        let mut shard = self.shard(key);
-        let slot = shard.get_mut(&key)?;
-        slot.generation = generation;
-        Some(slot.value)
+        self.shard(key).probe(key, generation)
     }
 
     /// Stores `value` under `key` unless the key is new and its shard is full.
     pub fn store(&self, key: u64, value: V, generation: u32) {
-        let mut shard = self.shard(key);
-        if shard.len() < self.capacity_per_shard || shard.contains_key(&key) {
-            shard.insert(key, Slot { value, generation });
-        }
+        self.shard(key).store(key, value, generation);
     }
 
     /// Stores `value` under `key` if the key is new (and its shard has room), and returns the
@@ -155,15 +213,7 @@ impl<V: Copy> Sharded<V> {
     /// depend on which engine process answered (its hash table), so two threads that scored the
     /// same position must both use the one kept, or a search and its cached repeat would differ.
     pub fn store_first(&self, key: u64, value: V, generation: u32) -> V {
-        let mut shard = self.shard(key);
-        if let Some(slot) = shard.get_mut(&key) {
-            slot.generation = generation;
-            return slot.value;
-        }
-        if shard.len() < self.capacity_per_shard {
-            shard.insert(key, Slot { value, generation });
-        }
-        value
+        self.shard(key).store_first(key, value, generation)
     }
 
     pub fn len(&self) -> usize {
@@ -185,15 +235,17 @@ impl<V: Copy> Sharded<V> {
         for shard in &self.shards {
             let mut shard = shard.lock().unwrap_or_else(|p| p.into_inner());
             // Give the memory back too: a cleared table should cost nothing.
-            *shard = ZobristMap::default();
+            *shard = BoundedMap::new(self.capacity_per_shard);
         }
     }
 
     /// Drops every entry neither stored nor read since search `generation`.
     pub fn forget_older_than(&self, generation: u32) {
         for shard in &self.shards {
-            let mut shard = shard.lock().unwrap_or_else(|p| p.into_inner());
-            shard.retain(|_, slot| slot.generation >= generation);
+            shard
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .forget_older_than(generation);
         }
     }
 }
@@ -231,7 +283,7 @@ mod tests {
 
     #[test]
     fn shards_keep_their_capacity_and_forget_old_generations() {
-        let table: Sharded<i32> = Sharded::new(SHARDS * 2);
+        let table: Sharded<i32> = Sharded::new(MAX_MAPS * 2);
         let keys: Vec<u64> = (0..10_000).map(splitmix64).collect();
         for &key in &keys {
             table.store(key, 1, 1);
@@ -258,8 +310,8 @@ mod tests {
         assert_eq!(Sharded::<i32>::new(1_000).capacity(), 1_000);
         assert_eq!(Sharded::<i32>::new(100_000).shards.len(), 256);
         let large = Sharded::<i32>::new(4_000_000);
-        assert_eq!(large.shards.len(), SHARDS);
-        assert!(large.capacity() >= 4_000_000 && large.capacity() < 4_000_000 + SHARDS);
+        assert_eq!(large.shards.len(), MAX_MAPS);
+        assert!(large.capacity() >= 4_000_000 && large.capacity() < 4_000_000 + MAX_MAPS);
     }
 
     #[test]

@@ -146,6 +146,7 @@ fn best(values: &[f64], rng: &mut Rng) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use super::super::baselines::draw_index;
     use super::super::history::log_reach;
     use super::super::observation::observe;
     use super::super::ohhell::{OhHellParams, OhHellState};
@@ -236,14 +237,14 @@ mod tests {
                     .filter(|p| p.len() == n);
                 let choice = match probabilities {
                     Some(p) => {
-                        let u = rng.next_f64();
-                        let mut acc = 0.0;
-                        (0..n)
-                            .find(|&i| {
-                                acc += p[i];
-                                u < acc
+                        let cumulative: Vec<f64> = p
+                            .iter()
+                            .scan(0.0, |acc, &q| {
+                                *acc += q;
+                                Some(*acc)
                             })
-                            .unwrap_or(n - 1)
+                            .collect();
+                        draw_index(&cumulative, &mut rng)
                     }
                     None => rng.below(n as u64) as usize,
                 };
