@@ -81,11 +81,13 @@ def test_a_crash_is_a_loss_for_the_side_that_crashed():
 
 
 def test_a_killed_game_process_loses_only_that_game(caplog):
+    """Players in the game's process (isolated=False): the bot's death kills the game's
+    process, as the kernel kills a referee that runs out of memory."""
     dying = PlayerSpec(DYING_BOT, label="dying")
     tasks = [
-        GameTask(0, PlayerSpec("random"), dying, seed=3, seconds_per_player=60),
+        GameTask(0, PlayerSpec("random"), dying, seed=3, seconds_per_player=60, isolated=False),
         GameTask(1, PlayerSpec("random"), PlayerSpec("attacker"), seed=4, seconds_per_player=60),
-        GameTask(2, dying, PlayerSpec("random"), seed=5, seconds_per_player=60),
+        GameTask(2, dying, PlayerSpec("random"), seed=5, seconds_per_player=60, isolated=False),
     ]
     with caplog.at_level(logging.WARNING, logger="fogsearch.tournament.runner"):
         records = list(run_local(tasks, workers=2))
@@ -600,6 +602,7 @@ def test_games_whose_process_died_are_stored_as_lost_and_reported(tmp_path, caps
             "--db",
             str(db),
             "--no-progress",
+            "--in-process",
         ]
     )
     out = capsys.readouterr().out

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import asdict
 from pathlib import Path
 
 from fogsearch.arguments import UsageError, cores
@@ -20,8 +21,14 @@ from fogsearch.tournament.report import (
     stalled_notes,
     summary_table,
 )
-from fogsearch.tournament.runner import BACKENDS, GameRecord, LostGame, play_game
-from fogsearch.tournament.schedule import GameTask, gauntlet, make_tasks, round_robin
+from fogsearch.tournament.runner import BACKENDS, GameRecord, LostGame, core_blocks, play_game
+from fogsearch.tournament.schedule import (
+    GameTask,
+    MatchOptions,
+    gauntlet,
+    make_tasks,
+    round_robin,
+)
 from fogsearch.tournament.store import ResultStore
 
 log = logging.getLogger(__name__)
@@ -32,6 +39,7 @@ __all__ = [
     "GameRecord",
     "GameTask",
     "LostGame",
+    "MatchOptions",
     "Pairing",
     "PlayerSpec",
     "ResultStore",
@@ -91,6 +99,7 @@ def prepare_tournament(
     seed: int = 0,
     workers: int = 1,
     backend: str = "local",
+    options: MatchOptions | None = None,
 ) -> list[GameTask]:
     """The games of a tournament, after checking everything about it that can be checked before
     the first game (formats, counts, clocks, and each player: its kind, its settings against its
@@ -113,7 +122,15 @@ def prepare_tournament(
         if not players:
             raise UsageError("a gauntlet needs a hero and at least one opponent")
         pairings = gauntlet(players[0], players[1:], games_per_pairing)
-    tasks = make_tasks(pairings, seed, seconds_per_player, seconds_increment)
+    options = options or MatchOptions()
+    options.check()
+    if backend == "local":
+        core_blocks(options.cores_per_player, workers)  # enough cores for every game at once
+    elif options.cores_per_player:
+        raise UsageError("--cores-per-player pins players on this machine: --backend local")
+    tasks = [
+        options.apply(t) for t in make_tasks(pairings, seed, seconds_per_player, seconds_increment)
+    ]
     for player in players:
         player.check()
     return tasks
@@ -131,6 +148,7 @@ def run_tournament(
     backend: str = "local",
     ray_address: str | None = None,
     progress: bool = True,
+    options: MatchOptions | None = None,
 ) -> int:
     """Plays a tournament, storing every game as it finishes; returns the tournament id.
 
@@ -149,6 +167,7 @@ def run_tournament(
         seed,
         workers,
         backend,
+        options,
     )
     config = {
         "players": [{"name": p.name, "kind": p.kind, "settings": p.settings} for p in players],
@@ -158,6 +177,7 @@ def run_tournament(
         "seed": seed,
         "workers": workers,
         "backend": backend,
+        "options": asdict(options or MatchOptions()),
     }
     with ResultStore(db) as store:
         ids = store.register_players(players)

@@ -13,6 +13,8 @@ from __future__ import annotations
 import difflib
 import inspect
 import json
+import os
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,6 +53,13 @@ KINDS = {
     "fogsearch": "the fogsearch bot (FogsearchBotConfig settings)",
 }
 """The named player kinds; any other kind is a reconchess bot module path or ``.py`` file."""
+RESERVED = {
+    "python": "the interpreter the player's process runs under (a bot module or .py file only)",
+    "seconds": "the player's own clock in seconds (instead of the tournament's --seconds)",
+    "increment": "the player's own increment in seconds (instead of --increment)",
+}
+"""Settings of the match, not of the bot: kept in the spec (so in its name and its stored
+settings), never passed to the bot."""
 ENGINE_KINDS = frozenset({"trout", "trout-set"})
 """Kinds that play with Stockfish (its version is stored with the results)."""
 
@@ -71,6 +80,42 @@ class PlayerSpec:
             return self.kind
         args = ",".join(f"{k}={v}" for k, v in sorted(self.settings.items()))
         return f"{self.kind}:{args}"
+
+    @property
+    def bot_settings(self) -> dict[str, Any]:
+        """The settings the bot itself takes (without :data:`RESERVED`)."""
+        return {k: v for k, v in self.settings.items() if k not in RESERVED}
+
+    @property
+    def python(self) -> str | None:
+        """The interpreter of this player's process, when it is not fogsearch's own."""
+        value = self.settings.get("python")
+        return None if value is None else str(value)
+
+    def clock(self, seconds: float, increment: float) -> tuple[float, float]:
+        """This player's clock: its own ``seconds``/``increment`` settings, else the given."""
+        return (
+            float(self.settings.get("seconds", seconds)),
+            float(self.settings.get("increment", increment)),
+        )
+
+    def host_request(self, game_seed: int) -> dict:
+        """How :mod:`~fogsearch.tournament.player_host` builds this player in its process:
+        under another interpreter, by loading the bot as reconchess does (fogsearch may not
+        be installed there); under ours, by :func:`build_spec`."""
+        if self.python:
+            return {
+                "op": "build",
+                "source": BASELINES.get(self.kind, self.kind),
+                "settings": self.bot_settings,
+                "seed": game_seed,
+            }
+        return {
+            "op": "build",
+            "factory": "fogsearch.tournament.players:build_spec",
+            "args": {"kind": self.kind, "settings": self.settings, "game_seed": game_seed},
+            "seed": game_seed,
+        }
 
     def settings_json(self) -> str:
         return json.dumps(self.settings, sort_keys=True)
@@ -115,6 +160,9 @@ class PlayerSpec:
         its kind is known or loads as a reconchess bot, its settings are its own and of the
         right types (the config is built here, so its own checks run), and the Stockfish it
         needs is installed. Nothing is started (no engine, no game)."""
+        self._check_reserved()
+        if self.python:
+            return  # its module is loaded by the other interpreter, in the player's process
         if self.kind == "fogsearch":
             self.fogsearch_config()
         elif self.kind == "trout-set":
@@ -125,9 +173,44 @@ class PlayerSpec:
                 self._stockfish()
             player_cls = self._player_class()
             try:
-                inspect.signature(player_cls).bind(**self.settings)
+                inspect.signature(player_cls).bind(**self.bot_settings)
             except TypeError:
-                raise UsageError(_settings_refused(self.kind, player_cls, self.settings)) from None
+                raise UsageError(
+                    _settings_refused(self.kind, player_cls, self.bot_settings)
+                ) from None
+
+    def _check_reserved(self) -> None:
+        from fogsearch.tournament.schedule import check_clock
+
+        seconds, increment = self.settings.get("seconds", 60.0), self.settings.get("increment", 0)
+        try:
+            check_clock(seconds, increment)
+        except UsageError as exc:
+            raise UsageError(f"player {self.name}: {exc}") from None
+        if "python" not in self.settings:
+            return
+        if self.kind in KINDS and self.kind not in BASELINES:
+            raise UsageError(
+                f"player {self.name}: python= runs a bot module or .py file under another "
+                f"interpreter; {self.kind} is fogsearch's own and runs under this one"
+            )
+        python = Path(str(self.settings["python"]))
+        if not (python.is_file() and os.access(python, os.X_OK)):
+            raise UsageError(f"player {self.name}: python={python} is not an executable file")
+        if self.kind.endswith(".py") and not Path(self.kind).is_file():
+            raise UsageError(f"player {self.kind}: no such bot file")
+        probe = subprocess.run(
+            [str(python), "-c", "import reconchess, chess"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        if probe.returncode != 0:
+            last = (probe.stderr.strip().splitlines() or ["(no message)"])[-1]
+            raise UsageError(
+                f"player {self.name}: python={python} cannot import reconchess and chess, "
+                f"which its player process needs: {last}"
+            )
 
     def fogsearch_config(self):
         """The ``FogsearchBotConfig`` of these settings (:class:`UsageError` if they are bad).
@@ -137,14 +220,14 @@ class PlayerSpec:
         from fogsearch.bot.config import from_settings
 
         try:
-            return from_settings(self.settings)
+            return from_settings(self.bot_settings)
         except (ValueError, TypeError) as exc:
             raise UsageError(f"{_spec_text(self.kind, self.settings)}: {exc}") from None
 
     def trout_set_config(self):
         from fogsearch.opponents.trout_set import TroutSetConfig
 
-        return config_from_settings(TroutSetConfig, self.settings, "trout-set")
+        return config_from_settings(TroutSetConfig, self.bot_settings, "trout-set")
 
     def build(self, game_seed: int | None = None) -> reconchess.Player:
         """Instantiates the player (in the process that will play the game). A fogsearch bot
@@ -154,7 +237,7 @@ class PlayerSpec:
             from fogsearch.bot import FogsearchBot
 
             if game_seed is not None and "seed" not in self.settings:
-                seeded = PlayerSpec(self.kind, {**self.settings, "seed": game_seed % 2**64})
+                seeded = PlayerSpec(self.kind, {**self.bot_settings, "seed": game_seed % 2**64})
                 return FogsearchBot(seeded.fogsearch_config())
             return FogsearchBot(self.fogsearch_config())
         if self.kind == "trout-set":
@@ -164,8 +247,8 @@ class PlayerSpec:
         if self.kind == "trout":
             ensure_stockfish_env()
         player_cls = self._player_class()
-        if self.settings:
-            return player_cls(**self.settings)
+        if self.bot_settings:
+            return player_cls(**self.bot_settings)
         return player_cls()
 
     def _player_class(self) -> type[reconchess.Player]:
@@ -192,6 +275,11 @@ class PlayerSpec:
             require_stockfish(self.kind)
         except RuntimeError as exc:
             raise UsageError(str(exc)) from None
+
+
+def build_spec(kind: str, settings: dict[str, Any], game_seed: int) -> reconchess.Player:
+    """The player of a spec, in a player process of fogsearch's own interpreter."""
+    return PlayerSpec(kind, settings).build(game_seed)
 
 
 def ensure_stockfish_env() -> str:

@@ -12,55 +12,42 @@ be stored, and a game left running would hold its core, and its engine, long aft
 
 from __future__ import annotations
 
-import json
 import logging
-import random
+import os
+import queue
 import threading
 import time
-import traceback
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from multiprocessing import get_context
 
-import chess
-import numpy as np
-from reconchess import GameHistory, LocalGame, Player, play_turn
-from reconchess.history import GameHistoryEncoder
-
+from fogsearch.arguments import UsageError
+from fogsearch.tournament.referee import (
+    CRASH,
+    TIMEOUT,
+    GameRecord,
+    clock_used,
+    fallbacks_of,
+    play_game,
+)
 from fogsearch.tournament.schedule import GameTask
 
-CRASH = "CRASH"
+__all__ = [
+    "BACKENDS",
+    "CRASH",
+    "TIMEOUT",
+    "GameRecord",
+    "LostGame",
+    "clock_used",
+    "core_blocks",
+    "fallbacks_of",
+    "play_game",
+    "run_local",
+    "run_ray",
+]
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class GameRecord:
-    """The outcome of one game, as stored."""
-
-    task_index: int
-    white: str
-    black: str
-    seed: int
-    winner: str  # "white", "black" or "draw"
-    reason: str  # a reconchess WinReason name, CRASH, or "NONE" for a draw without reason
-    crashed: str | None  # the colour whose code raised, if any
-    error: str | None
-    duration_s: float
-    white_seconds_left: float
-    black_seconds_left: float
-    turns: int
-    history_json: str
-    white_fallbacks: int = 0
-    black_fallbacks: int = 0
-    """Turns a side decided without its own decision-making (see :func:`fallbacks_of`)."""
-    white_clock_used_s: float | None = None
-    black_clock_used_s: float | None = None
-    """Seconds of its clock each side spent over the game (see :func:`clock_used`)."""
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 @dataclass
@@ -75,146 +62,24 @@ class LostGame:
     why: str
 
 
-TurnListener = Callable[[chess.Color, Player, LocalGame], None]
-"""Called after each turn with the colour that played it, its player and the game."""
-
-
-def play_game(task: GameTask, on_turn: TurnListener | None = None) -> GameRecord:
-    """Plays ``task`` to the end in this process and returns its record. Never raises for a bot's
-    fault: a crash is recorded as a loss of the side that crashed. ``on_turn`` (``fogsearch
-    play``'s log) is called after each turn."""
-    random.seed(task.seed)
-    np.random.seed(task.seed % 2**32)
-    game = LocalGame(
-        seconds_per_player=task.seconds_per_player, seconds_increment=task.seconds_increment
-    )
-    players = {}
-    crashed, error = None, None
-    started = time.perf_counter()
-    for color, spec in ((chess.WHITE, task.white), (chess.BLACK, task.black)):
-        try:
-            players[color] = spec.build(task.seed)
-        except Exception:  # noqa: BLE001 - a bot that cannot be built (bad settings) loses
-            crashed, error = chess.COLOR_NAMES[color], traceback.format_exc()
-            break
-    if crashed is None:
-        crashed, error = _play_to_end(game, players, task, on_turn)
-    duration = time.perf_counter() - started
-    # A game that never started (a bot could not be built) has no history of its own.
-    history = game.get_game_history() or GameHistory()
-    winner, reason = _result(game, crashed)
-    for player in players.values():
-        _close(player)
-    white_fallbacks, black_fallbacks = (
-        fallbacks_of(players.get(color)) for color in (chess.WHITE, chess.BLACK)
-    )
-    white_used, black_used = (
-        clock_used(task, history.num_turns(color), game.seconds_left_by_color[color])
-        for color in (chess.WHITE, chess.BLACK)
-    )
-    return GameRecord(
-        task_index=task.index,
-        white=task.white.name,
-        black=task.black.name,
-        seed=task.seed,
-        winner=winner,
-        reason=reason,
-        crashed=crashed,
-        error=error,
-        duration_s=duration,
-        white_seconds_left=float(game.seconds_left_by_color[chess.WHITE]),
-        black_seconds_left=float(game.seconds_left_by_color[chess.BLACK]),
-        turns=history.num_turns(),
-        history_json=json.dumps(history, cls=GameHistoryEncoder),
-        white_fallbacks=white_fallbacks,
-        black_fallbacks=black_fallbacks,
-        white_clock_used_s=white_used,
-        black_clock_used_s=black_used,
-    )
-
-
-def clock_used(task: GameTask, turns: int, seconds_left: float) -> float:
-    """Seconds a side spent of its clock: what it started with, plus the increment the referee
-    added after each of its ``turns``, less what it has left (reconchess charges a turn's
-    sense, move and the opponent's move result to the side whose turn it is)."""
-    return float(task.seconds_per_player + task.seconds_increment * turns - seconds_left)
-
-
-def fallbacks_of(player) -> int:
-    """The player's ``fallbacks`` count (turns it played without its search, e.g. a fogsearch bot
-    whose search raised), or 0 for players that keep none. A bot that survives every failure by
-    playing a fallback finishes its games, so without this count its random play would be stored
-    as the results of its settings."""
-    count = getattr(player, "fallbacks", 0)
-    return count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 0
-
-
-def _play_to_end(
-    game: LocalGame, players: dict, task: GameTask, on_turn: TurnListener | None
-) -> tuple[str | None, str | None]:
-    game.store_players(task.white.name, task.black.name)
-    side = chess.WHITE
-    try:
-        players[chess.WHITE].handle_game_start(chess.WHITE, game.board.copy(), task.black.name)
-        side = chess.BLACK
-        players[chess.BLACK].handle_game_start(chess.BLACK, game.board.copy(), task.white.name)
-        game.start()
-        while not game.is_over():
-            side = game.turn
-            play_turn(game, players[side], end_turn_last=True)
-            if on_turn is not None:
-                on_turn(side, players[side], game)
-    except Exception:  # noqa: BLE001 - recorded against the side whose turn raised
-        game.end()
-        return chess.COLOR_NAMES[side], traceback.format_exc()
-    game.end()
-    winner_color, win_reason, history = (
-        game.get_winner_color(),
-        game.get_win_reason(),
-        game.get_game_history(),
-    )
-    for color, player in players.items():
-        try:
-            player.handle_game_end(winner_color, win_reason, history)
-        except Exception:  # noqa: BLE001
-            return chess.COLOR_NAMES[color], traceback.format_exc()
-    return None, None
-
-
-def _result(game: LocalGame, crashed: str | None) -> tuple[str, str]:
-    if crashed is not None:
-        return ("black" if crashed == "white" else "white"), CRASH
-    winner = game.get_winner_color()
-    reason = game.get_win_reason()
-    return (
-        "draw" if winner is None else chess.COLOR_NAMES[winner],
-        reason.name if reason is not None else "NONE",
-    )
-
-
-def _close(player) -> None:
-    # TroutBot keeps a Stockfish process; reconchess only quits it in handle_game_end.
-    engine = getattr(player, "engine", None)
-    if engine is not None:
-        try:
-            engine.quit()
-        except Exception:  # noqa: BLE001 - already gone
-            pass
-
-
 def run_local(tasks: list[GameTask], workers: int) -> Iterator[GameRecord | LostGame]:
     """Plays ``tasks``, ``workers`` at a time, each in a process of its own (spawned, so no forked
     Rust thread pools), yielding records as games finish; a game whose process dies is logged and
     yielded as a :class:`LostGame`. ``workers=1`` plays in this process. Closing the iterator
     early (or an exception in the consumer) terminates the game processes still running."""
+    per_player = max((task.cores_per_player for task in tasks), default=0)
+    blocks = core_blocks(per_player, workers)
     if workers <= 1:
         for task in tasks:
-            yield play_game(task)
+            yield play_game(task, cores=blocks[0])
         return
     processes = GameProcesses()
+    free: queue.Queue = queue.Queue()
+    for block in blocks:
+        free.put(block)
     pool = ThreadPoolExecutor(max_workers=workers)
     try:
-        futures = [pool.submit(play_in_own_process, task, processes) for task in tasks]
+        futures = [pool.submit(_play_on_free_cores, task, processes, free) for task in tasks]
         for future in as_completed(futures):
             record = future.result()
             if record is not None:
@@ -225,6 +90,36 @@ def run_local(tasks: list[GameTask], workers: int) -> Iterator[GameRecord | Lost
         pool.shutdown(wait=False, cancel_futures=True)
         processes.stop_all()
         pool.shutdown(wait=True)
+
+
+def core_blocks(per_player: int, workers: int) -> list[tuple[list[int], list[int]] | None]:
+    """Each worker's cores for its game's white and black players: ``per_player`` of this
+    process's cores (its affinity) each, no core shared; ``[None] * workers`` when not pinned.
+    :class:`~fogsearch.arguments.UsageError` when the affinity has too few cores."""
+    if per_player <= 0:
+        return [None] * workers
+    mine = sorted(os.sched_getaffinity(0))
+    needed = 2 * per_player * workers
+    if len(mine) < needed:
+        raise UsageError(
+            f"--cores-per-player {per_player} with {workers} games at once needs {needed} cores "
+            f"(two players a game), but this process may use {len(mine)} ({mine}): "
+            "lower --workers or --cores-per-player"
+        )
+    blocks = []
+    for w in range(workers):
+        game = mine[2 * per_player * w : 2 * per_player * (w + 1)]
+        blocks.append((game[:per_player], game[per_player:]))
+    return blocks
+
+
+def _play_on_free_cores(task: GameTask, processes: GameProcesses, free: queue.Queue):
+    """A game on the cores of a worker that is free now (as many blocks as workers)."""
+    block = free.get()
+    try:
+        return play_in_own_process(task, processes, block)
+    finally:
+        free.put(block)
 
 
 class GameProcesses:
@@ -264,14 +159,14 @@ class GameProcesses:
 
 
 def play_in_own_process(
-    task: GameTask, processes: GameProcesses | None = None
+    task: GameTask, processes: GameProcesses | None = None, cores=None
 ) -> GameRecord | LostGame | None:
     """:func:`play_game` in a fresh spawned process; a :class:`LostGame` (and a warning) if that
     process dies before it sends its record back; ``None`` if ``processes`` was stopped."""
     processes = processes or GameProcesses()
     context = get_context("spawn")
     receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=_play_and_send, args=(task, sender), daemon=True)
+    process = context.Process(target=_play_and_send, args=(task, sender, cores), daemon=True)
     if not processes.start(process):
         receiver.close()
         sender.close()
@@ -306,8 +201,8 @@ def _lost(task: GameTask, why: str) -> LostGame:
     return LostGame(task.index, task.white.name, task.black.name, task.seed, why)
 
 
-def _play_and_send(task: GameTask, sender) -> None:
-    sender.send(play_game(task))
+def _play_and_send(task: GameTask, sender, cores) -> None:
+    sender.send(play_game(task, cores=cores))
     sender.close()
 
 

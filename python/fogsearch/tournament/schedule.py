@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 
 from fogsearch.arguments import UsageError
@@ -29,6 +29,49 @@ class GameTask:
     seed: int
     seconds_per_player: float = 900.0
     seconds_increment: float = 5.0
+    isolated: bool = True
+    """Each player in a process of its own (as on the RBC server); false: in the game's."""
+    ponder: bool = True
+    """Call a waiting player's ``while_we_wait`` (isolated players only)."""
+    grace_s: float = 30.0
+    """Seconds a call may overrun the mover's clock before its process is killed."""
+    cores_per_player: int = 0
+    """Cores each player's process is pinned to (0: not pinned)."""
+
+
+MAX_GRACE = 3_600.0
+GRACE_WHY = "seconds a call may overrun its clock before its player is killed, at most an hour"
+MAX_CORES_PER_PLAYER = 1_024
+
+
+@dataclass(frozen=True)
+class MatchOptions:
+    """How games are played, the same for every game of a tournament (see :class:`GameTask`)."""
+
+    isolated: bool = True
+    ponder: bool = True
+    grace_s: float = 30.0
+    cores_per_player: int = 0
+
+    def check(self) -> None:
+        if not (isinstance(self.grace_s, (int, float)) and 0 <= self.grace_s <= MAX_GRACE):
+            raise UsageError(f"the grace must be in 0..{MAX_GRACE:,g} ({GRACE_WHY})")
+        if isinstance(self.cores_per_player, bool) or not (
+            isinstance(self.cores_per_player, int)
+            and 0 <= self.cores_per_player <= MAX_CORES_PER_PLAYER
+        ):
+            raise UsageError(f"cores per player must be in 0..{MAX_CORES_PER_PLAYER}")
+        if self.cores_per_player and not self.isolated:
+            raise UsageError("pinning players to cores needs each in its own process")
+
+    def apply(self, task: GameTask) -> GameTask:
+        return replace(
+            task,
+            isolated=self.isolated,
+            ponder=self.ponder,
+            grace_s=float(self.grace_s),
+            cores_per_player=self.cores_per_player,
+        )
 
 
 def _pairing_games(a: PlayerSpec, b: PlayerSpec, games: int):

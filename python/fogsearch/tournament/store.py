@@ -18,106 +18,16 @@ from pathlib import Path
 from fogsearch.arguments import UsageError
 from fogsearch.tournament.players import PlayerSpec
 from fogsearch.tournament.runner import GameRecord, LostGame
+from fogsearch.tournament.store_schema import ADDED_COLUMNS, FIRST_COLUMNS, SCHEMA
 
 APPLICATION_ID = int.from_bytes(b"FOGS", "big")
 """SQLite's ``PRAGMA application_id`` of a fogsearch results file."""
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """``PRAGMA user_version``: 2 added how each tournament ended (status, ended_at, stop_reason,
-games_planned), 3 the clock each side used in each game. Unversioned files (0) are fogsearch's
+games_planned), 3 the clock each side used in each game, 4 the clock and increment each side
+started with (a player may have its own). Unversioned files (0) are fogsearch's
 first schemas, with or without the fallback columns and the lost_games table."""
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS players (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL UNIQUE,
-    kind TEXT NOT NULL,
-    settings_json TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS tournaments (
-    id INTEGER PRIMARY KEY,
-    started_at TEXT NOT NULL,
-    format TEXT NOT NULL,
-    config_json TEXT NOT NULL,
-    versions_json TEXT NOT NULL,
-    games_planned INTEGER,
-    status TEXT CHECK (status IS NULL OR status IN ('running', 'finished', 'stopped', 'failed')),
-    ended_at TEXT,
-    stop_reason TEXT
-);
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY,
-    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
-    task_index INTEGER NOT NULL,
-    white_id INTEGER NOT NULL REFERENCES players(id),
-    black_id INTEGER NOT NULL REFERENCES players(id),
-    seed INTEGER NOT NULL,
-    winner TEXT NOT NULL CHECK (winner IN ('white', 'black', 'draw')),
-    reason TEXT NOT NULL,
-    crashed TEXT CHECK (crashed IS NULL OR crashed IN ('white', 'black')),
-    error TEXT,
-    duration_s REAL NOT NULL,
-    white_seconds_left REAL NOT NULL,
-    black_seconds_left REAL NOT NULL,
-    turns INTEGER NOT NULL,
-    finished_at TEXT NOT NULL,
-    history_json TEXT NOT NULL,
-    white_fallbacks INTEGER NOT NULL DEFAULT 0,
-    black_fallbacks INTEGER NOT NULL DEFAULT 0,
-    UNIQUE (tournament_id, task_index)
-);
-CREATE TABLE IF NOT EXISTS lost_games (
-    id INTEGER PRIMARY KEY,
-    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
-    task_index INTEGER NOT NULL,
-    white_id INTEGER NOT NULL REFERENCES players(id),
-    black_id INTEGER NOT NULL REFERENCES players(id),
-    seed INTEGER NOT NULL,
-    why TEXT NOT NULL,
-    finished_at TEXT NOT NULL,
-    UNIQUE (tournament_id, task_index)
-);
-"""
-FIRST_COLUMNS = {
-    "players": {"id", "name", "kind", "settings_json"},
-    "tournaments": {"id", "started_at", "format", "config_json", "versions_json"},
-    "games": {
-        "id",
-        "tournament_id",
-        "task_index",
-        "white_id",
-        "black_id",
-        "seed",
-        "winner",
-        "reason",
-        "crashed",
-        "error",
-        "duration_s",
-        "white_seconds_left",
-        "black_seconds_left",
-        "turns",
-        "finished_at",
-        "history_json",
-    },
-}
-"""The tables and columns of fogsearch's first schema: an unversioned file holding them (and
-no other tables but ``lost_games``) is fogsearch's, and is upgraded."""
-ADDED_COLUMNS = {
-    "games": (
-        ("white_fallbacks", "INTEGER NOT NULL DEFAULT 0"),
-        ("black_fallbacks", "INTEGER NOT NULL DEFAULT 0"),
-        ("white_clock_used_s", "REAL"),
-        ("black_clock_used_s", "REAL"),
-    ),
-    "tournaments": (
-        ("games_planned", "INTEGER"),
-        ("status", "TEXT"),
-        ("ended_at", "TEXT"),
-        ("stop_reason", "TEXT"),
-    ),
-}
-"""Columns added since the first schema, appended to older files (earlier rows keep their
-defaults: no fallbacks, and NULL for the clock used and how a tournament ended, which were not
-recorded)."""
 TOURNAMENT_ENDS = ("finished", "stopped", "failed")
 
 
@@ -283,7 +193,9 @@ class ResultStore:
                 "INSERT INTO games (tournament_id, task_index, white_id, black_id, seed, winner, "
                 "reason, crashed, error, duration_s, white_seconds_left, black_seconds_left, turns, "
                 "finished_at, history_json, white_fallbacks, black_fallbacks, white_clock_used_s, "
-                "black_clock_used_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "black_clock_used_s, white_clock_s, black_clock_s, white_increment_s, "
+                "black_increment_s) VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     tournament_id,
                     record.task_index,
@@ -304,6 +216,10 @@ class ResultStore:
                     record.black_fallbacks,
                     record.white_clock_used_s,
                     record.black_clock_used_s,
+                    record.white_clock_s,
+                    record.black_clock_s,
+                    record.white_increment_s,
+                    record.black_increment_s,
                 ),
             )
 
@@ -333,7 +249,9 @@ class ResultStore:
         query = (
             "SELECT g.id, g.tournament_id, w.name, b.name, g.winner, g.reason, g.crashed, "
             "g.duration_s, g.white_seconds_left, g.black_seconds_left, g.turns, "
-            "g.white_fallbacks, g.black_fallbacks, g.white_clock_used_s, g.black_clock_used_s "
+            "g.white_fallbacks, g.black_fallbacks, g.white_clock_used_s, g.black_clock_used_s, "
+            "g.white_clock_s, g.black_clock_s, g.white_increment_s, g.black_increment_s, "
+            "g.task_index, g.seed "
             "FROM games g JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id"
         )
         params: tuple = ()
@@ -356,6 +274,12 @@ class ResultStore:
             "black_fallbacks",
             "white_clock_used_s",
             "black_clock_used_s",
+            "white_clock_s",
+            "black_clock_s",
+            "white_increment_s",
+            "black_increment_s",
+            "task_index",
+            "seed",
         ]
         return [
             dict(zip(keys, row, strict=True))
