@@ -15,6 +15,8 @@ import chess
 
 from fogsearch.arguments import SEED, bounded_seconds, writable_path
 from fogsearch.tournament import GameTask, PlayerSpec, play_game
+from fogsearch.tournament.command import add_match_arguments, match_options
+from fogsearch.tournament.runner import core_blocks
 from fogsearch.tournament.schedule import (
     CLOCK_WHY,
     INCREMENT_WHY,
@@ -69,6 +71,7 @@ def add_parser(subparsers) -> None:
     )
     p.add_argument("--seed", type=SEED, default=0)
     p.add_argument("--save", default=None, help="save the reconchess GameHistory JSON here")
+    add_match_arguments(p)
     p.set_defaults(handler=run)
 
 
@@ -85,9 +88,10 @@ def run(args: argparse.Namespace) -> int:
         "a turn"
     )
     log = TurnLog(sys.stdout)
-    record = play_game(
-        GameTask(0, white, black, args.seed, args.seconds, args.increment), on_turn=log.turn
-    )
+    options = match_options(args)
+    options.check()
+    task = options.apply(GameTask(0, white, black, args.seed, args.seconds, args.increment))
+    record = play_game(task, on_turn=log.turn, cores=core_blocks(options.cores_per_player, 1)[0])
     print(
         f"result: {record.winner} ({record.reason}) in turn {log.last_turn} (white played "
         f"{log.played[chess.WHITE]} turns, black {log.played[chess.BLACK]}) in "

@@ -13,10 +13,11 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-from fogsearch.arguments import SEED, UsageError, bounded_int, bounded_seconds, cores
+from fogsearch.arguments import SEED, UsageError, bounded_int, bounded_seconds, cores, probability
 from fogsearch.tournament import (
     KINDS,
     WORKERS_PER_CORE,
+    MatchOptions,
     PlayerSpec,
     ResultStore,
     TournamentStopped,
@@ -32,12 +33,16 @@ from fogsearch.tournament.report import PLOT_FORMATS, check_plot_path
 from fogsearch.tournament.schedule import (
     CLOCK_WHY,
     GAMES_WHY,
+    GRACE_WHY,
     INCREMENT_WHY,
+    MAX_CORES_PER_PLAYER,
     MAX_GAMES_PER_PAIRING,
+    MAX_GRACE,
     MAX_INCREMENT,
     MAX_SECONDS_PER_PLAYER,
     MIN_SECONDS_PER_PLAYER,
 )
+from fogsearch.tournament.sprt import MAX_PAIRS, SprtBounds
 
 SECONDS = bounded_seconds(MIN_SECONDS_PER_PLAYER, MAX_SECONDS_PER_PLAYER, CLOCK_WHY)
 INCREMENT = bounded_seconds(0.0, MAX_INCREMENT, INCREMENT_WHY)
@@ -86,13 +91,71 @@ def add_parser(subparsers) -> None:
         help=f"write the standings plot here ({', '.join('.' + f for f in PLOT_FORMATS)})",
     )
     p.add_argument("--no-progress", action="store_true")
+    add_match_arguments(p)
+    add_sprt_arguments(p)
     p.set_defaults(handler=run)
+
+
+def add_match_arguments(p) -> None:
+    """How each game is played: its players' processes, cores, pondering and overrun grace."""
+    p.add_argument(
+        "--cores-per-player",
+        type=bounded_int(0, MAX_CORES_PER_PLAYER, "cores pinned to each player's process"),
+        default=0,
+        help="pin each player's process and its children (engines) to its own N cores of this "
+        "process's affinity; each game at once needs 2N (default 0: not pinned)",
+    )
+    p.add_argument(
+        "--no-ponder",
+        action="store_true",
+        help="do not call a waiting player's while_we_wait() during the other side's turn",
+    )
+    p.add_argument(
+        "--grace",
+        type=bounded_seconds(0.0, MAX_GRACE, GRACE_WHY),
+        default=30.0,
+        help="seconds a call may run past its clock before its player is killed (30)",
+    )
+    p.add_argument(
+        "--in-process",
+        action="store_true",
+        help="play both players in the game's process (no pinning, pondering or overrun kill)",
+    )
+
+
+def add_sprt_arguments(p) -> None:
+    p.add_argument(
+        "--sprt",
+        default=None,
+        metavar="elo0=E0,elo1=E1",
+        help="sequential test of the first player against the second: game pairs (colours "
+        "swapped on one seed) until the pentanomial LLR crosses a bound",
+    )
+    p.add_argument("--alpha", type=probability, default=0.05, help="SPRT false-positive rate")
+    p.add_argument("--beta", type=probability, default=0.05, help="SPRT false-negative rate")
+    p.add_argument(
+        "--max-pairs",
+        type=bounded_int(1, MAX_PAIRS, "an SPRT that has not decided by then ends without verdict"),
+        default=1_000,
+        help="pairs after which an SPRT ends without verdict (1000)",
+    )
+
+
+def match_options(args: argparse.Namespace) -> MatchOptions:
+    return MatchOptions(
+        isolated=not args.in_process,
+        ponder=not args.no_ponder,
+        grace_s=args.grace,
+        cores_per_player=args.cores_per_player,
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     players = [PlayerSpec.parse(text) for text in args.players]
     if args.ray_address and args.backend != "ray":
         raise UsageError("--ray-address is for --backend ray")
+    if args.sprt is not None:
+        return run_sprt_command(args, players)
     fmt = "gauntlet" if args.gauntlet else "round_robin"
     # Checked here as well as by run_tournament, so that a bad plot path or database is
     # reported before the database is opened for writing and before any game.
@@ -105,6 +168,7 @@ def run(args: argparse.Namespace) -> int:
         args.seed,
         args.workers,
         args.backend,
+        match_options(args),
     )
     if args.plot:
         check_plot_path(args.plot)
@@ -190,4 +254,40 @@ def _play(args: argparse.Namespace, players: list[PlayerSpec], fmt: str) -> int:
         backend=args.backend,
         ray_address=args.ray_address,
         progress=not args.no_progress,
+        options=match_options(args),
     )
+
+
+def run_sprt_command(args: argparse.Namespace, players: list[PlayerSpec]) -> int:
+    from fogsearch.tournament.sequential import run_sprt
+
+    if args.gauntlet or args.backend != "local" or args.plot:
+        raise UsageError("--sprt plays two players locally: no --gauntlet, --backend or --plot")
+    bounds = SprtBounds.parse(args.sprt, args.alpha, args.beta, args.max_pairs)
+    stopped = None
+    try:
+        with sigterm_as_interrupt():
+            tid, state = run_sprt(
+                args.db,
+                players,
+                bounds,
+                args.seconds,
+                args.increment,
+                args.seed,
+                args.workers,
+                match_options(args),
+                progress=not args.no_progress,
+            )
+    except TournamentStopped as exc:
+        stopped, tid, state = exc, exc.tournament_id, None
+    print_summary(args.db, tid, None)
+    if state is not None:
+        print("", state.summary(), sep="\n")
+    if stopped is not None:
+        print(
+            f"stopped by {stopped.reason}: the finished games are stored in {args.db}; run the "
+            "same command again to resume the test",
+            file=sys.stderr,
+        )
+        return 130
+    return 0
