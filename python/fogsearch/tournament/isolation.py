@@ -44,13 +44,14 @@ class PlayerFailed(Exception):
 class PlayerProcess:
     """One player's host process and its request/answer channel."""
 
-    def __init__(self, command: list[str], cores: list[int] | None = None):
+    def __init__(self, python: str | None = None, cores: list[int] | None = None):
         env = dict(os.environ)
-        # The host of our own interpreter imports fogsearch from where this copy lives.
-        package_root = str(Path(__file__).resolve().parents[2])
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
+        if python is None:
+            # The host of our own interpreter imports fogsearch from where this copy lives.
+            package_root = str(Path(__file__).resolve().parents[2])
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
         self.proc = subprocess.Popen(
-            [*command, str(HOST)],
+            [python or sys.executable, str(HOST)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,
@@ -212,8 +213,3 @@ class RemotePlayer(Player):
 
     def close(self) -> None:
         self.process.close()
-
-
-def host_command(python: str | None) -> list[str]:
-    """The interpreter a player's host runs under: ``python`` or this one."""
-    return [python or sys.executable]

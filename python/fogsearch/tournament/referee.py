@@ -27,7 +27,6 @@ from fogsearch.tournament.isolation import (
     PlayerFailed,
     PlayerProcess,
     RemotePlayer,
-    host_command,
 )
 from fogsearch.tournament.schedule import GameTask
 
@@ -172,7 +171,7 @@ def _start_player(players: dict, color, spec, task: GameTask, game, cores) -> No
     if not task.isolated:
         players[color] = spec.build(task.seed)
         return
-    process = PlayerProcess(host_command(spec.python), cores)
+    process = PlayerProcess(spec.python, cores)
     players[color] = RemotePlayer(process, game, task.grace_s, task.ponder)
     process.request(spec.host_request(task.seed), STARTUP_SECONDS)
 
