@@ -1,7 +1,8 @@
-"""The SPRT's statistics on simulated game pairs (no games are played)."""
+"""The SPRT: its statistics on simulated game pairs, and `fogsearch tournament --sprt`."""
 
 import math
 import random
+import re
 
 import pytest
 
@@ -112,3 +113,34 @@ def test_bounds_are_parsed_and_checked():
             SprtBounds.parse(text)
     with pytest.raises(UsageError):
         SprtBounds(0, 50, alpha=0.7)
+
+
+def test_cli_sprt_plays_pairs_on_shared_seeds_and_resumes_from_stored_pairs(tmp_path, capsys):
+    from fogsearch.cli import main as cli_main
+    from fogsearch.tournament import ResultStore
+
+    db = tmp_path / "sprt.sqlite"
+    argv = ["tournament", "random", "attacker", "--sprt", "elo0=0,elo1=50", "--db", str(db)]
+    argv += ["--seconds", "30", "--increment", "0", "--workers", "1", "--no-progress"]
+    assert cli_main([*argv, "--max-pairs", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "after 2 pairs" in out and "no verdict: stopped at the bound of 2 pairs" in out
+    assert re.search(r"pentanomial 0/0\.5/1/1\.5/2: \d+/\d+/\d+/\d+/\d+", out)
+    assert cli_main([*argv, "--max-pairs", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "after 3 pairs" in out
+    with ResultStore(db) as store:
+        first, second = store.games(1), store.games(2)
+    # The second run played only the third pair, colours swapped on one seed.
+    assert [g["task_index"] for g in second] == [4, 5]
+    assert second[0]["seed"] == second[1]["seed"] != first[0]["seed"]
+    assert (second[0]["white"], second[1]["white"]) == ("random", "attacker")
+    assert first[0]["seed"] == first[1]["seed"] and first[2]["seed"] == first[3]["seed"]
+
+
+def test_cli_sprt_refuses_bad_bounds_in_one_line(tmp_path, capsys):
+    from fogsearch.cli import main as cli_main
+
+    argv = ["tournament", "random", "attacker", "--sprt", "elo0=50,elo1=0"]
+    assert cli_main([*argv, "--db", str(tmp_path / "x.sqlite"), "--no-progress"]) == 2
+    assert "elo0 < elo1" in capsys.readouterr().err
