@@ -187,3 +187,13 @@ def test_the_referee_adds_each_sides_own_increment():
 def test_bad_match_settings_are_refused_before_a_game(text, says):
     with pytest.raises(UsageError, match=says):
         PlayerSpec.parse(text).check()
+
+
+def test_cli_refuses_more_pinned_cores_than_it_may_use_in_one_line(tmp_path, capsys):
+    from fogsearch.cli import main as cli_main
+
+    argv = ["tournament", "random", "attacker", "--cores-per-player", "1000", "--workers", "1"]
+    assert cli_main([*argv, "--db", str(tmp_path / "x.sqlite"), "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "needs 2000 cores" in err[0]
+    assert not (tmp_path / "x.sqlite").exists()

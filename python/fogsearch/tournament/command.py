@@ -80,8 +80,9 @@ def add_parser(subparsers) -> None:
             f"{WORKERS_PER_CORE} per core: each game is a process whose clock runs while it "
             "waits for a core",
         ),
-        default=cores(),
-        help="games played at once (default: one per core)",
+        default=None,
+        help="games played at once (default: one per core; with --cores-per-player N, one per "
+        "2N cores)",
     )
     p.add_argument("--backend", choices=["local", "ray"], default="local")
     p.add_argument("--ray-address", default=None, help="Ray cluster address (default: local Ray)")
@@ -152,6 +153,8 @@ def match_options(args: argparse.Namespace) -> MatchOptions:
 
 def run(args: argparse.Namespace) -> int:
     players = [PlayerSpec.parse(text) for text in args.players]
+    if args.workers is None:
+        args.workers = max(1, cores() // (2 * args.cores_per_player or 1))
     if args.ray_address and args.backend != "ray":
         raise UsageError("--ray-address is for --backend ray")
     if args.sprt is not None:

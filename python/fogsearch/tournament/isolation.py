@@ -203,9 +203,10 @@ class RemotePlayer(Player):
         self._start_pondering()
 
     def handle_game_end(self, winner_color, win_reason, game_history):
+        # After the game, not on a clock; a while_we_wait still running finishes first.
         self._call(
             "game_end",
-            self.grace_s,
+            STARTUP_SECONDS + self.grace_s,
             winner=winner_color,
             reason=None if win_reason is None else win_reason.name,
             history=json.dumps(game_history, cls=GameHistoryEncoder),
