@@ -252,8 +252,8 @@ def test_ray_backend_plays_the_same_games_as_the_local_one(tmp_path):
 def test_a_killed_ray_worker_loses_only_that_game(caplog):
     ray = pytest.importorskip("ray")
     dying = PlayerSpec(DYING_BOT, label="dying")
-    tasks = [
-        GameTask(0, PlayerSpec("random"), dying, seed=3, seconds_per_player=60),
+    tasks = [  # the dying bot in the game's own process (isolated=False) kills the Ray worker
+        GameTask(0, PlayerSpec("random"), dying, seed=3, seconds_per_player=60, isolated=False),
         GameTask(1, PlayerSpec("random"), PlayerSpec("attacker"), seed=4, seconds_per_player=60),
     ]
     try:

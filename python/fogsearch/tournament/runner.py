@@ -1,13 +1,14 @@
 """Playing games: one game in this process, many in worker processes, or many on a Ray cluster.
 
-A game is played with reconchess's own ``LocalGame`` and ``play_turn``, so the rules and the clock
-are the referee's. The loop is ours only so that an exception can be pinned on the player whose turn
-raised it: that player loses by ``CRASH`` and the tournament goes on. With several workers each game
-has a process of its own, so a process the operating system kills (out of memory, a segfault) loses
-only its own game: it is logged and not stored, and the tournament goes on. The Ray backend does
-the same with a game whose worker Ray gives up on. A tournament that is stopped (Ctrl-C, SIGTERM, or
-a consumer that stops reading) terminates the games still running: their results could no longer
-be stored, and a game left running would hold its core, and its engine, long after.
+Each game is refereed by :func:`~fogsearch.tournament.referee.play_game`, its players in
+processes of their own (a player that crashes, dies or overruns loses that game). With several
+workers each game's referee has a process of its own too, so a game process the operating system
+kills (out of memory, a segfault) loses only its own game: it is logged and not stored, and the
+tournament goes on. The Ray backend does the same with a game whose worker Ray gives up on. A
+tournament that is stopped (Ctrl-C, SIGTERM, or a consumer that stops reading) terminates the
+games still running: their results could no longer be stored, and a game left running would hold
+its core, and its engine, long after. With cores per player, each worker's games use their own
+block of cores (:func:`core_blocks`).
 """
 
 from __future__ import annotations
