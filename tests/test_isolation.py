@@ -197,3 +197,13 @@ def test_cli_refuses_more_pinned_cores_than_it_may_use_in_one_line(tmp_path, cap
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "needs 2000 cores" in err[0]
     assert not (tmp_path / "x.sqlite").exists()
+
+
+def test_a_ponder_call_that_overruns_into_its_turn_is_the_ponderers_time_loss():
+    slow = PlayerSpec(str(BOTS / "slow_ponder_bot.py"), label="slow")
+    task = GameTask(0, slow, PlayerSpec("random"), seed=3, seconds_per_player=2, grace_s=0.5)
+    record = play_game(task)
+    assert record.winner == "black" and record.reason == "TIMEOUT"
+    assert record.error.startswith("white") and "opponent_move_result" in record.error
+    # The mover (RandomBot) played its turn while white pondered, on a clock of its own.
+    assert record.black_clock_used_s < 0.5 and record.white_seconds_left <= -0.5

@@ -54,8 +54,20 @@ class Channel:
         return json.loads(line)
 
     def send(self, message):
-        self.out.write(json.dumps(message, default=str) + "\n")
+        self.out.write(json.dumps(message, default=_plain) + "\n")
         self.out.flush()
+
+
+def _plain(value):
+    """JSON for what a player's turn log may hold beyond JSON's types: numpy scalars as
+    numbers, anything else (moves, squares' names) as its text."""
+    item = getattr(value, "item", None)
+    if callable(item):
+        try:
+            return item()
+        except (TypeError, ValueError):
+            pass
+    return str(value)
 
 
 def build(request):
