@@ -201,7 +201,10 @@ def test_cli_refuses_more_pinned_cores_than_it_may_use_in_one_line(tmp_path, cap
 
 def test_a_ponder_call_that_overruns_into_its_turn_is_the_ponderers_time_loss():
     slow = PlayerSpec(str(BOTS / "slow_ponder_bot.py"), label="slow")
-    task = GameTask(0, slow, PlayerSpec("random"), seed=3, seconds_per_player=2, grace_s=0.5)
+    task = GameTask(
+        0, slow, PlayerSpec("random"), seed=3, seconds_per_player=2, seconds_increment=0,
+        grace_s=0.5,
+    )  # fmt: skip
     record = play_game(task)
     assert record.winner == "black" and record.reason == "TIMEOUT"
     assert record.error.startswith("white") and "opponent_move_result" in record.error

@@ -55,7 +55,9 @@ def add_parser(subparsers) -> None:
         description=(
             f"Players are kind[:key=value,...][@label]; kinds: {', '.join(KINDS)} "
             "(e.g. fogsearch:depth=2,mode=exact@fog2, trout-set:move_seconds=2), "
-            "or a reconchess bot module path / .py file."
+            "or a reconchess bot module path / .py file. Settings of the match, not the bot: "
+            "python=/path/to/python (run a bot module or file under that interpreter), "
+            "seconds=S and increment=I (that player's own clock)."
         ),
     )
     p.add_argument("players", nargs="+", help="player specs; with --gauntlet the first is the hero")

@@ -73,7 +73,11 @@ class PlayerProcess:
     def request(self, message: dict, timeout: float):
         """Sends ``message`` and returns the answer's value; raises :class:`PlayerFailed`."""
         self.send(message)
-        answer = self._answer(timeout, message["op"])
+        return self.answer(timeout, message["op"])
+
+    def answer(self, timeout: float, op: str):
+        """The answer to the request ``op`` sent last; raises :class:`PlayerFailed`."""
+        answer = self._answer(timeout, op)
         if "error" in answer:
             raise PlayerFailed("crash", answer["error"])
         self.extras = {k: v for k, v in answer.items() if k != "ok"}
@@ -112,13 +116,20 @@ class PlayerProcess:
             pass
         self.proc.wait()
 
-    def close(self) -> None:
+    def ask_to_close(self) -> None:
+        """Asks the host to exit (both players' hosts exit at once; :meth:`close` waits)."""
         if self.proc.poll() is None:
             try:
                 self.send({"op": "close"})
-                self.proc.wait(CLOSE_SECONDS)
-            except (PlayerFailed, subprocess.TimeoutExpired):
+            except PlayerFailed:
                 pass
+
+    def close(self) -> None:
+        self.ask_to_close()
+        try:
+            self.proc.wait(CLOSE_SECONDS)
+        except subprocess.TimeoutExpired:
+            pass
         self.kill()  # the engines it started, too
         for stream in (self.proc.stdin, self.proc.stdout):
             try:

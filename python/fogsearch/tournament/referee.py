@@ -107,26 +107,17 @@ def play_game(
     game = ClockedGame(
         {c: s for c, (s, _) in clocks.items()}, {c: i for c, (_, i) in clocks.items()}
     )
-    players: dict = {}
-    failure = None
     started = time.perf_counter()
-    for color, spec in ((chess.WHITE, task.white), (chess.BLACK, task.black)):
-        try:
-            _start_player(
-                players, color, spec, task, game, None if cores is None else cores[not color]
-            )
-        except PlayerFailed as exc:
-            failure = (chess.COLOR_NAMES[color], exc.kind, exc.detail)
-            break
-        except Exception:  # noqa: BLE001 - a bot that cannot be built (bad settings) loses
-            failure = (chess.COLOR_NAMES[color], "crash", traceback.format_exc())
-            break
+    players, failure = _start_players(task, game, cores)
     if failure is None:
         failure = _play_to_end(game, players, task, on_turn)
     duration = time.perf_counter() - started
     # A game that never started (a bot could not be built) has no history of its own.
     history = game.get_game_history() or GameHistory()
     winner, reason = _result(game, failure)
+    for player in players.values():
+        if isinstance(player, RemotePlayer):
+            player.process.ask_to_close()  # both exit at once
     for player in players.values():
         _close(player)
     white_fallbacks, black_fallbacks = (
@@ -165,15 +156,28 @@ def play_game(
     )
 
 
-def _start_player(players: dict, color, spec, task: GameTask, game, cores) -> None:
-    """Builds ``spec``'s player into ``players[color]``: in a process of its own (registered
-    before it is built, so that it is closed whatever happens), or here."""
-    if not task.isolated:
-        players[color] = spec.build(task.seed)
-        return
-    process = PlayerProcess(spec.python, cores)
-    players[color] = RemotePlayer(process, game, task.grace_s, task.ponder)
-    process.request(spec.host_request(task.seed), STARTUP_SECONDS)
+def _start_players(task: GameTask, game, cores) -> tuple[dict, tuple[str, str, str] | None]:
+    """Both players, by colour, and the failure (colour, kind, detail) that kept one from being
+    built. Isolated players' processes start and build at once (a process is registered before
+    it is built, so that it is closed whatever happens); others are built here."""
+    players: dict = {}
+    sides = ((chess.WHITE, task.white), (chess.BLACK, task.black))
+    try:
+        if not task.isolated:
+            for color, spec in sides:
+                players[color] = spec.build(task.seed)
+            return players, None
+        for color, spec in sides:
+            process = PlayerProcess(spec.python, None if cores is None else cores[not color])
+            players[color] = RemotePlayer(process, game, task.grace_s, task.ponder)
+            process.send(spec.host_request(task.seed))
+        for color, _ in sides:
+            players[color].process.answer(STARTUP_SECONDS, "build")
+    except PlayerFailed as exc:
+        return players, (chess.COLOR_NAMES[color], exc.kind, exc.detail)
+    except Exception:  # noqa: BLE001 - a bot that cannot be built (bad settings) loses
+        return players, (chess.COLOR_NAMES[color], "crash", traceback.format_exc())
+    return players, None
 
 
 def clock_used(seconds: float, increment: float, turns: int, seconds_left: float) -> float:
