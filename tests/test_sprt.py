@@ -144,3 +144,37 @@ def test_cli_sprt_refuses_bad_bounds_in_one_line(tmp_path, capsys):
     argv = ["tournament", "random", "attacker", "--sprt", "elo0=50,elo1=0"]
     assert cli_main([*argv, "--db", str(tmp_path / "x.sqlite"), "--no-progress"]) == 2
     assert "elo0 < elo1" in capsys.readouterr().err
+
+
+def test_the_constrained_fit_is_a_maximum_of_the_likelihood():
+    """No step that keeps a distribution with the same mean raises the log-likelihood."""
+    counts, mean = [4, 11, 30, 14, 6], 0.56
+    p = constrained_mle(counts, mean)
+    scores = [s / 2 for s in PAIR_SCORES]
+
+    def loglik(q):
+        return sum(n * math.log(x) for n, x in zip(counts, q, strict=True))
+
+    rng = random.Random(5)
+    for _ in range(200):
+        v = [rng.gauss(0, 1) for _ in counts]
+        # Project out the constant and the score directions: sum(v) = 0 and sum(v * s) = 0.
+        for basis in ([1.0] * 5, [s - 0.5 for s in scores]):
+            dot = sum(a * b for a, b in zip(v, basis, strict=True))
+            norm = sum(b * b for b in basis)
+            v = [a - dot / norm * b for a, b in zip(v, basis, strict=True)]
+        step = [pi + 1e-3 * vi for pi, vi in zip(p, v, strict=True)]
+        assert loglik(step) <= loglik(p) + 1e-9
+
+
+def test_the_llr_agrees_with_its_normal_approximation_for_close_hypotheses():
+    """For many pairs and close hypotheses the GSPRT's LLR is, to second order,
+    N (mu1 - mu0) (2 mu_hat - mu0 - mu1) / (2 var)."""
+    counts = [300, 1500, 4000, 1800, 400]
+    pairs = sum(counts)
+    scores = [s / 2 for s in PAIR_SCORES]
+    mean = sum(n * s for n, s in zip(counts, scores, strict=True)) / pairs
+    var = sum(n * (s - mean) ** 2 for n, s in zip(counts, scores, strict=True)) / pairs
+    mu0, mu1 = score_of_elo(0), score_of_elo(10)
+    approx = pairs * (mu1 - mu0) * (2 * mean - mu0 - mu1) / (2 * var)
+    assert llr(counts, 0, 10) == pytest.approx(approx, rel=0.02)
