@@ -1,5 +1,8 @@
 """Tournaments between reconchess players: round robin or gauntlet, games in parallel processes
-(or on Ray), results in SQLite, standings with Elo intervals.
+(or on Ray), each player in a process of its own (:mod:`~fogsearch.tournament.isolation`:
+another interpreter, pinned cores, pondering, kills on overrun), results in SQLite, standings
+with Elo intervals; sequential tests of one player against another in
+:mod:`~fogsearch.tournament.sequential` (statistics in :mod:`~fogsearch.tournament.sprt`).
 
 >>> from fogsearch.tournament import PlayerSpec, run_tournament
 >>> tid = run_tournament("results.sqlite", [PlayerSpec("random"), PlayerSpec("attacker")],
