@@ -210,3 +210,18 @@ def test_a_ponder_call_that_overruns_into_its_turn_is_the_ponderers_time_loss():
     assert record.error.startswith("white") and "opponent_move_result" in record.error
     # The mover (RandomBot) played its turn while white pondered, on a clock of its own.
     assert record.black_clock_used_s < 0.5 and record.white_seconds_left <= -0.5
+
+
+def test_the_hosts_folder_does_not_shadow_a_bots_modules(tmp_path, monkeypatch):
+    """A bot module named like one of the tournament's own (``report``) loads from the working
+    folder, as with ``python -m``, not from beside the host script."""
+    (tmp_path / "report.py").write_text(
+        "from reconchess.bots.random_bot import RandomBot\n\n"
+        "class ReportBot(RandomBot):\n    pass\n\n\n"
+        "def get_player():\n    return ReportBot\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    python = os.path.realpath(sys.executable)
+    spec = PlayerSpec.parse(f"report:python={python}@mine")
+    record = play_game(GameTask(0, spec, PlayerSpec("random"), seed=3, seconds_per_player=30))
+    assert record.crashed is None, record.error

@@ -171,8 +171,18 @@ def _die_with_parent():
         pass
 
 
+def _import_path():
+    """Run by path, Python puts this file's folder first on the import path, where fogsearch's
+    own modules (``players``, ``report``, ...) would shadow a bot's; the working folder
+    stands there instead, so that a bot module there loads as with ``python -m``."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    if sys.path and os.path.abspath(sys.path[0] or ".") == here:
+        sys.path[0] = os.getcwd()
+
+
 def main():
     _die_with_parent()
+    _import_path()
     # The protocol keeps the real stdout; everything printed goes to stderr.
     out = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)
