@@ -105,6 +105,7 @@ def add_match_arguments(p) -> None:
         "--cores-per-player",
         type=bounded_int(0, MAX_CORES_PER_PLAYER, "cores pinned to each player's process"),
         default=0,
+        metavar="N",
         help="pin each player's process and its children (engines) to its own N cores of this "
         "process's affinity; each game at once needs 2N (default 0: not pinned)",
     )
@@ -115,6 +116,7 @@ def add_match_arguments(p) -> None:
     )
     p.add_argument(
         "--grace",
+        metavar="SECONDS",
         type=bounded_seconds(0.0, MAX_GRACE, GRACE_WHY),
         default=30.0,
         help="seconds a call may run past its clock before its player is killed (30)",
@@ -140,7 +142,8 @@ def add_sprt_arguments(p) -> None:
         "--max-pairs",
         type=bounded_int(1, MAX_PAIRS, "an SPRT that has not decided by then ends without verdict"),
         default=1_000,
-        help="pairs after which an SPRT ends without verdict (1000)",
+        metavar="N",
+        help="pairs after which an SPRT ends without verdict (1000; --games is not used)",
     )
 
 
