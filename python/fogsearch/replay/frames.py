@@ -160,7 +160,7 @@ def _replay_turn(frame: Frame, seen: list[Seen], board_set: BoardSet | None) -> 
 def _draw_belief(frame: Frame, board_set: BoardSet, truth_fen: str) -> None:
     """The opponent's pieces' shares over the set as it is now (uniform, and weighted where the
     set keeps weights), and the true board's share of the set."""
-    opponent = 1 if frame.color == chess.WHITE else 7  # Black's or White's pawn column
+    opponent = 7 if frame.color == chess.WHITE else 1  # the opponent's pawn column
     frame.belief = _units(board_set.square_distribution(), opponent)
     index = _truth_index(board_set, truth_fen)
     frame.truth_share = None if index is None else 1.0 / len(board_set)
