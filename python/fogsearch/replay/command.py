@@ -59,7 +59,7 @@ def save_replay(
     cannot be replayed is a :class:`UsageError` naming the turn."""
     try:
         if isinstance(history, str):
-            history = history_from_json(history, str(out))
+            history = history_from_json(history, "the game's history")
         return write_page(out, build_page(history, logs, max_boards=max_boards))
     except ReplayError as exc:
         raise UsageError(str(exc)) from None

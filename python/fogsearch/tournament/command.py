@@ -85,6 +85,7 @@ def add_parser(subparsers) -> None:
         default=None,
         help=f"write the standings plot here ({', '.join('.' + f for f in PLOT_FORMATS)})",
     )
+    p.add_argument("--html", default=None, help="write a replay page per game and index.html here")
     p.add_argument("--no-progress", action="store_true")
     p.set_defaults(handler=run)
 
@@ -108,6 +109,10 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.plot:
         check_plot_path(args.plot)
+    if args.html:
+        from fogsearch.replay.tournament_pages import check_folder
+
+        check_folder(args.html)
     stopped = None
     try:
         with sigterm_as_interrupt():
@@ -115,6 +120,10 @@ def run(args: argparse.Namespace) -> int:
     except TournamentStopped as exc:
         stopped, tid = exc, exc.tournament_id
     print_summary(args.db, tid, args.plot)
+    if args.html:
+        from fogsearch.replay.tournament_pages import write_tournament_pages
+
+        print(f"replay pages: {write_tournament_pages(args.db, tid, args.html)}")
     if stopped is not None:
         print(
             f"stopped by {stopped.reason}: the running games were terminated; the finished ones "
