@@ -8,7 +8,7 @@ h1 { font-size: 18px; margin: 0 0 8px; }
 button { font: inherit; padding: 2px 8px; }
 button.on { background: #333; color: #fff; }
 #boards { display: flex; gap: 16px; flex-wrap: wrap; }
-.panel h2 { font-size: 14px; margin: 4px 0; }
+.panel h2 { font-size: 13px; margin: 4px 0; max-width: 352px; height: 34px; }
 svg text { font-family: 'DejaVu Sans', sans-serif; pointer-events: none; }
 #info { min-width: 260px; max-width: 340px; }
 #info td { padding: 1px 6px 1px 0; vertical-align: top; }
