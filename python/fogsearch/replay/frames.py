@@ -162,11 +162,12 @@ def _draw_belief(frame: Frame, board_set: BoardSet, truth_fen: str) -> None:
     set keeps weights), and the true board's share of the set."""
     opponent = 7 if frame.color == chess.WHITE else 1  # the opponent's pawn column
     frame.belief = _units(board_set.square_distribution(), opponent)
-    index = _truth_index(board_set, truth_fen)
-    frame.truth_share = None if index is None else 1.0 / len(board_set)
+    # The replay checks after every observation that the true board is in the set.
+    frame.truth_share = 1.0 / len(board_set)
     if board_set.opponent_model is not None:
         weights = board_set.weights()
         frame.model_belief = _units(board_set.square_distribution(weights), opponent)
+        index = _truth_index(board_set, truth_fen)
         frame.model_truth_share = None if index is None else float(weights[index])
 
 
