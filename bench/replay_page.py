@@ -50,6 +50,7 @@ def main() -> None:
     p.add_argument("games", nargs="*", default=[DEFAULT], help="GAME.json or GAME.json:LOG")
     p.add_argument("--demo-turns", type=int, default=100)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--belief-boards", type=int, default=1_000_000, help="the set of one frame")
     args = p.parse_args()
     for spec in args.games:
         path, _, log = spec.partition(":")
@@ -60,7 +61,7 @@ def main() -> None:
     )
     measure(f"random vs random, {args.demo_turns} turns, seed {args.seed}", history)
 
-    s = large_set(1_000_000, None)
+    s = large_set(args.belief_boards, None)
     frame = Frame(1, chess.BLACK, s.fen(len(s) // 2), None)
     start = time.perf_counter()
     _draw_belief(frame, s, frame.truth)
