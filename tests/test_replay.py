@@ -114,3 +114,13 @@ def test_a_log_of_another_game_is_refused(tmp_path, capsys):
     log.write_text("\n".join(line.replace("(took ", "(took a1a2 ") for line in lines))
     err = run_bad(tmp_path, capsys, text, "--log", str(log))
     assert "not either side's moves" in err
+
+
+def test_a_side_whose_set_passes_max_boards_stops_being_tracked_there():
+    history = read_history(GAME)
+    frames = game_frames(history, max_boards=100)[chess.BLACK]
+    stop = next(i for i, f in enumerate(frames) if f.stopped)
+    assert "max_boards = 100" in frames[stop].stopped
+    assert all(f.belief is not None and f.after_sense <= 100 for f in frames[:stop])
+    assert all(f.belief is None and f.after_sense is None for f in frames[stop + 1 :])
+    assert frames[-1].taken is not None  # the moves are still shown

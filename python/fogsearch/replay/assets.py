@@ -132,7 +132,11 @@ function num(n) { return n === null || n === undefined ? '-' : n.toLocaleString(
 function drawInfo(f) {
   const rows = [];
   const name = state.side === 0 ? D.white : D.black;
-  if (!f) { document.getElementById('info').innerHTML = ''; return; }
+  if (!f) {
+    document.getElementById('info').textContent = (state.side === 0 ? 'White' : 'Black')
+      + ' did not play turn ' + (state.t + 1) + ': the game ended before it.';
+    return;
+  }
   rows.push(['side', (state.side === 0 ? 'White' : 'Black') + ' (' + name + ')']);
   rows.push(['turn', f.t]);
   rows.push(['opponent captured', f.oc === null ? '-' : 'on ' + sqName(f.oc)]);

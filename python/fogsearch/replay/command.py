@@ -9,11 +9,11 @@ from pathlib import Path
 import chess
 from reconchess import GameHistory
 
-from fogsearch.arguments import UsageError, existing_file, writable_path
+from fogsearch.arguments import UsageError, bounded_int, existing_file, writable_path
 from fogsearch.replay.page import build_page, write_page
 from fogsearch.replay.reading import ReplayError, history_from_json, read_history
 from fogsearch.replay.turn_log import read_turn_log
-from fogsearch.tracking import TRACK_MAX_BOARDS
+from fogsearch.tracking import BYTES_PER_BOARD, TRACK_MAX_BOARDS, _boards_in_memory
 
 
 def add_parser(subparsers) -> None:
@@ -29,6 +29,19 @@ def add_parser(subparsers) -> None:
         help="the fogsearch bot's turn log for this game (`fogsearch play` output or the bot's "
         "log lines): its value and depth per turn, and beliefs weighted by its opponent model",
     )
+    most = _boards_in_memory()
+    p.add_argument(
+        "--max-boards",
+        type=bounded_int(
+            1,
+            most,
+            f"a positive number of boards, at most what this machine's memory holds at "
+            f"{BYTES_PER_BOARD} bytes a board",
+            what="a whole number of boards",
+        ),
+        default=min(TRACK_MAX_BOARDS, most),
+        help="stop tracking a side whose set would grow past this many boards (the page says so)",
+    )
     p.set_defaults(handler=run)
 
 
@@ -40,7 +53,7 @@ def run(args) -> int:
     try:
         history = read_history(path)
         logs = read_turn_log(log, history) if log else None
-        page = write_page(out, build_page(history, logs))
+        page = write_page(out, build_page(history, logs, max_boards=args.max_boards))
     except ReplayError as exc:
         raise UsageError(str(exc)) from None
     print(
