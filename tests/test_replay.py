@@ -8,9 +8,9 @@ import chess
 import pytest
 
 from fogsearch.cli import main
-from fogsearch.play import TurnLog
+from fogsearch.play import COLUMNS, TurnLog
 from fogsearch.replay import game_frames, read_history
-from fogsearch.replay.turn_log import parse_turn_log, read_turn_log
+from fogsearch.replay.turn_log import _TABLE_KEYS, parse_turn_log, read_turn_log
 from fogsearch.tracking import replay
 
 DATA = Path(__file__).parent / "data"
@@ -56,6 +56,7 @@ def test_the_bots_log_lines_and_the_play_table_read_the_same():
     assert list(logs) == [chess.BLACK]  # fogsearch played Black in this game
     entries = logs[chess.BLACK]
     assert len(entries) == 34 and entries[0]["taken"] == "g8f6" and entries[0]["value"] == VALUE_1
+    assert len(_TABLE_KEYS) == len(COLUMNS)
     table = "\n".join(TurnLog.row(e["turn"], chess.BLACK, e) for e in entries)
     again = parse_turn_log(table)[chess.BLACK]
     for a, b in zip(entries, again, strict=True):

@@ -263,7 +263,6 @@ def add_parsers(subparsers) -> None:
         "track", help="replay a saved reconchess GameHistory through board sets"
     )
     track.add_argument("history", help="GameHistory JSON (as saved by reconchess)")
-    track.add_argument("--html", default=None, help="also write the game's replay page here")
     most_boards = _boards_in_memory()
     for p in (demo, track):
         p.add_argument(
@@ -356,11 +355,4 @@ def run_track(args) -> int:
             f"{path} is not a reconchess GameHistory JSON file (it holds a "
             f"{type(history).__name__}); save one with `fogsearch play --save` or GameHistory.save"
         )
-    if args.html:
-        writable_path(args.html, "--html")
-    code = _report(history, args.max_boards)
-    if args.html:
-        from fogsearch.replay.command import save_replay
-
-        print(f"replay page: {save_replay(history, args.html, max_boards=args.max_boards)}")
-    return code
+    return _report(history, args.max_boards)

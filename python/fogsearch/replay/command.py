@@ -13,7 +13,7 @@ from fogsearch.arguments import UsageError, bounded_int, existing_file, writable
 from fogsearch.replay.page import build_page, write_page
 from fogsearch.replay.reading import ReplayError, history_from_json, read_history
 from fogsearch.replay.turn_log import read_turn_log
-from fogsearch.tracking import BYTES_PER_BOARD, TRACK_MAX_BOARDS, _boards_in_memory
+from fogsearch.tracking import BYTES_PER_BOARD, TRACK_MAX_BOARDS, _boards_in_memory, run_track
 
 
 def add_parser(subparsers) -> None:
@@ -43,6 +43,10 @@ def add_parser(subparsers) -> None:
         help="stop tracking a side whose set would grow past this many boards (the page says so)",
     )
     p.set_defaults(handler=run)
+    track = subparsers.choices.get("track")
+    if track is not None:  # `fogsearch track GAME.json --html FILE`
+        track.add_argument("--html", default=None, help="also write the game's replay page here")
+        track.set_defaults(handler=run_track_with_page)
 
 
 def run(args) -> int:
@@ -60,6 +64,20 @@ def run(args) -> int:
         f"wrote {page} ({page.stat().st_size / 1e6:.2f} MB) in {time.perf_counter() - started:.1f}s"
     )
     return 0
+
+
+def run_track_with_page(args) -> int:
+    """``fogsearch track``, then the page where ``--html`` asks for one."""
+    if args.html:
+        writable_path(args.html, "--html")
+    code = run_track(args)
+    if args.html:
+        try:
+            history = read_history(args.history)
+        except ReplayError as exc:
+            raise UsageError(str(exc)) from None
+        print(f"replay page: {save_replay(history, args.html, max_boards=args.max_boards)}")
+    return code
 
 
 def save_replay(
