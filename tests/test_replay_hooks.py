@@ -23,6 +23,7 @@ def test_play_writes_the_page_with_the_bots_log(tmp_path):
     text = out.read_text()
     assert '"hasModel":true' in text  # the bot's side is weighted by its opponent model
     assert re.search(r'"log":\{"value":-?\d+', text)
+    assert re.search(r'"weighed":\{"[a-h][1-8][a-h][1-8]q?":-?\d+', text)  # its best requests
 
 
 def test_play_refuses_an_unwritable_page_before_the_game(tmp_path, capsys):

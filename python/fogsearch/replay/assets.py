@@ -151,8 +151,14 @@ function drawInfo(f) {
   rows.push(['true board\'s share', share === null ? '-' : (100 * share).toPrecision(3) + '%'
     + (state.model ? ' (model)' : ' (uniform)')]);
   if (f.lost) rows.push(['material', 'lost material this turn']);
-  if (f.log) for (const k of ['value', 'depth', 'plies', 'sense_by', 'tied', 'search_seconds', 'budget'])
-    if (f.log[k] !== undefined && f.log[k] !== null) rows.push(['bot: ' + k, f.log[k]]);
+  const shown = ['value', 'depth', 'plies', 'sense_by', 'weighed', 'tied', 'search_seconds', 'budget'];
+  if (f.log) for (const k of shown) {
+    const v = f.log[k];
+    if (v === undefined || v === null) continue;
+    if (typeof v === 'object') rows.push(['bot: ' + k, Object.entries(v).map(
+      ([request, value]) => request + ' ' + value).join(', ')]);
+    else rows.push(['bot: ' + k, typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(2) : v]);
+  }
   if (f.stop) rows.push(['note', f.stop]);
   const table = document.createElement('table');
   for (const [k, v] of rows) {

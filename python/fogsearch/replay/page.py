@@ -90,7 +90,16 @@ def page_data(history: GameHistory, frames: dict[chess.Color, list[Frame]]) -> d
 def _frame_data(f: Frame) -> dict:
     log = None
     if f.log:
-        keep = ("value", "depth", "plies", "sense_by", "tied", "search_seconds", "budget")
+        keep = (
+            "value",
+            "depth",
+            "plies",
+            "sense_by",
+            "weighed",
+            "tied",
+            "search_seconds",
+            "budget",
+        )
         log = {k: f.log[k] for k in keep if f.log.get(k) is not None}
     return {
         "t": f.turn,
