@@ -125,3 +125,13 @@ def test_a_side_whose_set_passes_max_boards_stops_being_tracked_there():
     assert all(f.belief is not None and f.after_sense <= 100 for f in frames[:stop])
     assert all(f.belief is None and f.after_sense is None for f in frames[stop + 1 :])
     assert frames[-1].taken is not None  # the moves are still shown
+
+
+def test_player_names_cannot_end_the_pages_script(tmp_path):
+    name = "</script><script>alert(1)</script>"
+    game = tmp_path / "in.json"
+    game.write_text(tampered(lambda raw: raw.update(white_name=name)))
+    out = tmp_path / "game.html"
+    assert main(["replay", str(game), "-o", str(out)]) == 0
+    text = out.read_text()
+    assert "<script>alert" not in text and "&lt;/script&gt;" in text  # escaped in data and title

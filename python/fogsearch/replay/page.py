@@ -55,8 +55,8 @@ def build_page(
         kwargs = {} if max_boards is None else {"max_boards": max_boards}
         frames = game_frames(history, logs, **kwargs)
     data = page_data(history, frames)
-    # "</" would end the script element early; JSON allows "\/" in its place.
-    blob = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    # No "<" in the script element: "</script" would end it early, "<!--" changes its parsing.
+    blob = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
     pieces = "".join(
         f'<button data-piece="{i}">{name}</button>' for i, name in enumerate(PIECE_BUTTONS)
     )
