@@ -199,6 +199,29 @@ def test_error_resign_loses_for_the_caller_whoever_is_to_move(server):
     assert server.store.finished_game(game.id)["winner"] == "white"
 
 
+def test_a_finished_game_is_answered_from_the_store_after_a_restart(server, tmp_path):
+    game = server.registry.create_game("alice", "bob", 60.0, 1.0, invite=())
+    assert _move(server, ALICE, game.id, "error_resign").ok
+    before = server.call("GET", f"games/{game.id}/game_history", auth=BOB).json()
+    server.close()
+    server.close = lambda: None
+    again = Server(tmp_path / "server.sqlite")
+    try:
+        for user in (ALICE, BOB):
+            status = again.call("GET", f"games/{game.id}/game_status", auth=user).json()
+            assert status == {"is_over": True, "is_my_turn": False}
+        after = again.call("GET", f"games/{game.id}/game_history", auth=BOB).json()
+        assert after == before and after["game_history"]["win_reason"]["value"] == "RESIGN"
+        winner = again.call("GET", f"games/{game.id}/winner_color", auth=ALICE).json()
+        assert winner == {"winner_color": False}
+        assert _move(again, ALICE, game.id, "end_turn").ok  # a finished game takes no turn
+        assert again.call("GET", f"games/{game.id}/color", auth=("carol", "c")).status_code == 403
+        # ids go on from the stored ones
+        assert again.registry.create_game("a", "b", 1.0, 0.0, invite=()).id == game.id + 1
+    finally:
+        again.close()
+
+
 def test_the_referee_ends_a_game_on_time_with_no_player_asking(server):
     server.registry.start_grace = 0.2  # nobody readies: the clocks start anyway
     game = server.registry.create_game("alice", "bob", 0.3, 0.0, invite=("alice", "bob"))
