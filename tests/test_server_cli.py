@@ -201,9 +201,12 @@ def _ponder_game(tmp_path, monkeypatch, ponder):
 def test_connect_ponders_in_every_wait_for_the_opponent_and_never_on_its_turn(
     tmp_path, monkeypatch
 ):
-    (_, _, history), record = _ponder_game(tmp_path, monkeypatch, ponder=True)
+    outcome, record = _ponder_game(tmp_path, monkeypatch, ponder=True)
     assert record["color"] == chess.BLACK and record["calls_on_my_turn"] == 0
     waits = record["waits"]
+    history = outcome.history
+    replay_history(history, "slow", "ponder")
+    assert record["winner_color"] == outcome.winner_color
     if history.num_turns(chess.BLACK) == history.num_turns(chess.WHITE):
         assert waits[-1] == 0  # our move ended the game: there was nothing left to wait for
         waits = waits[:-1]

@@ -18,12 +18,13 @@ import sys
 import time
 import traceback
 from collections.abc import Callable
+from dataclasses import dataclass
 from multiprocessing import get_context
 from multiprocessing.process import BaseProcess
 
 import chess
 import reconchess
-from reconchess import play_turn
+from reconchess import GameHistory, WinReason, play_turn
 
 from fogsearch.server.transport import BoundedRemoteGame, Lobby
 from fogsearch.tournament.players import PlayerSpec
@@ -56,6 +57,24 @@ def wait_for_turn(game: BoundedRemoteGame, player: reconchess.Player, ponder: bo
         time.sleep(max(0.0, next_poll - time.monotonic()))
 
 
+@dataclass(frozen=True)
+class Outcome:
+    color: bool
+    winner_color: bool | None
+    win_reason: WinReason | None
+    history: GameHistory
+
+    def describe(self) -> str:
+        """``white: won by KING_CAPTURE`` (the player's colour, then its result)."""
+        verdict = (
+            "draw"
+            if self.winner_color is None
+            else ("won" if self.winner_color == self.color else "lost")
+        )
+        reason = self.win_reason.name if self.win_reason is not None else None
+        return f"{chess.COLOR_NAMES[self.color]}: {verdict} by {reason}"
+
+
 def play_game(
     server_url: str,
     game_id: int,
@@ -63,21 +82,19 @@ def play_game(
     player: reconchess.Player,
     *,
     ponder: bool = True,
-):
-    """Plays one game to its end; returns ``(winner_color, win_reason, history)`` as
-    reconchess's ``play_remote_game`` does."""
+) -> Outcome:
+    """Plays one game to its end, as reconchess's ``play_remote_game`` does but pondering."""
     game = BoundedRemoteGame(server_url, game_id, auth)
-    player.handle_game_start(
-        game.get_player_color(), game.get_starting_board(), game.get_opponent_name()
-    )
+    color = game.get_player_color()
+    player.handle_game_start(color, game.get_starting_board(), game.get_opponent_name())
     game.start()
     while not wait_for_turn(game, player, ponder):
         play_turn(game, player, end_turn_last=False)
-    winner_color = game.get_winner_color()
-    win_reason = game.get_win_reason()
-    history = game.get_game_history()
-    player.handle_game_end(winner_color, win_reason, history)
-    return winner_color, win_reason, history
+    outcome = Outcome(
+        color, game.get_winner_color(), game.get_win_reason(), game.get_game_history()
+    )
+    player.handle_game_end(outcome.winner_color, outcome.win_reason, outcome.history)
+    return outcome
 
 
 def play_invitation(
@@ -96,11 +113,8 @@ def play_invitation(
     failed = False
     try:
         player = spec.build(game_seed=seed + game_id)
-        winner, reason, _ = play_game(server_url, game_id, auth, player, ponder=ponder)
-        color = BoundedRemoteGame(server_url, game_id, auth).get_player_color()
-        verdict = "draw" if winner is None else ("won" if winner == color else "lost")
-        name = getattr(reason, "name", reason)
-        _say(f"game {game_id} ({chess.COLOR_NAMES[color]}): {verdict} by {name}")
+        outcome = play_game(server_url, game_id, auth, player, ponder=ponder)
+        _say(f"game {game_id}: {outcome.describe()}")
     except Exception:  # noqa: BLE001 - the bot's or the game's failure: resign, as rc-connect does
         failed = True
         _say(f"game {game_id}: failed; resigning:\n{traceback.format_exc().rstrip()}")

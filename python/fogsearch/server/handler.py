@@ -260,7 +260,7 @@ class RBCRequestHandler(BaseHTTPRequestHandler):
         try:
             body = json.loads(raw, cls=ChessJSONDecoder)
         except (ValueError, UnicodeDecodeError) as exc:
-            raise HttpError(400, f"the body is not JSON: {exc}") from None
+            raise HttpError(400, f"the body is not reconchess JSON: {exc}") from None
         if not isinstance(body, dict):
             raise HttpError(400, "the body must be a JSON object")
         return body
