@@ -310,3 +310,35 @@ def test_the_store_refuses_a_file_that_is_not_a_server_file(tmp_path):
         ServerStore(text)
     with pytest.raises(UsageError, match="names alice twice"):
         PairTerms("alice", "alice", 2, 30.0, 1.0)
+
+
+def test_a_pair_game_waits_until_both_users_have_polled(server):
+    terms = PairTerms("alice", "bob", 1, 30.0, 1.0)
+    stop = threading.Event()
+    pairing = threading.Thread(
+        target=run_pairing,
+        args=(server.registry, terms),
+        kwargs={"log": lambda s: None, "stop": stop, "poll_seconds": 0.02, "linger_seconds": 1},
+    )
+    pairing.start()
+    try:
+        _login(server, ALICE)
+        time.sleep(0.5)
+        games = sqlite3.connect(server.store.path).execute("SELECT count(*) FROM games")
+        assert games.fetchone() == (0,)
+        _login(server, BOB)
+        deadline = time.monotonic() + 10
+        while (
+            time.monotonic() < deadline
+            and not server.call("GET", "invitations/", auth=BOB).json()["invitations"]
+        ):
+            time.sleep(0.05)
+        [alice_inv] = server.call("GET", "invitations/", auth=ALICE).json()["invitations"]
+        game_id = server.call("POST", f"invitations/{alice_inv}", auth=ALICE).json()["game_id"]
+        assert server.call("GET", f"games/{game_id}/color", auth=ALICE).json() == {"color": True}
+        assert _move(server, ALICE, game_id, "error_resign").ok
+        pairing.join(timeout=10)
+        assert not pairing.is_alive()
+    finally:
+        stop.set()
+        pairing.join(timeout=10)

@@ -240,7 +240,8 @@ class RBCRequestHandler(BaseHTTPRequestHandler):
         except HttpError as exc:
             self._send(exc.status, {"error": str(exc)})
         except tuple(STATUS) as exc:
-            self._send(STATUS[type(exc)], {"error": str(exc)})
+            status = next(code for kind, code in STATUS.items() if isinstance(exc, kind))
+            self._send(status, {"error": str(exc)})
         except Exception as exc:  # noqa: BLE001 - a server bug: answer 500, log, keep serving
             traceback.print_exc(file=sys.stderr)
             self._send(500, {"error": f"{type(exc).__name__}: {exc}"})
