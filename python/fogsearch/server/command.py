@@ -118,7 +118,8 @@ def run_serve(args: argparse.Namespace) -> int:
         raise UsageError("--pair USER_A USER_B and --games N go together")
     terms = None
     if args.pair:
-        terms = PairTerms(*args.pair, args.games, args.seconds, args.increment)
+        user_a, user_b = args.pair
+        terms = PairTerms(user_a, user_b, args.games, args.seconds, args.increment)
     store = ServerStore(args.db)
     registry = Registry(
         store,

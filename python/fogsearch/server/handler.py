@@ -226,8 +226,7 @@ class RBCRequestHandler(BaseHTTPRequestHandler):
         try:
             body = self._body()
             path = urlsplit(self.path).path.rstrip("/") or "/"
-            matches = [(r, r.pattern.fullmatch(path)) for r in ROUTES]
-            matches = [(r, m) for r, m in matches if m]
+            matches = [(r, m) for r in ROUTES if (m := r.pattern.fullmatch(path)) is not None]
             if not matches:
                 raise HttpError(404, f"no such endpoint {path}")
             chosen = [(r, m) for r, m in matches if r.method == method]
@@ -305,4 +304,5 @@ class RBCHTTPServer(ThreadingHTTPServer):
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
+        host = host.decode() if isinstance(host, bytes) else host
         return f"http://{host}:{port}"

@@ -75,7 +75,7 @@ def run_pairing(
             f"match {match.id}: game {played + 1} of {terms.games} is game {game.id}, "
             f"{white} (white) vs {black} (black), {terms.seconds:g} s + {terms.increment:g} s"
         )
-        if not _wait(registry, stop, poll_seconds, None, lambda game=game: game.finished):
+        if not _wait(registry, stop, poll_seconds, None, game_over(game)):
             return False
         played = store.match_games_finished(match.id)
     store.finish_match(match.id)
@@ -89,6 +89,10 @@ def run_pairing(
         lambda: registry.invitations_open(game_ids) == 0 or time.monotonic() >= deadline,
     )
     return True
+
+
+def game_over(game) -> Callable[[], bool]:
+    return lambda: game.finished
 
 
 def _both_connected(registry: Registry, terms: PairTerms) -> bool:

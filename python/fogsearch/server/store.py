@@ -106,6 +106,12 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
+def _rowid(cursor: sqlite3.Cursor) -> int:
+    if cursor.lastrowid is None:
+        raise RuntimeError("SQLite gave no row id for an INSERT")
+    return cursor.lastrowid
+
+
 def password_hash(password: str, salt: bytes) -> bytes:
     return hashlib.pbkdf2_hmac("sha256", password.encode(), salt, PBKDF2_ROUNDS)
 
@@ -233,7 +239,7 @@ class ServerStore:
                 "created_at) VALUES (?, ?, ?, ?, ?, 'playing', ?)",
                 (match_id, white, black, seconds, increment, now()),
             )
-            return int(cursor.lastrowid)
+            return _rowid(cursor)
 
     def finish_game(self, game_id: int, result: GameResult) -> None:
         with self._lock, self.conn:
@@ -268,7 +274,7 @@ class ServerStore:
             cursor = self.conn.execute(
                 "INSERT INTO invitations (game_id, username) VALUES (?, ?)", (game_id, username)
             )
-            return int(cursor.lastrowid)
+            return _rowid(cursor)
 
     def mark_invitation(self, invitation_id: int, column: str) -> None:
         if column not in ("accepted", "finished"):
@@ -295,7 +301,7 @@ class ServerStore:
                     "created_at) VALUES (?, ?, ?, ?, ?, 'running', ?)",
                     (*terms, now()),
                 )
-                match_id = int(cursor.lastrowid)
+                match_id = _rowid(cursor)
             else:
                 match_id = int(row[0])
         return StoredMatch(match_id, *terms, finished_games=self.match_games_finished(match_id))
