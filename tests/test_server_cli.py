@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import chess
@@ -22,7 +23,7 @@ from reconchess.history import GameHistoryDecoder
 from server_checks import listening_url, replay_history
 
 from fogsearch.cli import main as cli_main
-from fogsearch.server.client import play_game
+from fogsearch.server.client import POLL_SECONDS, play_game, wait_for_turn
 from fogsearch.server.handler import RBCHTTPServer
 from fogsearch.server.registry import Registry
 from fogsearch.server.store import ServerStore
@@ -215,3 +216,33 @@ def test_connect_ponders_in_every_wait_for_the_opponent_and_never_on_its_turn(
     assert all(calls >= 1 for calls in waits), waits
     _, quiet = _ponder_game(tmp_path, monkeypatch, ponder=False)
     assert sum(quiet["waits"]) == 0 and quiet["calls_on_my_turn"] == 0
+
+
+class _FakeGame:
+    """A game whose opponent moves for ``seconds``; then it is our turn."""
+
+    def __init__(self, seconds):
+        self.until = time.monotonic() + seconds
+
+    def status(self):
+        return {"is_over": False, "is_my_turn": time.monotonic() >= self.until}
+
+
+class _Ponderer:
+    def __init__(self, work_seconds):
+        self.work_seconds, self.calls = work_seconds, 0
+
+    def while_we_wait(self):
+        self.calls += 1
+        if self.work_seconds:
+            time.sleep(self.work_seconds)
+
+
+def test_the_ponder_loop_calls_a_working_bot_back_to_back_and_an_idle_one_once_a_poll():
+    working, idle = _Ponderer(0.005), _Ponderer(0.0)
+    assert wait_for_turn(_FakeGame(0.5), working, ponder=True) is False
+    assert wait_for_turn(_FakeGame(0.5), idle, ponder=True) is False
+    assert working.calls >= 20  # about 100 slices of 5 ms in 0.5 s
+    assert 1 <= idle.calls <= 0.5 / POLL_SECONDS + 2  # one call a poll, not a spinning core
+    off = _Ponderer(0.0)
+    assert wait_for_turn(_FakeGame(0.2), off, ponder=False) is False and off.calls == 0
