@@ -22,6 +22,8 @@ REQUEST_SECONDS = 30.0
 """Timeout of one request; a game call answers in milliseconds."""
 UNREACHABLE_SECONDS = 300.0
 """How long a server may fail every request before the client gives up on it."""
+FIRST_CONTACT_SECONDS = 15.0
+"""How long the first call (the version check) retries: a wrong URL fails in seconds."""
 RETRY_SECONDS = 0.5
 
 
@@ -76,14 +78,13 @@ class Lobby:
         self.session.auth = auth
         self.kwargs = kwargs
 
-    def _call(self, method: str, path: str, payload: dict | None = None):
+    def _call(self, method: str, path: str, payload: dict | None = None, **options):
         data = None if payload is None else json.dumps(payload, cls=ChessJSONEncoder)
-        return request(
-            self.session, method, f"{self.server_url}/api/{path}", data=data, **self.kwargs
-        )
+        url = f"{self.server_url}/api/{path}"
+        return request(self.session, method, url, data=data, **{**self.kwargs, **options})
 
     def reconchess_version(self) -> str:
-        return self._call("GET", "version")["version"]
+        return self._call("GET", "version", unreachable_seconds=FIRST_CONTACT_SECONDS)["version"]
 
     def invitations(self) -> list[int]:
         return self._call("GET", "invitations/")["invitations"]
