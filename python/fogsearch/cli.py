@@ -15,6 +15,7 @@ from fogsearch import benchmarks, play, tracking
 from fogsearch.arguments import UsageError
 from fogsearch.jps import command as jps_command
 from fogsearch.replay import command as replay_command
+from fogsearch.server import command as server_command
 from fogsearch.tournament import command as tournament_command
 from fogsearch.ttcg.match import command as cards_command
 
@@ -45,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     benchmarks.add_parser(subparsers)
     cards_command.add_parser(subparsers)
     jps_command.add_parser(subparsers)
+    server_command.add_parsers(subparsers)
     return parser
 
 
