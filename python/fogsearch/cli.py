@@ -14,6 +14,8 @@ import traceback
 from fogsearch import benchmarks, play, tracking
 from fogsearch.arguments import UsageError
 from fogsearch.jps import command as jps_command
+from fogsearch.replay import command as replay_command
+from fogsearch.server import command as server_command
 from fogsearch.tournament import command as tournament_command
 from fogsearch.ttcg.match import command as cards_command
 
@@ -39,10 +41,12 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     tracking.add_parsers(subparsers)
     play.add_parser(subparsers)
+    replay_command.add_parser(subparsers)
     tournament_command.add_parser(subparsers)
     benchmarks.add_parser(subparsers)
     cards_command.add_parser(subparsers)
     jps_command.add_parser(subparsers)
+    server_command.add_parsers(subparsers)
     return parser
 
 

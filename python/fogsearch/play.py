@@ -71,6 +71,7 @@ def add_parser(subparsers) -> None:
     )
     p.add_argument("--seed", type=SEED, default=0)
     p.add_argument("--save", default=None, help="save the reconchess GameHistory JSON here")
+    p.add_argument("--html", default=None, help="write the game's replay page here")
     add_match_arguments(p)
     p.set_defaults(handler=run)
 
@@ -80,8 +81,9 @@ def run(args: argparse.Namespace) -> int:
     bot, opponent = PlayerSpec.parse(args.bot), PlayerSpec.parse(args.opponent)
     for spec in (bot, opponent):
         spec.check()
-    if args.save:
-        writable_path(args.save, "--save")
+    for path, what in ((args.save, "--save"), (args.html, "--html")):
+        if path:
+            writable_path(path, what)
     white, black = (bot, opponent) if args.color == "white" else (opponent, bot)
     print(
         f"{white.name} (white) vs {black.name} (black), {args.seconds:g}s + {args.increment:g}s "
@@ -108,6 +110,10 @@ def run(args: argparse.Namespace) -> int:
         with open(args.save, "w") as fp:
             fp.write(record.history_json)
         print(f"saved GameHistory to {args.save}")
+    if args.html and record.history_json:
+        from fogsearch.replay.command import save_replay
+
+        print(f"replay page: {save_replay(record.history_json, args.html, log.entries)}")
     return 0 if record.crashed is None else 1
 
 
@@ -119,6 +125,8 @@ class TurnLog:
         self.out = out
         self.played = {chess.WHITE: 0, chess.BLACK: 0}
         self.logged = {chess.WHITE: 0, chess.BLACK: 0}
+        self.entries: dict[chess.Color, list[dict]] = {}
+        """The turn log entries by colour, for the replay page."""
         self.header_printed = False
 
     @property
@@ -131,6 +139,7 @@ class TurnLog:
         if not isinstance(turn_log, list) or len(turn_log) <= self.logged[color]:
             return
         self.logged[color] = len(turn_log)
+        self.entries.setdefault(color, []).append(dict(turn_log[-1]))
         if not self.header_printed:
             self._print_header()
         print(self.row(self.played[color], color, turn_log[-1]), file=self.out, flush=True)

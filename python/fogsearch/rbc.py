@@ -54,6 +54,7 @@ __all__ = [
     "InconsistentObservationError",
     "InvalidFenError",
     "MalformedObservationError",
+    "SQUARE_STATES",
     "SearchConfig",
     "SearchResult",
     "Searcher",
@@ -67,6 +68,23 @@ __all__ = [
     "search",
     "sense_values",
 ]
+
+SQUARE_STATES: tuple[str, ...] = (
+    "empty",
+    "P",
+    "N",
+    "B",
+    "R",
+    "Q",
+    "K",
+    "p",
+    "n",
+    "b",
+    "r",
+    "q",
+    "k",
+)
+"""The columns of :meth:`BoardSet.square_distribution`: empty, then the pieces by FEN letter."""
 
 SENSE_SQUARES: tuple[int, ...] = tuple(r * 8 + f for r in range(1, 7) for f in range(1, 7))
 """The 36 non-edge sense squares (b2 … g7)."""
@@ -241,6 +259,25 @@ class BoardSet:
         """Each board's probability (float64, summing to 1), in the set's order; equal without an
         opponent model."""
         return self._inner.weights()
+
+    def square_distribution(
+        self, weights: Sequence[float] | np.ndarray | None = None
+    ) -> np.ndarray:
+        """Per square (a1 = 0 … h8 = 63), the share of the set's boards in each of 13 states, a
+        ``(64, 13)`` float64 array whose rows sum to 1; the columns are :data:`SQUARE_STATES`
+        (empty, then White pawn … king, then Black pawn … king: column ``piece_type + 6 * (color
+        == chess.BLACK)``). With ``weights`` (one per board in the set's order, finite, not
+        negative, not all zero; e.g. :meth:`weights`) each board counts at its weight."""
+        if weights is None:
+            return self._inner.square_distribution(None)
+        w = np.ascontiguousarray(weights, dtype=np.float64)
+        if w.ndim != 1 or len(w) != len(self):
+            raise ValueError(
+                f"weights must be one number per board ({len(self)}), got shape {w.shape}"
+            )
+        if not np.all(np.isfinite(w)) or np.any(w < 0) or not w.sum() > 0:
+            raise ValueError("weights must be finite, not negative and not all zero")
+        return self._inner.square_distribution(w)
 
     # -- reconchess.Player callbacks ----------------------------------------------------------
     def handle_opponent_move_result(

@@ -115,6 +115,10 @@ class BoardSet:
     def opponent_model(self) -> tuple[float, float] | None: ...
     def weights(self) -> npt.NDArray[np.float64]:
         """Each board's probability, in the set's order."""
+    def square_distribution(
+        self, weights: npt.NDArray[np.float64] | None = None
+    ) -> npt.NDArray[np.float64]:
+        """Per square, the share of boards in each of 13 states: a (64, 13) array."""
     def subset(self, indices: list[int]) -> BoardSet:
         """The boards at ``indices`` (in that order, repeats kept once) as a new set."""
     def copy(self) -> BoardSet: ...

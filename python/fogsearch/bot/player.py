@@ -303,6 +303,9 @@ class FogsearchBot(Player):
             move_values, margin = self._board_values(boards, weights, budget, started), 0
         self._search_ended = time.monotonic()
         self._turn["search_seconds"] = self._search_ended - started
+        # The five best requests it weighed, for the replay page (fogsearch.replay).
+        best = sorted(move_values.items(), key=lambda kv: -kv[1])[:5]
+        self._turn["weighed"] = {str(request): value for request, value in best}
 
         def means_of(requests):
             self._turn["tied"] = len(requests)

@@ -93,6 +93,7 @@ def add_parser(subparsers) -> None:
         default=None,
         help=f"write the standings plot here ({', '.join('.' + f for f in PLOT_FORMATS)})",
     )
+    p.add_argument("--html", default=None, help="write a replay page per game and index.html here")
     p.add_argument("--no-progress", action="store_true")
     add_match_arguments(p)
     add_sprt_arguments(p)
@@ -180,6 +181,10 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.plot:
         check_plot_path(args.plot)
+    if args.html:
+        from fogsearch.replay.tournament_pages import check_folder
+
+        check_folder(args.html)
     stopped = None
     try:
         with sigterm_as_interrupt():
@@ -187,6 +192,10 @@ def run(args: argparse.Namespace) -> int:
     except TournamentStopped as exc:
         stopped, tid = exc, exc.tournament_id
     print_summary(args.db, tid, args.plot)
+    if args.html:
+        from fogsearch.replay.tournament_pages import write_tournament_pages
+
+        print(f"replay pages: {write_tournament_pages(args.db, tid, args.html)}")
     if stopped is not None:
         print(
             f"stopped by {stopped.reason}: the running games were terminated; the finished ones "
@@ -269,8 +278,10 @@ def _play(args: argparse.Namespace, players: list[PlayerSpec], fmt: str) -> int:
 def run_sprt_command(args: argparse.Namespace, players: list[PlayerSpec]) -> int:
     from fogsearch.tournament.sequential import run_sprt
 
-    if args.gauntlet or args.backend != "local" or args.plot:
-        raise UsageError("--sprt plays two players locally: no --gauntlet, --backend or --plot")
+    if args.gauntlet or args.backend != "local" or args.plot or args.html:
+        raise UsageError(
+            "--sprt plays two players locally: no --gauntlet, --backend, --plot or --html"
+        )
     bounds = SprtBounds.parse(args.sprt, args.alpha, args.beta, args.max_pairs)
     stopped = None
     try:

@@ -1,7 +1,7 @@
 //! Bindings for `fogsearch_core::chess` and `fogsearch_core::rbc`: the private `_core.BoardSet`
 //! and FEN-level rule functions. Moves cross as UCI strings, pieces as (piece_type, is_white).
 
-use numpy::{IntoPyArray, PyArray1};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
@@ -388,6 +388,25 @@ impl PyBoardSet {
     fn weights<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArray1<f64>>> {
         let weights = read(slf)?.inner.weights();
         Ok(weights.into_pyarray(slf.py()))
+    }
+
+    /// Per square, the share of boards (weighted by `weights` when given, one per board) in each
+    /// of the 13 states (empty, White pawn … king, Black pawn … king): a (64, 13) array.
+    #[pyo3(signature = (weights=None))]
+    fn square_distribution<'py>(
+        slf: &Bound<'py, Self>,
+        weights: Option<PyReadonlyArray1<'py, f64>>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let weights = weights.map(|w| w.as_array().to_vec());
+        let rows = read(slf)?
+            .run(slf.py(), move |s| match &weights {
+                None => Ok(s.square_distribution()),
+                Some(w) => s.square_distribution_weighted(w),
+            })?
+            .map_err(rbc_err)?;
+        let flat: Vec<f64> = rows.into_iter().flatten().collect();
+        flat.into_pyarray(slf.py())
+            .reshape([64, rbc::SQUARE_STATES])
     }
 
     /// `[(square, expected boards left)]` for the 36 non-edge sense squares.

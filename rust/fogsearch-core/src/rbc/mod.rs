@@ -1,6 +1,7 @@
 //! Reconnaissance Blind Chess rules as reconchess 1.6.9 applies them, and board sets.
 
 mod board_set;
+mod distribution;
 mod error;
 mod opponent_model;
 mod rules;
@@ -8,6 +9,7 @@ mod sense;
 mod unique;
 
 pub use board_set::BoardSet;
+pub use distribution::{state_index, SQUARE_STATES};
 pub use error::RbcError;
 pub use opponent_model::{move_score, OpponentModel};
 pub use rules::{
