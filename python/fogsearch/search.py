@@ -24,7 +24,6 @@ king-safety leaves, and the per-board values (:func:`mean_reply_values`, :func:`
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
@@ -34,6 +33,7 @@ import numpy as np
 from fogsearch._core import search as _native
 from fogsearch._core.rbc import BoardSet as _NativeBoardSet
 from fogsearch._python_chess import fen_of, move_of, ucis_of
+from fogsearch.arguments import cores
 
 __all__ = [
     "MATE",
@@ -413,7 +413,7 @@ class BoardTable:
 
 def _threads(threads: int | None) -> int:
     if threads is None:
-        return os.cpu_count() or 1
+        return cores()
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
         raise ValueError(
             f"threads must be an integer in 1..256 (or None: every core), got {threads!r}"

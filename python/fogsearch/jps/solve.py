@@ -3,7 +3,6 @@ over ``fogsearch._core.jps`` (which releases the GIL and stops on Ctrl-C)."""
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -14,6 +13,7 @@ import numpy.typing as npt
 
 from fogsearch._core import jps as _native
 from fogsearch._core.jps import Game, JpsError
+from fogsearch.arguments import cores
 from fogsearch.jps.game import Policy, load_game
 
 __all__ = [
@@ -279,7 +279,7 @@ class SeedsResult:
 
 
 def _threads(threads: int | None) -> int:
-    return threads if threads is not None else max(1, min(os.cpu_count() or 1, 256))
+    return threads if threads is not None else max(1, min(cores(), 256))
 
 
 def run_seeds_many(
