@@ -67,6 +67,7 @@ def test_bot_completes_games_against_baselines(opponent, bot_colour):
     assert bot_fallbacks == 0
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(find_stockfish() is None, reason="Stockfish not installed (scripts/install.sh)")
 def test_bot_completes_a_game_against_troutbot():
     record = play_game(GameTask(0, BOT, PlayerSpec("trout"), seed=2, seconds_per_player=120))
