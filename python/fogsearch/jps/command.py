@@ -16,7 +16,7 @@ import sys
 from fogsearch._core.jps import JpsError
 from fogsearch.arguments import UsageError, bounded_int, cores
 from fogsearch.jps.game import load_game
-from fogsearch.jps.solve import run_seeds
+from fogsearch.jps.seeds import run_seeds
 
 SEEDS = bounded_int(1, 1_000_000, "each seed runs CFR and JPS once")
 THREADS = bounded_int(1, 256, "more threads than cores only add switching")
