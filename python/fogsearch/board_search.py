@@ -16,6 +16,7 @@ from fogsearch._core import search as _native
 from fogsearch._core.rbc import BoardSet as _NativeBoardSet
 from fogsearch._python_chess import fen_of, move_of, ucis_of
 from fogsearch.arguments import cores
+from fogsearch.limits import MAX_THREADS, MAX_UCI_DEPTH, MAX_UCI_NODES
 
 __all__ = [
     "BoardTable",
@@ -153,9 +154,9 @@ class BoardTable:
 def _threads(threads: int | None) -> int:
     if threads is None:
         return cores()
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
         raise ValueError(
-            f"threads must be an integer in 1..256 (or None: every core), got {threads!r}"
+            f"threads must be an integer in 1..{MAX_THREADS} (or None: every core), got {threads!r}"
         )
     return threads
 
@@ -214,7 +215,7 @@ class EngineJudge:
     that is missing or fails."""
 
     def __init__(self, engine: str = "stockfish", depth: int = 8, nodes: int = 0):
-        for name, value, most in (("depth", depth, 40), ("nodes", nodes, 10**8)):
+        for name, value, most in (("depth", depth, MAX_UCI_DEPTH), ("nodes", nodes, MAX_UCI_NODES)):
             least = 1 if name == "depth" else 0
             if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
                 raise ValueError(f"{name} must be an integer in {least}..{most}, got {value!r}")

@@ -17,6 +17,7 @@ from typing import Any
 import chess
 
 from fogsearch.arguments import cores
+from fogsearch.limits import MAX_THREADS
 from fogsearch.search import MAX_BOARD_PLIES, MAX_DEPTH, EngineJudge, SearchConfig, SearchError
 from fogsearch.settings import config_from_settings, settings_of
 
@@ -115,7 +116,7 @@ MAX_TRACKED_BOARDS = 50_000_000
 
 def every_core() -> int:
     """The threads the bot searches with by default: every core (at most the search's 256)."""
-    return max(1, min(256, cores()))
+    return max(1, min(MAX_THREADS, cores()))
 
 
 def _bot_search() -> SearchConfig:

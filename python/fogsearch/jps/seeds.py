@@ -15,6 +15,7 @@ from fogsearch._core import jps as _native
 from fogsearch._core.jps import JpsError
 from fogsearch.arguments import cores
 from fogsearch.jps.solve import Depth, GameLike, _depth, _game
+from fogsearch.limits import MAX_THREADS
 
 __all__ = ["SeedsResult", "run_seeds", "run_seeds_many"]
 
@@ -93,7 +94,7 @@ class SeedsResult:
 
 
 def _threads(threads: int | None) -> int:
-    return threads if threads is not None else max(1, min(cores(), 256))
+    return threads if threads is not None else max(1, min(cores(), MAX_THREADS))
 
 
 def run_seeds_many(

@@ -51,6 +51,7 @@ use crate::chess::Move;
 pub use board_search::BoardTable;
 pub use config::{
     BoundRule, LeafMode, Mode, RbcSearchConfig, SenseMode, MAX_DEPTH, MAX_ROOT_MARGIN,
+    MAX_UCI_DEPTH, MAX_UCI_NODES,
 };
 pub use engine_judge::EngineJudge;
 pub use eval::{evaluate, piece_square_table, INFINITY, MATE, MATE_BOUND, PIECE_VALUES};
