@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 from pathlib import Path
 
 import numpy as np
 
+from fogsearch.arguments import cores
 from fogsearch.jps import load_game, run_seeds_many
 
 #: Table 1 of the paper: game -> (CFR1k, CFR1k+JPS, best known).
@@ -122,7 +122,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="*", default=list(PAPER), help="default: all eleven")
     parser.add_argument("--seeds", type=int, default=1000)
-    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--threads", type=int, default=cores())
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--print-only", action="store_true", help="print the saved table")
     args = parser.parse_args()

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 from pathlib import Path
 
 import numpy as np
 
+from fogsearch.arguments import cores
 from fogsearch.jps import load_game, run_seeds_many
 
 SAMPLES = [1, 2, 5, 8, 15, 20, 25, 30]
@@ -113,7 +113,7 @@ def main() -> None:
     parser.add_argument("--games", nargs="*", default=list(PAPER))
     parser.add_argument("--seeds", type=int, default=1000)
     parser.add_argument("--iterations", type=int, default=100)
-    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--threads", type=int, default=cores())
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--plot", action="store_true", help="draw Figure 2 from the saved results")
     parser.add_argument("--print-only", action="store_true")

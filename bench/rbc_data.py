@@ -24,7 +24,8 @@ from fogsearch.tracking import observations, play_baseline_game
 
 DATA = Path(__file__).parent / "data"
 # (white, black, seed, random sense rate, full turns): greedy-sensing baseline games whose sets
-# reach the sizes seen in real play (NOTES: median 56, 90th percentile 3.2k after the opponent's move).
+# reach the sizes seen in real play (measured on recorded games: median 56, 90th percentile
+# 3.2k after the opponent's move).
 RECORDED = [
     ("random", "attacker", 3, 0.25, 12),
     ("attacker", "random", 7, 0.25, 12),

@@ -7,7 +7,6 @@ and thread scaling of expansion. Prints markdown tables for bench/RESULTS.md.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import subprocess
 import sys
@@ -22,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
 from rbc_data import cases  # noqa: E402
 from rbc_reference import ReferenceTracker  # noqa: E402
 
+from fogsearch.arguments import cores  # noqa: E402
 from fogsearch.observations import (  # noqa: E402
     MoveResult,
     OpponentMoveResult,
@@ -173,11 +173,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--threads",
-        default=f"1,2,{os.cpu_count() or 1}",
+        default=f"1,2,{cores()}",
         help="comma-separated thread counts for the scaling table (default: 1, 2, all cores)",
     )
     args = parser.parse_args()
-    print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}\n")
+    print(f"machine: {cores()} cores; python {sys.version.split()[0]}\n")
     if not args.only_scaling:
         print(
             "| update | parent boards | boards after | python-chess reference (boards/s) | fogsearch, 1 thread (boards/s) | speed-up |"

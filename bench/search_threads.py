@@ -27,6 +27,7 @@ from pathlib import Path
 
 import chess
 
+from fogsearch.arguments import cores
 from fogsearch.rbc import BoardSet
 from fogsearch.search import SearchConfig, search
 
@@ -129,7 +130,7 @@ def main() -> None:
     parser.add_argument("--no-expansion", action="store_true")
     args = parser.parse_args()
     counts = sorted({1, *(int(t) for t in args.threads.split(","))})
-    print(f"cores: {os.cpu_count()}; load average before: {os.getloadavg()}")
+    print(f"cores: {cores()}; load average before: {os.getloadavg()}")
     search([chess.STARTING_FEN], 1)
     search_scaling(args.workloads, args.modes, counts, args.repeats)
     if not args.no_expansion:

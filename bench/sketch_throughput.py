@@ -13,11 +13,11 @@ compare two builds (run it once with each on ``PYTHONPATH``, alternating).
 """
 
 import argparse
-import os
 import time
 
 import numpy as np
 
+from fogsearch.arguments import cores
 from fogsearch.sketch import CountSketch, MinHash, TopK
 
 CLOCK = time.perf_counter
@@ -115,7 +115,7 @@ def main():
         CLOCK = time.process_time
     rows = [] if args.stream_only else minhash_rows(args.minhash_items, args.chunk, args.repeats)
     rows += count_sketch_rows(args.stream_items, args.repeats)
-    print(f"cores: {os.cpu_count()}; clock: {'process CPU' if args.cpu_time else 'wall'}")
+    print(f"cores: {cores()}; clock: {'process CPU' if args.cpu_time else 'wall'}")
     print("| sketch | fogsearch (M items/s) | peer (M items/s) | ratio | peer |")
     print("|---|---:|---:|---:|---|")
     for name, ours, peer, peer_name in rows:

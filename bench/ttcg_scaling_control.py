@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
-import os
 import sys
 import time
 from pathlib import Path
@@ -27,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from ttcg_throughput import STATES, random_public_state  # noqa: E402
 
+from fogsearch.arguments import cores  # noqa: E402
 from fogsearch.ttcg import JointRange, SoftmaxPolicy, UniformPolicy  # noqa: E402
 
 POLICIES = {"uniform": UniformPolicy, "softmax b=5": lambda: SoftmaxPolicy(1, 5.0)}
@@ -75,11 +75,11 @@ def run_processes(state: str, policy: str, k: int, transitions: int) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--threads", default=f"1,2,{os.cpu_count() or 1}")
+    ap.add_argument("--threads", default=f"1,2,{cores()}")
     ap.add_argument("--seconds", type=float, default=1.0, help="about this long per chain")
     args = ap.parse_args()
     counts = sorted({int(k) for k in args.threads.split(",")} | {1})
-    print(f"machine: {os.cpu_count()} cores; each cell: threads (processes) in M transitions/s;")
+    print(f"machine: {cores()} cores; each cell: threads (processes) in M transitions/s;")
     print("eff. = threads / processes, fogsearch's parallel efficiency on this machine\n")
     print(
         "| state | policy | "

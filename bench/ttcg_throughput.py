@@ -24,6 +24,7 @@ import time
 import numpy as np
 
 from fogsearch import _core
+from fogsearch.arguments import cores as available
 from fogsearch.ttcg import JointRange, SoftmaxPolicy, UniformPolicy
 
 STATES = {
@@ -88,7 +89,7 @@ def main():
     )
     ap.add_argument("--kernels", default="ringswap,pairs", help="comma-separated Gibbs kernels")
     args = ap.parse_args()
-    cores = os.cpu_count() or 1
+    cores = available()
     counts = (
         [int(k) for k in args.threads.split(",") if int(k) > 1]
         if args.threads

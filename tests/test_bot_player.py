@@ -67,6 +67,7 @@ def test_bot_completes_games_against_baselines(opponent, bot_colour):
     assert bot_fallbacks == 0
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(find_stockfish() is None, reason="Stockfish not installed (scripts/install.sh)")
 def test_bot_completes_a_game_against_troutbot():
     record = play_game(GameTask(0, BOT, PlayerSpec("trout"), seed=2, seconds_per_player=120))
@@ -238,7 +239,7 @@ def test_every_core_by_default_reaches_the_set_the_sense_and_the_board_judgement
     import fogsearch.bot.player as player_module
     import fogsearch.bot.sensing as sensing_module
 
-    monkeypatch.setattr(config_module.os, "cpu_count", lambda: 3)
+    monkeypatch.setattr(config_module, "cores", lambda: 3)
     config = FogsearchBotConfig(sense="decision", sense_plies=1, board_plies=1)
     assert config.search.threads == 3
     seen: dict[str, list[int]] = {"board_table": [], "sense_table": []}

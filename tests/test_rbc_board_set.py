@@ -46,6 +46,7 @@ def _keys(board_set: BoardSet) -> set[str]:
     return {position_key(b) for b in board_set.to_boards()}
 
 
+@pytest.mark.slow
 def test_fifty_games_tracked_exactly_for_both_colours():
     compared = truth_checks = 0
     for white, black, seed, rate in GAMES:

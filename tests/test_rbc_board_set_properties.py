@@ -117,6 +117,7 @@ def test_a_true_observation_keeps_the_true_board(pick):
     assert step.truth_fen in board_set
 
 
+@pytest.mark.slow
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(corrupted())
 def test_a_corrupted_observation_gives_the_reference_set_or_changes_nothing(case):

@@ -1,4 +1,4 @@
-"""reconchess 1.6.9 rules: the NOTES.md rule vectors, and a differential test against
+"""reconchess 1.6.9 rules: the rule vectors measured on it, and a differential test against
 ``reconchess.utilities`` on 100,000 (position, request) pairs from random games."""
 
 import random
@@ -79,6 +79,7 @@ def _random_requests(board: chess.Board, actions: list[chess.Move], rng: random.
     return [m for m in chosen if m is None or m.from_square != m.to_square]
 
 
+@pytest.mark.slow
 def test_differential_against_reconchess_on_100k_pairs():
     rng = random.Random(20261122)
     pairs = positions = 0

@@ -94,12 +94,14 @@ def test_chains_from_different_constructions_mix_by_rhat_and_ess():
 
 
 @pytest.mark.parametrize("kernel", KERNELS)
-def test_constraints_hold_in_a_million_samples_with_voids(kernel):
+def test_constraints_hold_in_100000_samples_with_voids(kernel):
+    """Every draw must satisfy the observation; a kernel that breaks it does so within a few
+    transitions, so 100,000 draws (25,000 a chain) check it with room to spare."""
     state = random_state(MEDIUM, 2, seed=5, want_voids=True)
     r = JointRange.from_pyspiel(state, policy=SoftmaxPolicy(1, 2.0))
     obs = _core.ttcg.observe_ohhell(MEDIUM, state.history(), None)
-    draws = r.gibbs(4, 250_000, burn_in=10, thin=1, seed=6, kernel=kernel).flat()
-    assert len(draws) == 1_000_000
+    draws = r.gibbs(4, 25_000, burn_in=10, thin=1, seed=6, kernel=kernel).flat()
+    assert len(draws) == 100_000
     # Independent vectorised check against the observation, not the sampler's own validator.
     known = np.array(obs["known_owner"])
     is_known = known >= 0
@@ -207,6 +209,7 @@ def test_the_transition_matrix_refuses_more_deals_than_the_limit():
         r.transition_matrix(limit=100)
 
 
+@pytest.mark.slow
 def test_pair_blocks_mix_faster_than_ringswap_on_a_peaked_range():
     """The reason the pairs kernel exists, read exactly from both matrices: on a 544,320-history
     state under policy bias 0.9 its second eigenvalue is much further from 1."""

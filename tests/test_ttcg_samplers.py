@@ -62,7 +62,9 @@ def weighted_tvd(deals, log_weights, exact):
 
 
 def iid_band(n_deals: int, effective_n: float) -> float:
-    """The TVD an exact iid sampler of ``effective_n`` draws has, in expectation (NOTES §3)."""
+    """The TVD an exact iid sampler of ``effective_n`` = n draws has, in expectation: a frequency
+    of probability p errs by sqrt(2 p / (pi n)) in absolute value (half-normal, variance p / n),
+    and half the sum over ``n_deals`` equal p = 1 / n_deals is sqrt(n_deals / (2 pi n))."""
     return math.sqrt(n_deals / (2 * math.pi * effective_n))
 
 

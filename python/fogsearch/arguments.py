@@ -72,7 +72,10 @@ SEED = bounded_int(
 
 
 def cores() -> int:
-    """Cores this process may run on (the affinity mask where the platform has one)."""
+    """Cores this process may run on (the affinity mask where the platform has one), not the
+    machine's count: a process pinned to one core (a tournament player, a container) searches
+    on one thread. Every default of "every core" in the package and in bench/ reads this, as the
+    native module's default reads Rust's ``available_parallelism``, which honours the same mask."""
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux

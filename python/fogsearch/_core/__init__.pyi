@@ -10,8 +10,10 @@ from fogsearch._core import ttcg as ttcg
 from fogsearch._core.sketch import SketchError as SketchError
 
 __version__: str
+LIMITS: dict[str, int]
 __all__ = [
     "__version__",
+    "LIMITS",
     "FogsearchError",
     "ConcurrentUseError",
     "InvalidFenError",

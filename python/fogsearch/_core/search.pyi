@@ -15,6 +15,10 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_BOARD_PLIES",
     "MATE",
+    "MATE_BOUND",
+    "MATED",
+    "PIECE_VALUES",
+    "MATERIAL_POINTS",
     "default_config",
     "check_config",
     "search",
@@ -33,6 +37,10 @@ __all__ = [
 MAX_DEPTH: int
 MAX_BOARD_PLIES: int
 MATE: int
+MATE_BOUND: int
+MATED: int
+PIECE_VALUES: list[int]
+MATERIAL_POINTS: list[int]
 
 class _Config(Protocol):
     mode: str

@@ -10,13 +10,14 @@ How each default was chosen, and the settings that measured no better and were r
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 import chess
 
+from fogsearch.arguments import cores
+from fogsearch.limits import MAX_THREADS
 from fogsearch.search import MAX_BOARD_PLIES, MAX_DEPTH, EngineJudge, SearchConfig, SearchError
 from fogsearch.settings import config_from_settings, settings_of
 
@@ -115,7 +116,7 @@ MAX_TRACKED_BOARDS = 50_000_000
 
 def every_core() -> int:
     """The threads the bot searches with by default: every core (at most the search's 256)."""
-    return max(1, min(256, os.cpu_count() or 1))
+    return max(1, min(MAX_THREADS, cores()))
 
 
 def _bot_search() -> SearchConfig:

@@ -17,15 +17,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from fogsearch.search import MATE, BoardTable
+from fogsearch.search import MATED, BoardTable
 
 UTILITY_SCALE_CP = 1000.0
 """Utilities are ``UTILITY_SCALE_CP * tanh(cp / UTILITY_SCALE_CP)``: linear for ordinary
 material, saturating at ±1000 for a king taken or lost."""
 
 
-KING_LOST_BELOW = -MATE // 2
-"""Values at or below this lose our king within the search (they are ``-(MATE - ply)``)."""
+KING_LOST_BELOW = -MATED
+"""Values at or below this lose our king: within the search (``-(MATE - ply)``) or, in the
+one-reply outcomes, to a capture the opponent forces next move (``-MATED``); the core's
+threshold, read from it."""
 
 
 def utility(values_cp: np.ndarray, king_loss_cp: float = UTILITY_SCALE_CP) -> np.ndarray:

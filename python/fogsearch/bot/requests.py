@@ -14,21 +14,20 @@ from collections.abc import Callable
 import chess
 
 from fogsearch.rbc import BoardSet, revise_move
-from fogsearch.search import MATE
+from fogsearch.search import MATE, MATERIAL_POINTS
 
 LOST = -MATE + 1000
-"""Values at or below this lose our king on some board whatever we do."""
+"""Values at or below this lose our king on some board whatever we do: a king capture within the
+set search (``-(MATE - ply)``, no search reaching 1,000 plies). Not ``-MATE_BOUND``, which is
+equivalent on every search value but not on the boards judgement's ``-king_loss_cp`` (up to
+10^6), so it would change a setting's play."""
 
 MeansOf = Callable[[list[chess.Move | None]], dict[str, float]]
 """Per candidate request, its mean outcome over the boards (UCI keys, ``"0000"`` for a pass)."""
 
-MATERIAL_CP = {
-    chess.PAWN: 100,
-    chess.KNIGHT: 300,
-    chess.BISHOP: 300,
-    chess.ROOK: 500,
-    chess.QUEEN: 900,
-}
+MATERIAL_CP = {kind: MATERIAL_POINTS[kind - 1] for kind in chess.PIECE_TYPES if kind != chess.KING}
+"""The conventional material count (the core's ``MATERIAL_POINTS``, as the opponent model counts
+captures), not the evaluation's tuned piece values."""
 
 
 def uci(move: chess.Move | None) -> str:

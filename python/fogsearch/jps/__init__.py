@@ -19,10 +19,10 @@ Table 2); :mod:`fogsearch.jps.openspiel` exposes each game as a ``pyspiel`` game
 
 from fogsearch._core.jps import JpsError
 from fogsearch.jps.game import Game, Policy, load_game
+from fogsearch.jps.seeds import SeedsResult, run_seeds, run_seeds_many
 from fogsearch.jps.solve import (
     CfrResult,
     JpsOutcome,
-    SeedsResult,
     Step,
     brute_force_step,
     cfr,
@@ -30,8 +30,6 @@ from fogsearch.jps.solve import (
     jps,
     jps_step,
     policy_change_density,
-    run_seeds,
-    run_seeds_many,
     start_infosets,
     value_change,
 )

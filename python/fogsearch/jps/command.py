@@ -16,10 +16,11 @@ import sys
 from fogsearch._core.jps import JpsError
 from fogsearch.arguments import UsageError, bounded_int, cores
 from fogsearch.jps.game import load_game
-from fogsearch.jps.solve import run_seeds
+from fogsearch.jps.seeds import run_seeds
+from fogsearch.limits import MAX_THREADS
 
 SEEDS = bounded_int(1, 1_000_000, "each seed runs CFR and JPS once")
-THREADS = bounded_int(1, 256, "more threads than cores only add switching")
+THREADS = bounded_int(1, MAX_THREADS, "more threads than cores only add switching")
 SAMPLES = bounded_int(1, 10_000, "the paper samples at most 30; more is all states anyway")
 
 
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
             args.init,
             args.seeds,
             samples=args.samples,
-            threads=args.threads if args.threads is not None else min(cores(), 256),
+            threads=args.threads if args.threads is not None else min(cores(), MAX_THREADS),
             progress=not args.no_progress and not args.json and sys.stderr.isatty(),
         )
     except JpsError as e:

@@ -2,8 +2,8 @@
 //! Python: exact tables, the pruned full sense search, one thread, iterative deepening under a
 //! time budget; prints each root request as it finishes at the deepest depth reached.
 //! `--root-margin M` asks only for the requests within M centipawns of the best; `--mode` and
-//! `--sense-mode` take the names `SearchConfig` takes (default: exact, finest);
-//! `--reply-entries N` sizes the reply table (default: `SearchConfig`'s).
+//! `--sense-mode` take the names `RbcSearchConfig` takes (default: exact, finest);
+//! `--reply-entries N` sizes the reply table (default: `RbcSearchConfig`'s).
 //!
 //! Run: `cargo run --release -p fogsearch-core --example search_deep -- [DEPTH] [SECONDS]
 //! [--root-margin M] [--mode MODE] [--sense-mode SENSE_MODE] [--reply-entries N] [FEN]`
@@ -11,7 +11,7 @@
 use std::time::Duration;
 
 use fogsearch_core::chess::Board;
-use fogsearch_core::search::{Mode, SearchConfig, Searcher, SenseMode};
+use fogsearch_core::search::{Mode, RbcSearchConfig, Searcher, SenseMode};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -31,13 +31,13 @@ fn main() {
     let root_margin = take_option(&mut args, "--root-margin")
         .map(|m| m.parse().expect("the root margin is a number"));
     let mode = take_option(&mut args, "--mode").map_or(Mode::Exact, |m| {
-        Mode::from_name(&m).expect("a mode SearchConfig knows")
+        Mode::from_name(&m).expect("a mode RbcSearchConfig knows")
     });
     let sense_mode = take_option(&mut args, "--sense-mode").map_or(SenseMode::Finest, |m| {
-        SenseMode::from_name(&m).expect("a sense mode SearchConfig knows")
+        SenseMode::from_name(&m).expect("a sense mode RbcSearchConfig knows")
     });
     let reply_entries = take_option(&mut args, "--reply-entries")
-        .map_or(SearchConfig::default().reply_entries, |n| {
+        .map_or(RbcSearchConfig::default().reply_entries, |n| {
             n.parse().expect("the reply entries are a number")
         });
     let mut args = args.into_iter();
@@ -49,12 +49,12 @@ fn main() {
         .map_or(60.0, |s| s.parse().expect("SECONDS is a number"));
     let fen = args.next().unwrap_or_else(|| START.to_string());
     let board = Board::from_fen(&fen).expect("a valid FEN");
-    let config = SearchConfig {
+    let config = RbcSearchConfig {
         mode,
         sense_mode,
         root_margin,
         reply_entries,
-        ..SearchConfig::default()
+        ..RbcSearchConfig::default()
     };
     let mut searcher = Searcher::new(config).expect("a valid config");
     let stop = fogsearch_core::stop::Stop::new();

@@ -15,6 +15,7 @@
 
 pub mod chess;
 pub mod jps;
+pub mod limits;
 pub mod pool;
 pub mod rbc;
 pub mod rng;

@@ -1,4 +1,5 @@
-//! The 17 reconchess 1.6.9 rule vectors from ../shared/NOTES.md, and board-set behaviour.
+//! The 17 rule vectors (position, request, resolution) measured on reconchess 1.6.9, its
+//! ground truth, and board-set behaviour.
 
 use fogsearch_core::chess::{parse_square, Board, Color, Move, Piece, PieceType};
 use fogsearch_core::rbc::{move_actions, resolve_request, BoardSet, RbcError};

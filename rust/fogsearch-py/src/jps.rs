@@ -12,8 +12,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use fogsearch_core::jps::{
-    self, Actor, CfrConfig, CfrStart, GameSpec, GameTree, Init, JpsError as CoreError, Policy,
-    RunConfig, SearchConfig, SearchSettings, SearchStats, Start, Step,
+    self, Actor, CfrConfig, CfrStart, GameSpec, GameTree, Init, JpsError as CoreError,
+    JpsSearchConfig, JpsSearchStats, Policy, RunConfig, SearchSettings, Start, Step,
 };
 use fogsearch_core::stop::Stop;
 
@@ -378,7 +378,7 @@ fn start_infosets(game: &Bound<'_, PyGame>, depth: Option<u16>) -> Vec<u32> {
     jps::start_infosets(&game.get().tree, start)
 }
 
-fn stats_dict<'py>(py: Python<'py>, stats: &SearchStats) -> PyResult<Bound<'py, PyDict>> {
+fn stats_dict<'py>(py: Python<'py>, stats: &JpsSearchStats) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
     out.set_item("links", stats.links)?;
     out.set_item("states", stats.states)?;
@@ -403,7 +403,7 @@ fn joint_policy_search<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let game = game.get();
     let start = checked_policy(game, policy)?;
-    let config = SearchConfig {
+    let config = JpsSearchConfig {
         depth,
         samples,
         iterations,

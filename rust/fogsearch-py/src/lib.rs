@@ -15,6 +15,11 @@ mod ttcg;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    let limits = pyo3::types::PyDict::new(m.py());
+    for (name, most) in fogsearch_core::limits::LIMITS {
+        limits.set_item(name, most)?;
+    }
+    m.add("LIMITS", limits)?;
     errors::register(m)?;
     rbc::register(m)?;
     sketch::register(m)?;

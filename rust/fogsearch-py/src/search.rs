@@ -13,7 +13,8 @@ use pyo3::types::{PyBool, PyDict};
 
 use fogsearch_core::chess::{Board, Color, Move};
 use fogsearch_core::search::{
-    self, BoundRule, EngineJudge, LeafMode, Mode, SearchConfig, SearchResult, Searcher, SenseMode,
+    self, BoundRule, EngineJudge, LeafMode, Mode, RbcSearchConfig, SearchResult, Searcher,
+    SenseMode,
 };
 use fogsearch_core::stop::{Limits, Stop};
 
@@ -36,6 +37,13 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add("MAX_DEPTH", search::MAX_DEPTH)?;
         m.add("MAX_BOARD_PLIES", search::MAX_BOARD_PLIES)?;
         m.add("MATE", search::MATE)?;
+        m.add("MATE_BOUND", search::MATE_BOUND)?;
+        m.add("MATED", search::MATED)?;
+        m.add("PIECE_VALUES", search::PIECE_VALUES.to_vec())?;
+        m.add(
+            "MATERIAL_POINTS",
+            fogsearch_core::chess::MATERIAL_POINTS.to_vec(),
+        )?;
         m.add_function(wrap_pyfunction!(default_config, m)?)?;
         m.add_function(wrap_pyfunction!(check_config, m)?)?;
         m.add_function(wrap_pyfunction!(search_information_set, m)?)?;
@@ -80,7 +88,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Boards {
 }
 
 /// A `fogsearch.search.SearchConfig` (any object with its attributes), read and validated.
-struct Config(SearchConfig);
+struct Config(RbcSearchConfig);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for Config {
     type Error = PyErr;
@@ -91,10 +99,10 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Config {
             match setting::<Option<f64>>(&obj, "time_limit", "a number of seconds or None")? {
                 None => None,
                 Some(seconds) => {
-                    Some(SearchConfig::time_limit_from_seconds(seconds).map_err(search_error)?)
+                    Some(RbcSearchConfig::time_limit_from_seconds(seconds).map_err(search_error)?)
                 }
             };
-        let config = SearchConfig {
+        let config = RbcSearchConfig {
             mode: Mode::from_name(&setting::<String>(&obj, "mode", "a string")?)
                 .map_err(search_error)?,
             threshold: setting(&obj, "threshold", "a number")?,
@@ -152,7 +160,7 @@ where
 /// The defaults of every setting, by name: the one place they are written is the core.
 #[pyfunction]
 fn default_config(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
-    let c = SearchConfig::default();
+    let c = RbcSearchConfig::default();
     let out = PyDict::new(py);
     out.set_item("mode", c.mode.name())?;
     out.set_item("threshold", c.threshold)?;
@@ -227,7 +235,7 @@ impl PySearcher {
     ) -> PyResult<Bound<'py, PyDict>> {
         let py = slf.py();
         let time_limit = time_limit
-            .map(SearchConfig::time_limit_from_seconds)
+            .map(RbcSearchConfig::time_limit_from_seconds)
             .transpose()
             .map_err(search_error)?;
         let mut this = write(slf)?;
@@ -339,7 +347,7 @@ fn sense_values(
 /// A time limit in seconds, checked as every search's is.
 fn time_limit_of(seconds: Option<f64>) -> PyResult<Option<std::time::Duration>> {
     seconds
-        .map(SearchConfig::time_limit_from_seconds)
+        .map(RbcSearchConfig::time_limit_from_seconds)
         .transpose()
         .map_err(search_error)
 }

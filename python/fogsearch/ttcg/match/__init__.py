@@ -6,9 +6,9 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from fogsearch.arguments import cores
 from fogsearch.ttcg.match.report import MatchSummary, summarize, summary_table
 from fogsearch.ttcg.match.runner import (
     GAMES,
@@ -58,8 +58,7 @@ def run_match(
     params = dict(params or {})
     specs = [parse_spec(p, game) for p in players]
     names = [s.name for s in specs]
-    cores = os.cpu_count() or 1
-    threads = max(1, cores // max(1, workers))
+    threads = max(1, cores() // max(1, workers))
     tasks = make_tasks(game, params, specs, deals, seed, move_seconds, threads)
     records: list[CardRecord] = []
     source = run_ray(tasks, ray_address) if backend == "ray" else run_local(tasks, workers)

@@ -26,6 +26,6 @@ pub use fen::FenError;
 pub use movegen::{MoveList, MAX_PERFT_DEPTH};
 pub use types::{
     parse_square, square_file, square_name, square_rank, Color, Move, MoveParseError, Piece,
-    PieceType, Square,
+    PieceType, Square, MATERIAL_POINTS,
 };
 pub use zobrist::{ZobristHasher, ZobristMap};

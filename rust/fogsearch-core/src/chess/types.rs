@@ -68,6 +68,13 @@ pub enum PieceType {
     King = 6,
 }
 
+/// The conventional material count in centipawns (1 / 3 / 3 / 5 / 9 pawns; the king is not
+/// counted), indexed by [`PieceType::index`]: what a capture gains in the opponent model and a
+/// material lead in the bot. The search's evaluation has its own, tuned values
+/// (`search::PIECE_VALUES`: a bishop above a knight, both above three pawns), which this count
+/// deliberately is not, so that the model's capture weights do not depend on the evaluation.
+pub const MATERIAL_POINTS: [i32; 6] = [100, 300, 300, 500, 900, 0];
+
 impl PieceType {
     pub const ALL: [PieceType; 6] = [
         PieceType::Pawn,

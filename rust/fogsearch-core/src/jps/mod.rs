@@ -34,8 +34,8 @@ pub use mini_hanabi::{MiniHanabi, PAYOFF as MINI_HANABI_PAYOFF};
 pub use policy::{expected_reward, Policy, Sweep};
 pub use runs::{run_seed, run_seeds, Init, RunConfig, SearchRun, SearchSettings, SeedRun};
 pub use search::{
-    brute_force_step, joint_policy_search, jps_step, start_infosets, JpsOutcome, SearchConfig,
-    SearchStats, Start, Step,
+    brute_force_step, joint_policy_search, jps_step, start_infosets, JpsOutcome, JpsSearchConfig,
+    JpsSearchStats, Start, Step,
 };
 pub use simple_bidding::SimpleBidding;
 pub use spec::{load_game, GameSpec};

@@ -16,7 +16,7 @@ use crate::stop::Stop;
 use super::cfr::{cfr, CfrConfig, MAX_ITERATIONS};
 use super::error::{bounded, JpsError};
 use super::policy::{expected_reward, Policy};
-use super::search::{joint_policy_search, SearchConfig, SearchStats};
+use super::search::{joint_policy_search, JpsSearchConfig, JpsSearchStats};
 use super::tree::GameTree;
 
 pub const MAX_SEEDS: u64 = 1_000_000;
@@ -65,7 +65,7 @@ pub struct SearchRun {
     pub value: f64,
     pub iterations: u32,
     pub improvements: u32,
-    pub stats: SearchStats,
+    pub stats: JpsSearchStats,
 }
 
 /// One seed's result.
@@ -130,8 +130,8 @@ pub fn run_seeds(
     .map_err(|e| JpsError::OutOfRange(e.to_string()))?
 }
 
-fn search_config(settings: &SearchSettings, seed: u64) -> SearchConfig {
-    SearchConfig {
+fn search_config(settings: &SearchSettings, seed: u64) -> JpsSearchConfig {
+    JpsSearchConfig {
         depth: settings.depth,
         samples: settings.samples,
         iterations: settings.iterations,

@@ -52,7 +52,7 @@ const STREAM_SAMPLES: u64 = 4;
 
 /// Settings of one JPS run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchConfig {
+pub struct JpsSearchConfig {
     /// D, the most information sets one joint change spans; `None`: from the first information
     /// sets to the terminals.
     pub depth: Option<u16>,
@@ -64,7 +64,7 @@ pub struct SearchConfig {
     pub seed: u64,
 }
 
-impl SearchConfig {
+impl JpsSearchConfig {
     pub(crate) fn validate(&self) -> Result<(), JpsError> {
         bounded("jps iterations", self.iterations, 1, MAX_JPS_ITERATIONS)?;
         if let Some(d) = self.depth {
@@ -79,7 +79,7 @@ impl SearchConfig {
 
 /// Work counters, so that speed can be compared independently of the machine's load.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct SearchStats {
+pub struct JpsSearchStats {
     /// Candidate changes `(I, a)` examined (chain links).
     pub links: u64,
     /// States visited: altered reaches traced, and states whose terms `pi(h) (v(ha) - v(h))`
@@ -94,8 +94,8 @@ pub struct SearchStats {
     pub evaluate_seconds: f64,
 }
 
-impl SearchStats {
-    pub fn add(&mut self, other: &SearchStats) {
+impl JpsSearchStats {
+    pub fn add(&mut self, other: &JpsSearchStats) {
         self.links += other.links;
         self.states += other.states;
         self.evaluations += other.evaluations;
@@ -111,7 +111,7 @@ pub struct Step {
     pub gain: f64,
     /// `(I, a)` links, upstream first; empty when nothing gains.
     pub chain: Vec<(u32, u16)>,
-    pub stats: SearchStats,
+    pub stats: JpsSearchStats,
 }
 
 /// What a JPS run returns.
@@ -127,7 +127,7 @@ pub struct JpsOutcome {
     pub predicted: Vec<f64>,
     pub iterations: u32,
     pub improvements: u32,
-    pub stats: SearchStats,
+    pub stats: JpsSearchStats,
 }
 
 /// Called with every chain examined and its predicted value change.
@@ -180,12 +180,12 @@ pub fn start_infosets(tree: &GameTree, start: Start) -> Vec<u32> {
 pub fn joint_policy_search(
     tree: &GameTree,
     start: &Policy,
-    config: &SearchConfig,
+    config: &JpsSearchConfig,
     stop: &Stop,
 ) -> Result<JpsOutcome, JpsError> {
     config.validate()?;
     start.check(tree)?;
-    let mut searcher = Searcher::new(tree, start.clone(), stop);
+    let mut searcher = ChainSearcher::new(tree, start.clone(), stop);
     let mut depth_rng = Rng::stream(config.seed, STREAM_DEPTHS);
     let mut sample_rng = Rng::stream(config.seed, STREAM_SAMPLES);
     // Depths a D-link chain can start at: 1 (after the deal) up to the deepest state minus D.
@@ -202,7 +202,7 @@ pub fn joint_policy_search(
 
     let mut history = Vec::new();
     let mut predicted = Vec::new();
-    let mut stats = SearchStats::default();
+    let mut stats = JpsSearchStats::default();
     let mut best: Option<(f64, Policy)> = None;
     let mut iterations = 0;
     let mut improvements = 0;
@@ -280,7 +280,7 @@ pub fn jps_step(
 ) -> Result<Step, JpsError> {
     policy.check(tree)?;
     check_starts(tree, starts)?;
-    let mut searcher = Searcher::new(tree, policy.clone(), stop);
+    let mut searcher = ChainSearcher::new(tree, policy.clone(), stop);
     let t0 = Instant::now();
     searcher.evaluate();
     searcher.activate_all();
@@ -311,7 +311,7 @@ pub fn brute_force_step(
         best: 0.0,
         best_chain: Vec::new(),
         chain: Vec::new(),
-        stats: SearchStats::default(),
+        stats: JpsSearchStats::default(),
     };
     brute.sweep.evaluate(tree, brute.policy.probs());
     brute.base = brute.sweep.root_value();
@@ -347,14 +347,14 @@ pub(crate) fn visit_chains(
     depth: Option<u16>,
     visit: ChainVisitor<'_>,
 ) {
-    let mut searcher = Searcher::new(tree, policy.clone(), &crate::stop::NEVER);
+    let mut searcher = ChainSearcher::new(tree, policy.clone(), &crate::stop::NEVER);
     searcher.visit = Some(visit);
     searcher.evaluate();
     searcher.activate_all();
     searcher.search(starts, depth).expect("never stopped");
 }
 
-struct Searcher<'t, 'v> {
+struct ChainSearcher<'t, 'v> {
     tree: &'t GameTree,
     policy: Policy,
     sweep: Sweep,
@@ -381,21 +381,21 @@ struct Searcher<'t, 'v> {
     chain: Vec<(u32, u16)>,
     best: f64,
     best_chain: Vec<(u32, u16)>,
-    stats: SearchStats,
+    stats: JpsSearchStats,
     stop: &'v Stop,
     #[cfg_attr(not(test), allow(dead_code))]
     visit: Option<ChainVisitor<'v>>,
 }
 
-impl<'t, 'v> Searcher<'t, 'v> {
-    fn new(tree: &'t GameTree, policy: Policy, stop: &'v Stop) -> Searcher<'t, 'v> {
+impl<'t, 'v> ChainSearcher<'t, 'v> {
+    fn new(tree: &'t GameTree, policy: Policy, stop: &'v Stop) -> ChainSearcher<'t, 'v> {
         let max_actions = tree
             .infosets()
             .iter()
             .map(|i| i.num_actions as usize)
             .max()
             .unwrap_or(0);
-        Searcher {
+        ChainSearcher {
             tree,
             policy,
             sweep: Sweep::new(tree),
@@ -413,7 +413,7 @@ impl<'t, 'v> Searcher<'t, 'v> {
             chain: Vec::new(),
             best: 0.0,
             best_chain: Vec::new(),
-            stats: SearchStats::default(),
+            stats: JpsSearchStats::default(),
             stop,
             visit: None,
         }
@@ -455,7 +455,7 @@ impl<'t, 'v> Searcher<'t, 'v> {
         let t0 = Instant::now();
         self.best = 0.0;
         self.best_chain.clear();
-        self.stats = SearchStats::default();
+        self.stats = JpsSearchStats::default();
         self.unswitched_gains();
         self.level(starts, depth.unwrap_or(u16::MAX), 0.0, 0)?;
         self.stats.search_seconds = t0.elapsed().as_secs_f64();
@@ -646,7 +646,7 @@ struct BruteForce<'t, 'v> {
     best: f64,
     best_chain: Vec<(u32, u16)>,
     chain: Vec<(u32, u16)>,
-    stats: SearchStats,
+    stats: JpsSearchStats,
 }
 
 impl BruteForce<'_, '_> {
@@ -786,7 +786,7 @@ mod tests {
             let tree = game(name);
             let spec: super::super::spec::GameSpec = name.parse().unwrap();
             let big = tree.num_states() > 100_000;
-            let config = SearchConfig {
+            let config = JpsSearchConfig {
                 depth: spec.paper_depth(),
                 samples: None,
                 iterations: if big { 2 } else { 30 },
@@ -818,7 +818,7 @@ mod tests {
                     crate::jps::cfr::cfr(tree, &crate::jps::CfrConfig::paper(200, seed), &NEVER)
                         .unwrap()
                         .current;
-                let config = SearchConfig {
+                let config = JpsSearchConfig {
                     depth: None,
                     samples: None,
                     iterations: 100,
@@ -838,13 +838,13 @@ mod tests {
     fn sampling_every_state_is_full_state_search_and_sampling_runs_all_iterations() {
         let tree = game("simple_bidding:n=8");
         let start = Policy::random(tree, &mut Rng::new(4));
-        let full = SearchConfig {
+        let full = JpsSearchConfig {
             depth: Some(3),
             samples: None,
             iterations: 1,
             seed: 9,
         };
-        let all_sampled = SearchConfig {
+        let all_sampled = JpsSearchConfig {
             samples: Some(10_000),
             ..full
         };
@@ -853,7 +853,7 @@ mod tests {
         assert_eq!(a.predicted, b.predicted);
         assert_eq!(a.history, b.history);
 
-        let sampled = SearchConfig {
+        let sampled = JpsSearchConfig {
             depth: None,
             samples: Some(1),
             iterations: 40,
@@ -866,7 +866,7 @@ mod tests {
         assert!((naive_value(tree, &c.policy) - best).abs() < 1e-9);
         let again = joint_policy_search(tree, &start, &sampled, &NEVER).unwrap();
         assert_eq!(c.history, again.history, "a seed fixes the samples");
-        let other = SearchConfig {
+        let other = JpsSearchConfig {
             seed: 10,
             ..sampled
         };
@@ -878,7 +878,7 @@ mod tests {
     fn a_raised_stop_flag_interrupts_and_bad_settings_are_refused() {
         let tree = game("comm:l=5");
         let start = Policy::uniform(tree);
-        let config = SearchConfig {
+        let config = JpsSearchConfig {
             depth: None,
             samples: None,
             iterations: 10,
@@ -887,15 +887,15 @@ mod tests {
         let err = joint_policy_search(tree, &start, &config, &raised()).unwrap_err();
         assert_eq!(err, JpsError::Interrupted);
         for bad in [
-            SearchConfig {
+            JpsSearchConfig {
                 iterations: 0,
                 ..config
             },
-            SearchConfig {
+            JpsSearchConfig {
                 depth: Some(0),
                 ..config
             },
-            SearchConfig {
+            JpsSearchConfig {
                 samples: Some(0),
                 ..config
             },

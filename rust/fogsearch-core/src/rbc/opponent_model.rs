@@ -20,10 +20,8 @@
 //! thrown away, and the boards with it were left out of those we judged on). Scores see the
 //! board; what the opponent knew of it is not modelled.
 
-use crate::chess::{Board, Color, Move, MoveList, PieceType};
+use crate::chess::{Board, Color, Move, MoveList, PieceType, MATERIAL_POINTS};
 
-/// Material values for the move scores (pawn .. king; the king's capture is scored apart).
-const VALUES: [f64; 6] = [100.0, 300.0, 300.0, 500.0, 900.0, 0.0];
 /// The score of a move that leaves the mover's own king en prise.
 const KING_LEFT_EN_PRISE: f64 = -1000.0;
 /// The score of a move that takes our king.
@@ -102,7 +100,8 @@ pub fn move_score(board: &Board, mv: Move) -> f64 {
     };
     let mut child = board.clone();
     child.push(Some(mv));
-    let value = |piece_type: PieceType| VALUES[piece_type.index()];
+    // The material count (the king's capture is scored apart).
+    let value = |piece_type: PieceType| f64::from(MATERIAL_POINTS[piece_type.index()]);
     let material = |b: &Board, color: Color| -> f64 {
         PieceType::ALL
             .iter()

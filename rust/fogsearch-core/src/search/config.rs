@@ -1,6 +1,6 @@
 //! How a search runs: the one definition of its settings, their defaults, their names as Python
 //! sees them, and their limits. The Python `SearchConfig` takes its defaults from
-//! [`SearchConfig::default`] and is checked by [`SearchConfig::validate`]; nothing else restates
+//! [`RbcSearchConfig::default`] and is checked by [`RbcSearchConfig::validate`]; nothing else restates
 //! either.
 
 use std::time::Duration;
@@ -18,7 +18,7 @@ pub enum Mode {
     /// the paper's).
     Exact,
     /// The paper's CountSketch / MinHash bounds (§6), with the bound rule of
-    /// [`SearchConfig::bound_rule`].
+    /// [`RbcSearchConfig::bound_rule`].
     Sketch,
     /// Both.
     ExactAndSketch,
@@ -187,7 +187,7 @@ pub const MAX_TIME_LIMIT_SECONDS: f64 = 86_400.0;
 pub const MAX_ROOT_MARGIN: u32 = super::eval::MATE as u32;
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct SearchConfig {
+pub struct RbcSearchConfig {
     pub mode: Mode,
     /// Minimum probability for a sketch table entry to be used as a bound, in (0, 1]. With the
     /// default Wilson rule, 1 uses only containments the signatures prove (see `sketch_bounds`);
@@ -234,9 +234,9 @@ pub struct SearchConfig {
     pub seed: u64,
 }
 
-impl Default for SearchConfig {
+impl Default for RbcSearchConfig {
     fn default() -> Self {
-        SearchConfig {
+        RbcSearchConfig {
             mode: Mode::None,
             threshold: 1.0,
             bound_rule: BoundRule::Wilson,
@@ -266,7 +266,7 @@ impl Default for SearchConfig {
     }
 }
 
-impl SearchConfig {
+impl RbcSearchConfig {
     /// Checks every setting against its limit; the message names the setting, the limit and why.
     pub fn validate(&self) -> Result<(), SearchError> {
         let invalid = |message: String| Err(SearchError::InvalidConfig(message));
@@ -397,8 +397,8 @@ mod tests {
         for name in BoundRule::NAMES {
             assert_eq!(BoundRule::from_name(name).unwrap().name(), name);
         }
-        assert_eq!(SearchConfig::default().bound_rule, BoundRule::Wilson);
-        assert_eq!(SearchConfig::default().leaf, LeafMode::Static);
+        assert_eq!(RbcSearchConfig::default().bound_rule, BoundRule::Wilson);
+        assert_eq!(RbcSearchConfig::default().leaf, LeafMode::Static);
         let err = Mode::from_name("fast").unwrap_err().to_string();
         assert!(
             err.contains("\"exact+sketch\"") && err.contains("\"fast\""),
@@ -408,116 +408,116 @@ mod tests {
 
     #[test]
     fn every_limit_is_enforced_with_its_name() {
-        let base = SearchConfig::default();
+        let base = RbcSearchConfig::default();
         assert!(base.validate().is_ok());
-        let cases: Vec<(SearchConfig, &str)> = vec![
+        let cases: Vec<(RbcSearchConfig, &str)> = vec![
             (
-                SearchConfig {
+                RbcSearchConfig {
                     k: 0,
                     ..base.clone()
                 },
                 "k must be",
             ),
             (
-                SearchConfig {
+                RbcSearchConfig {
                     k: MAX_K + 1,
                     ..base.clone()
                 },
                 "k must be",
             ),
             (
-                SearchConfig {
+                RbcSearchConfig {
                     sketch_width: 1 << 40,
                     ..base.clone()
                 },
                 "sketch_width",
             ),
             (
-                SearchConfig {
+                RbcSearchConfig {
                     sketch_width: 0,
                     ..base.clone()
                 },
                 "sketch_width",
             ),
             (
-                SearchConfig {
+                RbcSearchConfig {
                     table_size: 1 << 20,
                     ..base.clone()
                 },
                 "table_size",
             ),
             (
-                SearchConfig {
+                RbcSearchConfig {
                     threads: 20_000,
                     ..base.clone()
                 },
                 "threads",
             ),
             (
-                SearchConfig {
+                RbcSearchConfig {
                     threads: 0,
                     ..base.clone()
                 },
                 "threads",
             ),
             (
-                SearchConfig {
+                RbcSearchConfig {
                     threshold: 0.0,
                     ..base.clone()
                 },
                 "threshold",
             ),
             (
-                SearchConfig {
+                RbcSearchConfig {
                     threshold: f64::NAN,
                     ..base.clone()
                 },
                 "threshold",
             ),
             (
-                SearchConfig {
+                RbcSearchConfig {
                     time_limit: Some(Duration::from_secs(1 << 40)),
                     ..base.clone()
                 },
                 "time_limit",
             ),
             (
-                SearchConfig {
+                RbcSearchConfig {
                     table_entries: 0,
                     ..base.clone()
                 },
                 "table_entries must be between 1 and 134217728",
             ),
             (
-                SearchConfig {
+                RbcSearchConfig {
                     reply_entries: MAX_REPLY_ENTRIES + 1,
                     ..base.clone()
                 },
                 "reply_entries must be between 1 and 268435456",
             ),
             (
-                SearchConfig {
+                RbcSearchConfig {
                     uci_depth: 0,
                     ..base.clone()
                 },
                 "uci_depth",
             ),
             (
-                SearchConfig {
+                RbcSearchConfig {
                     sketch_min_depth: 0,
                     ..base.clone()
                 },
                 "sketch_min_depth",
             ),
             (
-                SearchConfig {
+                RbcSearchConfig {
                     uci_nodes: MAX_UCI_NODES + 1,
                     ..base.clone()
                 },
                 "uci_nodes",
             ),
             (
-                SearchConfig {
+                RbcSearchConfig {
                     leaf: LeafMode::Uci,
                     uci_engine: "/no/such/engine".to_string(),
                     ..base.clone()
@@ -525,7 +525,7 @@ mod tests {
                 "/no/such/engine",
             ),
             (
-                SearchConfig {
+                RbcSearchConfig {
                     root_margin: Some(MAX_ROOT_MARGIN + 1),
                     ..base.clone()
                 },
@@ -541,10 +541,13 @@ mod tests {
     #[test]
     fn time_limits_are_checked_before_they_become_durations() {
         for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e20] {
-            assert!(SearchConfig::time_limit_from_seconds(bad).is_err(), "{bad}");
+            assert!(
+                RbcSearchConfig::time_limit_from_seconds(bad).is_err(),
+                "{bad}"
+            );
         }
         assert_eq!(
-            SearchConfig::time_limit_from_seconds(1.5).unwrap(),
+            RbcSearchConfig::time_limit_from_seconds(1.5).unwrap(),
             Duration::from_millis(1500)
         );
     }

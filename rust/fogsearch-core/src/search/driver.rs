@@ -11,7 +11,7 @@
 //! count (tested); only node counts and timings change. In the sketch modes which entries a
 //! worker finds depends on timing, so values may differ between runs with several threads.
 //!
-//! With a root margin `m` (`SearchConfig::root_margin`) the root is alpha-beta too: a request
+//! With a root margin `m` (`RbcSearchConfig::root_margin`) the root is alpha-beta too: a request
 //! started once some request is known to be worth `b` is first searched with a null window at
 //! `b - m`, and only searched again for its exact value if it reaches that. Every request within
 //! `m` of the final best therefore gets its exact value, whatever the order or thread count; the
@@ -41,12 +41,12 @@ use super::eval::INFINITY;
 use super::requests::{root_requests, side_to_search};
 use super::tables::{Engines, Tables};
 use super::tree::{self, TreeSearch};
-use super::{RequestCompletion, SearchConfig, SearchError, SearchResult, SearchStats};
+use super::{RbcSearchConfig, RequestCompletion, SearchError, SearchResult, SearchStats};
 
 /// What a search's workers share: the settings, the tables and the engines, and the searcher's
 /// count of searches (stamped on the entries they use).
 pub struct Shared<'a> {
-    pub config: &'a SearchConfig,
+    pub config: &'a RbcSearchConfig,
     pub tables: &'a Tables,
     pub engines: &'a Engines,
     pub generation: u32,

@@ -13,7 +13,8 @@ pub const MATE_BOUND: i32 = MATE - 10_000;
 /// Larger than any score; the open alpha-beta window is `(-INFINITY, INFINITY)`.
 pub const INFINITY: i32 = 1_000_000;
 
-/// Material values in centipawns, indexed by `PieceType::index()` (pawn .. king).
+/// The evaluation's material values in centipawns, indexed by `PieceType::index()` (pawn ..
+/// king): tuned for the evaluation, unlike the plain count `chess::MATERIAL_POINTS`.
 pub const PIECE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 0];
 
 /// The bonus of a `piece_type` of White standing on `square` (python-chess numbering, a1 = 0);

@@ -49,10 +49,14 @@ use std::fmt;
 use crate::chess::Move;
 
 pub use board_search::BoardTable;
-pub use config::{BoundRule, LeafMode, Mode, SearchConfig, SenseMode, MAX_DEPTH, MAX_ROOT_MARGIN};
+pub use config::{
+    BoundRule, LeafMode, Mode, RbcSearchConfig, SenseMode, MAX_DEPTH, MAX_ROOT_MARGIN,
+    MAX_UCI_DEPTH, MAX_UCI_NODES,
+};
 pub use engine_judge::EngineJudge;
-pub use eval::{evaluate, piece_square_table, INFINITY, MATE, PIECE_VALUES};
+pub use eval::{evaluate, piece_square_table, INFINITY, MATE, MATE_BOUND, PIECE_VALUES};
 pub use king_safety::{king_danger, king_safety};
+pub use reply::MATED;
 pub use request_values::{
     board_table, board_values, mean_reply_values, sense_values, RequestBoardValues, MAX_BOARD_PLIES,
 };

@@ -19,14 +19,14 @@ use crate::uci::find_engine;
 
 use super::driver;
 use super::tables::{Engines, Tables};
-use super::{LeafMode, SearchConfig, SearchError, SearchResult};
+use super::{LeafMode, RbcSearchConfig, SearchError, SearchResult};
 
 /// Searches the information set `boards` (ours to move) `depth` of our moves deep, with a fresh
 /// [`Searcher`] (its tables are dropped at the end).
 pub fn search(
     boards: &[Board],
     depth: u32,
-    config: &SearchConfig,
+    config: &RbcSearchConfig,
 ) -> Result<SearchResult, SearchError> {
     search_stoppable(boards, depth, config, &NEVER)
 }
@@ -36,7 +36,7 @@ pub fn search(
 pub fn search_stoppable(
     boards: &[Board],
     depth: u32,
-    config: &SearchConfig,
+    config: &RbcSearchConfig,
     stop: &Stop,
 ) -> Result<SearchResult, SearchError> {
     let mut searcher = Searcher::new(config.clone())?;
@@ -56,7 +56,7 @@ pub struct TableSizes {
 
 /// A search engine that keeps its tables between searches; see the module documentation.
 pub struct Searcher {
-    config: SearchConfig,
+    config: RbcSearchConfig,
     tables: Tables,
     /// Searches run so far: entries are stamped with the search that last used them.
     generation: u32,
@@ -65,7 +65,7 @@ pub struct Searcher {
 
 impl Searcher {
     /// A searcher for `config` (checked here: the tables' sizes come from it).
-    pub fn new(config: SearchConfig) -> Result<Searcher, SearchError> {
+    pub fn new(config: RbcSearchConfig) -> Result<Searcher, SearchError> {
         config.validate()?;
         let engine_path = (config.leaf == LeafMode::Uci)
             .then(|| find_engine(&config.uci_engine))
@@ -79,7 +79,7 @@ impl Searcher {
         })
     }
 
-    pub fn config(&self) -> &SearchConfig {
+    pub fn config(&self) -> &RbcSearchConfig {
         &self.config
     }
 
@@ -99,7 +99,7 @@ impl Searcher {
         stop: &Stop,
     ) -> Result<SearchResult, SearchError> {
         if let Some(limit) = time_limit {
-            SearchConfig::time_limit_from_seconds(limit.as_secs_f64())?;
+            RbcSearchConfig::time_limit_from_seconds(limit.as_secs_f64())?;
         }
         self.generation = self.generation.wrapping_add(1);
         self.make_room();

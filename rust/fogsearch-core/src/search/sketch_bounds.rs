@@ -190,7 +190,7 @@ pub fn frequency_key(set_id: u64, depth: u32) -> u64 {
 }
 
 impl SketchBounds {
-    /// Parameters are validated by `SearchConfig::validate`.
+    /// Parameters are validated by `RbcSearchConfig::validate`.
     pub fn new(
         k: usize,
         sketch_width: usize,

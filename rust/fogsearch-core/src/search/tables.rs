@@ -10,7 +10,7 @@ use crate::uci::{UciEngine, UciError};
 use super::reply_tables::ReplyTables;
 use super::sketch_bounds::SketchBounds;
 use super::transposition::{ReplyTable, TranspositionTable};
-use super::{LeafMode, SearchConfig};
+use super::{LeafMode, RbcSearchConfig};
 
 /// The tables a search's worker threads share.
 pub struct Tables {
@@ -24,7 +24,7 @@ pub struct Tables {
 }
 
 impl Tables {
-    pub fn new(config: &SearchConfig) -> Tables {
+    pub fn new(config: &RbcSearchConfig) -> Tables {
         Tables {
             transpositions: config
                 .mode

@@ -16,10 +16,10 @@ fn recorded_set_12() -> Vec<Board> {
         .collect()
 }
 
-fn config(mode: Mode) -> SearchConfig {
-    SearchConfig {
+fn config(mode: Mode) -> RbcSearchConfig {
+    RbcSearchConfig {
         mode,
-        ..SearchConfig::default()
+        ..RbcSearchConfig::default()
     }
 }
 
@@ -459,12 +459,12 @@ fn sensing_where_a_check_may_be_is_worth_a_king() {
     );
 }
 
-fn with_leaf(leaf: LeafMode) -> SearchConfig {
-    SearchConfig {
+fn with_leaf(leaf: LeafMode) -> RbcSearchConfig {
+    RbcSearchConfig {
         mode: Mode::Exact,
         sense_mode: SenseMode::MinSize,
         leaf,
-        ..SearchConfig::default()
+        ..RbcSearchConfig::default()
     }
 }
 
@@ -548,7 +548,7 @@ fn a_raised_stop_interrupts_even_depth_one() {
     let stop = crate::stop::Stop::new();
     stop.request();
     for threads in [1, 2] {
-        let c = SearchConfig {
+        let c = RbcSearchConfig {
             threads,
             ..config(Mode::Exact)
         };
@@ -779,7 +779,7 @@ fn a_searcher_keeps_its_tables_and_exact_values_across_searches() {
     c.sense_mode = SenseMode::MinSize;
     let fresh: Vec<SearchResult> = sets.iter().map(|s| search(s, 2, &c).unwrap()).collect();
     let mut kept = Searcher::new(c.clone()).unwrap();
-    let mut small = Searcher::new(SearchConfig {
+    let mut small = Searcher::new(RbcSearchConfig {
         table_entries: 100,
         reply_entries: 1_000,
         threads: 2,
@@ -814,7 +814,7 @@ fn a_searcher_keeps_its_tables_and_exact_values_across_searches() {
 #[test]
 fn sketch_modes_use_a_sets_own_entry_exactly() {
     let set = recorded_set_12();
-    let c = SearchConfig {
+    let c = RbcSearchConfig {
         mode: Mode::Sketch,
         k: 8,
         table_size: 4096,
@@ -864,7 +864,7 @@ fn the_timeline_lists_every_root_request_of_every_completed_depth() {
 /// is refused with a message that says what to do.
 #[test]
 fn the_uci_leaf_scores_with_the_engine_and_caches_by_position() {
-    let missing = SearchConfig {
+    let missing = RbcSearchConfig {
         leaf: LeafMode::Uci,
         uci_engine: "no-such-engine-fogsearch".to_string(),
         ..config(Mode::None)
@@ -880,7 +880,7 @@ fn the_uci_leaf_scores_with_the_engine_and_caches_by_position() {
         eprintln!("no stockfish: the engine half skipped");
         return;
     }
-    let c = SearchConfig {
+    let c = RbcSearchConfig {
         leaf: LeafMode::Uci,
         uci_depth: 4,
         threads: 2,

@@ -29,7 +29,7 @@ use super::sense::{finest_sense_choices, min_size_choice, sense_choices};
 use super::sketch_bounds::{frequency_key, Searched, SketchWriter};
 use super::tables::Tables;
 use super::transposition::{set_key, value_from_table, value_to_table, Entry, Flag, ReplyOutcome};
-use super::{LeafMode, SearchConfig, SearchStats, SenseMode};
+use super::{LeafMode, RbcSearchConfig, SearchStats, SenseMode};
 use last_move::LastMoves;
 use refutation::Lineage;
 
@@ -118,7 +118,7 @@ impl<'a> OurSet<'a> {
 /// and its engine (the `uci` leaf).
 pub struct TreeSearch<'s> {
     us: Color,
-    config: &'s SearchConfig,
+    config: &'s RbcSearchConfig,
     tables: &'s Tables,
     /// The searcher's count of searches, stamped on every table entry stored or read.
     generation: u32,
@@ -172,7 +172,7 @@ impl Drop for TreeSearch<'_> {
 impl<'s> TreeSearch<'s> {
     pub fn new(
         us: Color,
-        config: &'s SearchConfig,
+        config: &'s RbcSearchConfig,
         tables: &'s Tables,
         generation: u32,
         deadline: Option<Instant>,

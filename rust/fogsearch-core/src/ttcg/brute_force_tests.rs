@@ -228,7 +228,8 @@ fn invalid_parameters_are_rejected_with_their_name() {
 
 #[test]
 fn paper_public_states_have_192_12960_544320_histories() {
-    // (game, tricks played) -> histories, NOTES.md §3; each state has no revealed void.
+    // (game, tricks played) -> histories, as pyspiel enumerates the TTCG paper's public states;
+    // each state has no revealed void.
     let cases = [
         ((2usize, 4usize, 2i64), 1usize, 24usize, 192u128),
         ((3, 4, 3), 2, 60, 12_960),

@@ -79,7 +79,7 @@ pub use policy::{BiasPolicy, BuiltinPolicy, InfoStateView, Policy, SoftmaxPolicy
 pub use qlearning::{train as train_q_policy, QLearning, TabularPolicy, MAX_EPISODES};
 pub use sampling::ObservedRange;
 pub use search::{
-    search_move, SearchConfig, SearchResult, MAX_DEALS, MAX_ITERATIONS, MAX_SECONDS,
+    search_move, CardSearchConfig, SearchResult, MAX_DEALS, MAX_ITERATIONS, MAX_SECONDS,
     MAX_SHARED_ITERATIONS,
 };
 pub use suit_lengths::{DealSpace, DealSpaceError, SuitLengths};

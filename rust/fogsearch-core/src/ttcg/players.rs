@@ -13,7 +13,7 @@ use super::error::TtcgError;
 use super::game::{Action, Scores, Table, TrickGame, MAX_PLAYERS};
 use super::gongzhu_players::{mr_greed, mr_if, mr_random};
 use super::play::{TableState, MAX_LEGAL};
-use super::search::{search_move, SearchConfig};
+use super::search::{search_move, CardSearchConfig};
 pub use super::turn::Turn;
 use crate::rng::Rng;
 use crate::stop::Stop;
@@ -28,7 +28,7 @@ pub enum CardPlayer {
     /// Mr. Greed (Gongzhu only).
     Greed,
     /// Samples deals consistent with what it saw and searches each (see [`super::search`]).
-    Search(Box<SearchConfig>),
+    Search(Box<CardSearchConfig>),
 }
 
 impl CardPlayer {

@@ -38,7 +38,7 @@ pub const MAX_SECONDS: f64 = 3600.0;
 
 /// How the searching player decides.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SearchConfig {
+pub struct CardSearchConfig {
     pub sampler: SamplerConfig,
     /// Deals sampled per move.
     pub deals: usize,
@@ -56,7 +56,7 @@ pub struct SearchConfig {
     pub shared_tree: bool,
 }
 
-impl SearchConfig {
+impl CardSearchConfig {
     /// The defaults for `game` with `sampler` (see [`SamplerConfig::named`]).
     ///
     /// Gongzhu: 16 deals of 400 iterations, a tree per deal, UCB's c = 200 (the paper's c = 30,
@@ -70,7 +70,7 @@ impl SearchConfig {
     /// more deals in one tree, not a finer sampler, made the difference (bench/NOTEBOOK.md).
     pub fn for_game(game: &dyn TrickGame, sampler: SamplerConfig) -> Self {
         let oh_hell = game.name() == "oh_hell";
-        SearchConfig {
+        CardSearchConfig {
             sampler,
             deals: if oh_hell { 256 } else { 16 },
             iterations: 400,
@@ -139,7 +139,7 @@ pub struct SearchResult {
 /// Decides the move of the seat to act in `turn`.
 pub fn search_move(
     turn: &Turn<'_>,
-    config: &SearchConfig,
+    config: &CardSearchConfig,
     seed: u64,
     stop: &Stop,
 ) -> Result<SearchResult, TtcgError> {
@@ -355,7 +355,7 @@ mod tests {
             public_actions: &public,
         };
         let mut config =
-            SearchConfig::for_game(&*game, SamplerConfig::named(&*game, "us+iec").unwrap());
+            CardSearchConfig::for_game(&*game, SamplerConfig::named(&*game, "us+iec").unwrap());
         config.deals = 6;
         config.iterations = 200;
         let seed = 5;
@@ -414,7 +414,7 @@ mod tests {
         };
         for shared_tree in [false, true] {
             let mut config =
-                SearchConfig::for_game(&*game, SamplerConfig::named(&*game, "us").unwrap());
+                CardSearchConfig::for_game(&*game, SamplerConfig::named(&*game, "us").unwrap());
             config.deals = 4;
             config.iterations = MAX_ITERATIONS;
             config.seconds = Some(0.1);

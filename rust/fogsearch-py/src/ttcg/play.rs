@@ -11,8 +11,8 @@ use pyo3::types::PyDict;
 
 use fogsearch_core::rng::Rng;
 use fogsearch_core::ttcg::{
-    check_output, observe_seat, play_out, search_move, Action, CardPlayer, Gongzhu, Hand,
-    ModelPolicy, SamplerConfig, SearchConfig, StratumWeights, TableState, TrickGame, TtcgError,
+    check_output, observe_seat, play_out, search_move, Action, CardPlayer, CardSearchConfig,
+    Gongzhu, Hand, ModelPolicy, SamplerConfig, StratumWeights, TableState, TrickGame, TtcgError,
     Turn,
 };
 
@@ -135,7 +135,8 @@ impl PyPlayer {
                 )))
             }
         };
-        let mut config = SearchConfig::for_game(&*game, sampler_named(&*game, sampler, iec_beta)?);
+        let mut config =
+            CardSearchConfig::for_game(&*game, sampler_named(&*game, sampler, iec_beta)?);
         if let Some(b) = model_beta {
             config.sampler.model = ModelPolicy::Greed { beta: b };
         }

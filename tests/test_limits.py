@@ -1,0 +1,39 @@
+"""The core's limits table is what every interface enforces: each bound is accepted and one past
+it refused, in Python and in the native module alike."""
+
+from __future__ import annotations
+
+import pytest
+
+from fogsearch import _core, rbc, search
+from fogsearch.limits import LIMITS, MAX_THREADS, MAX_UCI_DEPTH, MAX_UCI_NODES
+
+
+def test_the_table_names_each_limit_the_modules_export():
+    assert set(LIMITS) == {
+        "threads",
+        "search_depth",
+        "board_plies",
+        "uci_depth",
+        "uci_nodes",
+        "perft_depth",
+    }
+    assert LIMITS["search_depth"] == search.MAX_DEPTH
+    assert LIMITS["board_plies"] == search.MAX_BOARD_PLIES
+    assert LIMITS["perft_depth"] == rbc.MAX_PERFT_DEPTH
+
+
+def test_the_thread_bound_is_the_native_one_on_both_sides_of_it():
+    assert _core.rbc.BoardSet(True, threads=MAX_THREADS).threads == MAX_THREADS
+    with pytest.raises(ValueError, match=str(MAX_THREADS)):
+        _core.rbc.BoardSet(True, threads=MAX_THREADS + 1)
+    with pytest.raises(ValueError, match=f"1..{MAX_THREADS}"):
+        search.board_table(["4k3/8/8/8/8/8/8/3KR3 w - - 0 1"], threads=MAX_THREADS + 1)
+
+
+@pytest.mark.parametrize(
+    ("name", "value"), [("depth", MAX_UCI_DEPTH + 1), ("nodes", MAX_UCI_NODES + 1)]
+)
+def test_an_engine_limit_past_the_core_bound_is_refused(name, value):
+    with pytest.raises(ValueError, match=f"{name} must be an integer in"):
+        search.EngineJudge("stockfish", **{name: value})
