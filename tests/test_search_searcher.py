@@ -172,14 +172,16 @@ def test_the_uci_leaf_takes_a_hanging_queen_and_leaves_no_engine_behind():
 
 
 def engine_children() -> list[int]:
-    """Process ids of this process's children (the engines)."""
+    """Process ids of this process's engine children. Only engines count: a test that ran
+    before (a tournament with workers) leaves multiprocessing's resource tracker as a child."""
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
+            text = stat.read_text()
         except OSError:
             continue
-        if int(fields[1]) == os.getpid():
+        name, fields = text.split("(", 1)[1].rsplit(")", 1)[0], text.rsplit(")", 1)[1].split()
+        if int(fields[1]) == os.getpid() and "stockfish" in name.lower():
             found.append(int(stat.parent.name))
     return found
 

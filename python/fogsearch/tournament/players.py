@@ -29,6 +29,7 @@ from fogsearch.opponents.stockfish import (
     stockfish_version,
 )
 from fogsearch.settings import config_from_settings
+from fogsearch.tournament.clock import check_clock
 
 __all__ = [
     "BASELINES",
@@ -180,8 +181,6 @@ class PlayerSpec:
                 ) from None
 
     def _check_reserved(self) -> None:
-        from fogsearch.tournament.schedule import check_clock
-
         seconds, increment = self.settings.get("seconds", 60.0), self.settings.get("increment", 0)
         try:
             check_clock(seconds, increment)

@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass, replace
 from itertools import combinations
 
 from fogsearch.arguments import UsageError
+from fogsearch.tournament.clock import (  # noqa: F401 - the clock's bounds, as before
+    CLOCK_WHY,
+    INCREMENT_WHY,
+    MAX_INCREMENT,
+    MAX_SECONDS_PER_PLAYER,
+    MIN_SECONDS_PER_PLAYER,
+    check_clock,
+)
 from fogsearch.tournament.players import PlayerSpec
 
 MAX_GAMES_PER_PAIRING = 10_000
 GAMES_WHY = "10,000 games pin a pairing's Elo difference to about +-7; run more into the same --db"
-MIN_SECONDS_PER_PLAYER = 1.0
-MAX_SECONDS_PER_PLAYER = 86_400.0
-CLOCK_WHY = "the clock is in seconds: at least one for a first turn, at most a day"
-MAX_INCREMENT = 3_600.0
-INCREMENT_WHY = "seconds added to a clock after each turn, at most an hour"
 
 
 @dataclass(frozen=True)
@@ -110,28 +112,6 @@ def make_tasks(
         GameTask(i, white, black, seed * 1_000_003 + i, seconds_per_player, seconds_increment)
         for i, (white, black) in enumerate(pairings)
     ]
-
-
-def check_clock(seconds_per_player: float, seconds_increment: float) -> None:
-    """Raises :class:`UsageError` for a clock no game can be played with."""
-    if not (
-        isinstance(seconds_per_player, (int, float))
-        and math.isfinite(seconds_per_player)
-        and MIN_SECONDS_PER_PLAYER <= seconds_per_player <= MAX_SECONDS_PER_PLAYER
-    ):
-        raise UsageError(
-            f"seconds per player must be in {MIN_SECONDS_PER_PLAYER:g}..{MAX_SECONDS_PER_PLAYER:,g} "
-            f"({CLOCK_WHY}), got {seconds_per_player!r}"
-        )
-    if not (
-        isinstance(seconds_increment, (int, float))
-        and math.isfinite(seconds_increment)
-        and 0 <= seconds_increment <= MAX_INCREMENT
-    ):
-        raise UsageError(
-            f"the increment must be in 0..{MAX_INCREMENT:,g} seconds ({INCREMENT_WHY}), "
-            f"got {seconds_increment!r}"
-        )
 
 
 def _check(players: list[PlayerSpec], games_per_pairing: int, minimum: int) -> None:
