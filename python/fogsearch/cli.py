@@ -12,6 +12,7 @@ import sys
 import traceback
 
 from fogsearch import benchmarks, play, tracking
+from fogsearch.analysis import command as losses_command
 from fogsearch.arguments import UsageError
 from fogsearch.jps import command as jps_command
 from fogsearch.tournament import command as tournament_command
@@ -43,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     benchmarks.add_parser(subparsers)
     cards_command.add_parser(subparsers)
     jps_command.add_parser(subparsers)
+    losses_command.add_parser(subparsers)
     return parser
 
 

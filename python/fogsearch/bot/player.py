@@ -35,6 +35,7 @@ from fogsearch.bot.requests import (
 )
 from fogsearch.bot.sensing import SenseChoice, decision_sense, smallest_expected_set
 from fogsearch.bot.tracker import Tracker
+from fogsearch.bot.turnlog import format_turn, top_requests
 from fogsearch.observations import MoveResult, OpponentMoveResult, sense_result
 from fogsearch.rbc import BoardSet
 from fogsearch.search import (
@@ -302,7 +303,9 @@ class FogsearchBot(Player):
         else:
             move_values, margin = self._board_values(boards, weights, budget, started), 0
         self._search_ended = time.monotonic()
-        self._turn["search_seconds"] = self._search_ended - started
+        self._turn.update(
+            search_seconds=self._search_ended - started, top=top_requests(move_values)
+        )
 
         def means_of(requests):
             self._turn["tied"] = len(requests)
@@ -396,19 +399,3 @@ class FogsearchBot(Player):
             if min(material_lead(board) for board in boards.to_boards()) >= 0:
                 return float("inf")
         return rule.progress_margin_cp
-
-
-def format_turn(t: dict) -> str:
-    """One readable log line per turn."""
-    value = t.get("value")
-    return (
-        f"turn {t.get('turn', '?'):>3}  boards {t.get('after_opponent', '?'):>6} -> "
-        f"sense {t.get('sense') or '-':<2} ({t.get('sense_by', '-')}) -> "
-        f"{t.get('after_sense', '?'):>5} -> "
-        f"move {t.get('requested') or 'pass':<6} (took {t.get('taken') or 'pass'}"
-        f"{', captured ' + t['capture'] if t.get('capture') else ''}) -> {t.get('after_move', '?'):>5}"
-        f"  value {value if value is not None else '-':>6}  depth {t.get('depth') or '-'}"
-        f" plies {t.get('plies', '-')}"
-        f" in {t.get('search_seconds', 0):5.2f}s  clock {t.get('seconds_left', 0):6.1f}s"
-        f" budget {t.get('budget', 0):5.2f}s turn {t.get('turn_seconds', 0):5.2f}s"
-    )
