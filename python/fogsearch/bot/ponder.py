@@ -1,0 +1,182 @@
+"""What the bot does on the opponent's turn (``while_we_wait``): the work of its own coming turn
+that does not depend on the opponent's move result, done in short slices and reused, or dropped
+when it no longer applies.
+
+A slice at a time (the caller loops ``while_we_wait``; each slice is one expansion or the board
+table of a few boards, tenths of a second):
+
+1. the set expanded by the opponent's moves for "no capture", the commonest result, and its
+   sense statistics;
+2. the sense decision's board table (:func:`fogsearch.bot.sensing.decision_sense`) on the boards
+   the sense would judge: the likeliest boards of that set, drawn with a copy of the bot's random
+   generator, searched to the sense's plies a few boards per slice with no deadline (each board's
+   values are its own, so the pieces join into the table one call would give);
+3. the set expanded for a capture on each square of ours, likeliest attacked first.
+
+Reuse is checked, not assumed: an expansion is used only if the set has not changed since it
+was made (the tracker's log is as long), and for that very observation; the table only for the
+very boards, in the same order, that the sense then judges. Anything else is dropped. Nothing
+here draws from the bot's generator or changes what it decides when its own searches complete:
+the reused work is what the turn would have computed.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Iterator
+
+import chess
+import numpy as np
+
+from fogsearch import FogsearchError
+from fogsearch.bot.tracker import Tracker, weighted_sample
+from fogsearch.observations import OpponentMoveResult
+from fogsearch.rbc import BoardSet
+from fogsearch.search import BoardTable, board_table
+
+log = logging.getLogger("fogsearch.bot")
+
+PONDER_MAX_BOARDS = 200_000
+"""Larger sets are not expanded ahead: one expansion would no longer be a short slice (71,702
+boards took 0.11 s on one core)."""
+TABLE_SLICE_BOARDS = 16
+"""Boards per slice of the sense's board table: a few tenths of a second at two plies."""
+ATTACK_SAMPLE = 64
+"""Boards read to order our squares by how often the opponent attacks them."""
+
+
+class Ponder:
+    """The opponent's turn's work for our next turn (see the module's docstring)."""
+
+    def __init__(self) -> None:
+        self.drop()
+
+    def drop(self) -> None:
+        self._steps: Iterator[None] | None = None
+        self._stamp = -1
+        self._sets: dict[chess.Square | None, BoardSet] = {}
+        self._stats: dict[int, float] | None = None
+        self._table: tuple[np.ndarray, int, BoardTable] | None = None
+        self.reused: list[str] = []
+        """What the last turn reused (``"set"``, ``"stats"``, ``"table"``), for the turn log."""
+
+    def start(
+        self, tracker: Tracker, rng: random.Random, sample_size: int, plies: int, threads: int
+    ) -> None:
+        """Plans the work for the opponent's coming turn, from the set as our turn ends."""
+        self.drop()
+        self._stamp = len(tracker.log)
+        if len(tracker.board_set) <= PONDER_MAX_BOARDS:
+            copied = random.Random()
+            copied.setstate(rng.getstate())
+            self._steps = self._work(tracker, copied, sample_size, plies, threads)
+
+    @property
+    def busy(self) -> bool:
+        """Whether work is left for the opponent's turn."""
+        return self._steps is not None
+
+    def step(self) -> bool:
+        """One slice of the work; False when none is left."""
+        if self._steps is None:
+            return False
+        if next(self._steps, StopIteration) is StopIteration:
+            self._steps = None
+        return self._steps is not None
+
+    def _work(self, tracker: Tracker, rng: random.Random, size: int, plies: int, threads: int):
+        parent = tracker.board_set
+        quiet = self._expand(parent, None)
+        yield
+        if quiet is not None:
+            self._stats = quiet.sense_stats()
+            yield
+            if plies > 0:
+                yield from self._sense_table(quiet, tracker, rng, size, plies, threads)
+        for square in _our_squares_by_attacks(parent):
+            self._expand(parent, square)
+            yield
+
+    def _expand(self, parent: BoardSet, square: chess.Square | None) -> BoardSet | None:
+        children = parent.copy()
+        try:
+            OpponentMoveResult(square is not None, square).apply(children)
+        except FogsearchError:  # too large, or no board fits: the turn does it as without pondering
+            return None
+        self._sets[square] = children
+        return children
+
+    def _sense_table(
+        self, quiet: BoardSet, tracker: Tracker, rng, size: int, plies: int, threads: int
+    ):
+        boards, _ = weighted_sample(quiet, size, rng, tracker.opponent_model is not None)
+        if len(boards) < 2:
+            return
+        # The request rows a whole-table call would have: every root request of these boards.
+        requests = board_table(boards, most_plies=0, least_plies=0, threads=threads).requests
+        values, plies_done, nodes = [], [], 0
+        for start in range(0, len(boards), TABLE_SLICE_BOARDS):
+            piece = boards.subset(range(start, min(start + TABLE_SLICE_BOARDS, len(boards))))
+            part = board_table(piece, requests, plies, least_plies=None, threads=threads)
+            values.append(part.values)
+            plies_done.append(part.plies)
+            nodes += part.nodes
+            yield
+        table = BoardTable(
+            requests, np.concatenate(values, axis=1), np.concatenate(plies_done), nodes
+        )
+        self._table = (boards.zobrist_keys(), plies, table)
+
+    # -- reuse on our turn -----------------------------------------------------------------------
+    def observe(self, tracker: Tracker, observation: OpponentMoveResult) -> None:
+        """Applies the opponent's move result to the tracker, with the pondered set when it was
+        made from the tracker's set as it stands and for this observation."""
+        self._steps = None
+        well_formed = observation.captured_my_piece == (observation.capture_square is not None)
+        prepared = (
+            self._sets.pop(observation.capture_square, None)
+            if well_formed and self._stamp == len(tracker.log)
+            else None
+        )
+        self._sets = {}
+        if prepared is None:
+            self._stats = self._table = None
+            tracker.observe(observation)
+            return
+        tracker.observe_prepared(observation, prepared)
+        self.reused.append("set")
+        if observation.capture_square is not None:
+            self._stats = self._table = None
+        self._stamp = len(tracker.log)
+
+    def sense_stats(self, tracker: Tracker) -> dict[int, float]:
+        """The set's sense statistics, pondered if they are the set's as it stands."""
+        stats, self._stats = self._stats, None
+        if stats is not None and self._stamp == len(tracker.log):
+            self.reused.append("stats")
+            return stats
+        return tracker.board_set.sense_stats()
+
+    def sense_table(self, boards: BoardSet, plies: int) -> BoardTable | None:
+        """The pondered sense table if it is for exactly ``boards`` (in order) at ``plies``."""
+        pondered, self._table = self._table, None
+        if pondered is None:
+            return None
+        keys, at_plies, table = pondered
+        if at_plies != plies or not np.array_equal(keys, boards.zobrist_keys()):
+            return None
+        self.reused.append("table")
+        return table
+
+
+def _our_squares_by_attacks(board_set: BoardSet) -> list[chess.Square]:
+    """The squares of our pieces (the same on every board), those the opponent attacks on more of
+    a few boards spread over the set first."""
+    count = len(board_set)
+    boards = [
+        chess.Board(board_set.fen(i)) for i in range(0, count, max(1, count // ATTACK_SAMPLE))
+    ]
+    ours = chess.SquareSet(boards[0].occupied_co[board_set.color])
+    attacks = {sq: sum(b.is_attacked_by(not board_set.color, sq) for b in boards) for sq in ours}
+    return sorted(ours, key=lambda sq: (-attacks[sq], sq))
