@@ -25,7 +25,7 @@ from reconchess import Color, GameHistory, Player, Square, WinReason
 from fogsearch.bot.clock import decision_hardness, part_budget, set_hardness, turn_budget
 from fogsearch.bot.config import FogsearchBotConfig, opening_moves
 from fogsearch.bot.judgement import likeliest_first_table, request_scores
-from fogsearch.bot.ponder import Ponder
+from fogsearch.bot.ponder import IDLE_WAIT_SECONDS, Ponder
 from fogsearch.bot.requests import (
     best_mean,
     choose_request,
@@ -156,8 +156,8 @@ class FogsearchBot(Player):
     def while_we_wait(self) -> None:
         """One short slice of work for our coming turn (the client calls this in a loop while the
         opponent moves; :mod:`fogsearch.bot.ponder`)."""
-        if self.config.ponder:
-            self.ponder.step()
+        if not (self.config.ponder and self.ponder.step()):
+            time.sleep(IDLE_WAIT_SECONDS)
 
     def handle_opponent_move_result(self, captured_my_piece: bool, capture_square: Square | None):
         self._turn_started = time.monotonic()

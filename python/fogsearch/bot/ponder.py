@@ -42,6 +42,9 @@ PONDER_MAX_BOARDS = 200_000
 boards took 0.11 s on one core)."""
 TABLE_SLICE_BOARDS = 16
 """Boards per slice of the sense's board table: a few tenths of a second at two plies."""
+IDLE_WAIT_SECONDS = 0.02
+"""``while_we_wait`` with no work left waits this long: a caller that loops it must not spin a
+core the opponent may share."""
 ATTACK_SAMPLE = 64
 """Boards read to order our squares by how often the opponent attacks them."""
 
