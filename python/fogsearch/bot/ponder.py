@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from collections.abc import Iterator
 
 import chess
@@ -41,7 +42,10 @@ PONDER_MAX_BOARDS = 200_000
 """Larger sets are not expanded ahead: one expansion would no longer be a short slice (71,702
 boards took 0.11 s on one core)."""
 TABLE_SLICE_BOARDS = 16
-"""Boards per slice of the sense's board table: a few tenths of a second at two plies."""
+"""Boards in the first slice of the sense's board table; later slices halve or double this to
+stay near ``SLICE_SECONDS`` (16 boards at two plies took up to 1.1 s in a middle game)."""
+SLICE_SECONDS = 0.2
+"""What one slice of the table aims to take."""
 IDLE_WAIT_SECONDS = 0.02
 """``while_we_wait`` with no work left waits this long: a caller that loops it must not spin a
 core the opponent may share."""
@@ -119,12 +123,16 @@ class Ponder:
         # The request rows a whole-table call would have: every root request of these boards.
         requests = board_table(boards, most_plies=0, least_plies=0, threads=threads).requests
         values, plies_done, nodes = [], [], 0
-        for start in range(0, len(boards), TABLE_SLICE_BOARDS):
-            piece = boards.subset(range(start, min(start + TABLE_SLICE_BOARDS, len(boards))))
+        start, size = 0, TABLE_SLICE_BOARDS
+        while start < len(boards):
+            piece = boards.subset(range(start, min(start + size, len(boards))))
+            began = time.monotonic()
             part = board_table(piece, requests, plies, least_plies=None, threads=threads)
             values.append(part.values)
             plies_done.append(part.plies)
             nodes += part.nodes
+            start += len(piece)
+            size = _next_slice(size, time.monotonic() - began)
             yield
         table = BoardTable(
             requests, np.concatenate(values, axis=1), np.concatenate(plies_done), nodes
@@ -183,3 +191,14 @@ def _our_squares_by_attacks(board_set: BoardSet) -> list[chess.Square]:
     ours = chess.SquareSet(boards[0].occupied_co[board_set.color])
     attacks = {sq: sum(b.is_attacked_by(not board_set.color, sq) for b in boards) for sq in ours}
     return sorted(ours, key=lambda sq: (-attacks[sq], sq))
+
+
+def _next_slice(size: int, seconds: float) -> int:
+    """The next table slice's boards, from the last one's ``size`` and ``seconds``: halved when
+    it ran past ``SLICE_SECONDS``, doubled (up to 64) when it took under a quarter of that.
+    Each board's values are its own, so the slicing never changes the table."""
+    if seconds > SLICE_SECONDS:
+        return max(1, size // 2)
+    if seconds < SLICE_SECONDS / 4:
+        return min(64, size * 2)
+    return size
