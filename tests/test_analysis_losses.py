@@ -168,3 +168,15 @@ def test_bad_input_is_a_usage_error(tmp_path, capsys):
     bad.write_text("{}")
     assert main(["losses", str(bad), "--color", "white"]) == 2
     assert "error" in capsys.readouterr().err
+    game = str(GAMES / "sf2-game-0004.json")
+    assert main(["losses", game, "--opponent-model", "hot"]) == 2
+    assert main(["losses", game, "--opponent-model", "0,0.1"]) == 2
+    capsys.readouterr()
+
+
+def test_without_a_model_the_weighted_share_is_left_out(capsys):
+    game = str(GAMES / "sf2-game-0004.json")
+    args = ["losses", game, "--json", "--opponent-model", "none", "--share-boards", "500"]
+    assert main(args) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows and all(r["belief"]["reply_weight"] is None for r in rows if r["belief"])

@@ -10,6 +10,7 @@ from reconchess import GameHistory
 
 from fogsearch.analysis.losses import (
     DEFAULT_MAX_BOARDS,
+    DEFAULT_MODEL,
     DEFAULT_SHARE_BOARDS,
     as_json,
     losses,
@@ -49,8 +50,32 @@ def add_parser(subparsers) -> None:
         default=DEFAULT_SHARE_BOARDS,
         help=f"count the shares on at most this many boards, evenly spaced ({DEFAULT_SHARE_BOARDS})",
     )
+    p.add_argument(
+        "--opponent-model",
+        type=opponent_model,
+        default=DEFAULT_MODEL,
+        help="the bot's opponent model as TEMPERATURE_CP,UNIFORM_SHARE, or none "
+        f"(default {DEFAULT_MODEL[0]:g},{DEFAULT_MODEL[1]:g}, the bot's)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(handler=run)
+
+
+def opponent_model(text: str) -> tuple[float, float] | None:
+    """An argparse type: ``none`` or ``TEMPERATURE_CP,UNIFORM_SHARE`` within the bot's bounds."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        temperature, share = (float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not TEMPERATURE_CP,UNIFORM_SHARE (for example 200,0.1) or none"
+        ) from None
+    if not (1.0 <= temperature <= 100_000.0 and 0.0 <= share <= 1.0):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: the temperature must be in 1..100000 and the share in 0..1"
+        )
+    return temperature, share
 
 
 def _color(history: GameHistory, asked: str | None) -> chess.Color:
@@ -80,7 +105,12 @@ def run(args: argparse.Namespace) -> int:
         turn_log = read_turn_log(existing_file(args.log, "turn log").read_text())
     color = _color(history, args.color)
     rows = losses(
-        history, color, turn_log, max_boards=args.max_boards, share_boards=args.share_boards
+        history,
+        color,
+        turn_log,
+        max_boards=args.max_boards,
+        share_boards=args.share_boards,
+        opponent_model=args.opponent_model,
     )
     if args.json:
         print(json.dumps(as_json(rows), indent=1))
