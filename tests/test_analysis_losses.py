@@ -70,6 +70,7 @@ def test_a_pawn_lost_to_a_reply_on_one_board_in_twenty_one():
         "P e4",
     )
     assert (row.material_before, row.material_after_move, row.material_after_reply) == (0, 0, -100)
+    assert row.material_after_next == -100  # 3. h3 took nothing back
     assert row.lost_cp == 100
     assert row.belief.boards == 21 and row.belief.counted == 21
     assert row.belief.reply_share == pytest.approx(1 / 21)

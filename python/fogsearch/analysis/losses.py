@@ -74,6 +74,8 @@ class Loss:
     """Our true material before our move, then after it, then after the opponent's reply."""
     material_after_move: int
     material_after_reply: int
+    material_after_next: int | None
+    """Our true material after our next move (a recapture shows here); None when the game ended."""
     reply: str
     lost: str
     """The piece the reply took, and where (``"R d2"``)."""
@@ -89,6 +91,13 @@ class Loss:
 
 def _opponent_turn_after(turn: Turn) -> Turn:
     return Turn(not turn.color, turn.turn_number + (0 if turn.color == chess.WHITE else 1))
+
+
+def _after_next_move(history: GameHistory, color: chess.Color, reply_turn: Turn) -> int | None:
+    following = reply_turn.next
+    if not history.has_move(following):
+        return None
+    return material(history.truth_board_after_move(following), color)
 
 
 def _stride(count: int, most: int) -> list[int]:
@@ -161,6 +170,7 @@ def losses(
                 material_before=material(history.truth_board_before_move(ours), color),
                 material_after_move=material(after_move, color),
                 material_after_reply=material(after_reply, color),
+                material_after_next=_after_next_move(history, color, reply_turn),
                 reply=reply.uci(),
                 lost=f"{piece.symbol().upper() if piece else '?'} {chess.square_name(square)}"
                 if square is not None
@@ -183,7 +193,8 @@ def _percent(share: float | None) -> str:
 def table(rows: list[Loss]) -> str:
     """A Markdown table, one row per loss."""
     head = (
-        "| turn | our move | material before / after / after reply | reply | lost | boards "
+        "| turn | our move | material before / after / after reply / after next | reply | lost "
+        "| boards "
         "| reply possible | weighted | lost square attacked | value | depth/plies | search s "
         "| best requests |"
     )
@@ -196,7 +207,9 @@ def table(rows: list[Loss]) -> str:
         depth = log.get("depth") or log.get("plies")
         lines.append(
             f"| {row.turn} | {move or 'pass'} | {row.material_before:+d} / "
-            f"{row.material_after_move:+d} / {row.material_after_reply:+d} | {row.reply} | "
+            f"{row.material_after_move:+d} / {row.material_after_reply:+d} / "
+            f"{'-' if row.material_after_next is None else f'{row.material_after_next:+d}'} | "
+            f"{row.reply} | "
             f"{row.lost} | {belief.boards if belief else '> max'} | "
             f"{_percent(belief.reply_share if belief else None)} | "
             f"{_percent(belief.reply_weight if belief else None)} | "
