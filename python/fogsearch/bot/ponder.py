@@ -11,7 +11,8 @@ table of a few boards, tenths of a second):
    the sense would judge: the likeliest boards of that set, drawn with a copy of the bot's random
    generator, searched to the sense's plies a few boards per slice with no deadline (each board's
    values are its own, so the pieces join into the table one call would give);
-3. the set expanded for a capture on each square of ours, likeliest attacked first.
+3. the same for a capture on each square of ours, likeliest attacked first: the expansions and
+   their statistics, then their tables.
 
 Reuse is checked, not assumed: an expansion is used only if the set has not changed since it
 was made (the tracker's log is as long), and for that very observation; the table only for the
@@ -63,8 +64,12 @@ class Ponder:
         self._steps: Iterator[None] | None = None
         self._stamp = -1
         self._sets: dict[chess.Square | None, BoardSet] = {}
+        """The set after each opponent move result pondered, by its capture square."""
+        self._all_stats: dict[chess.Square | None, dict[int, float]] = {}
+        self._tables: dict[chess.Square | None, tuple[np.ndarray, int, BoardTable]] = {}
         self._stats: dict[int, float] | None = None
         self._table: tuple[np.ndarray, int, BoardTable] | None = None
+        """The sense statistics and table for the result that came, until the sense takes them."""
         self.reused: list[str] = []
         """What the last turn reused (``"set"``, ``"stats"``, ``"table"``), for the turn log."""
 
@@ -75,9 +80,8 @@ class Ponder:
         self.drop()
         self._stamp = len(tracker.log)
         if len(tracker.board_set) <= PONDER_MAX_BOARDS:
-            copied = random.Random()
-            copied.setstate(rng.getstate())
-            self._steps = self._work(tracker, copied, sample_size, plies, threads)
+            state = rng.getstate()
+            self._steps = self._work(tracker, state, sample_size, plies, threads)
 
     @property
     def busy(self) -> bool:
@@ -92,18 +96,25 @@ class Ponder:
             self._steps = None
         return self._steps is not None
 
-    def _work(self, tracker: Tracker, rng: random.Random, size: int, plies: int, threads: int):
+    def _work(self, tracker: Tracker, state, size: int, plies: int, threads: int):
+        """No capture first (expansion, statistics, table), then every capture square's
+        expansion and statistics, likeliest attacked first, then their tables."""
         parent = tracker.board_set
-        quiet = self._expand(parent, None)
-        yield
-        if quiet is not None:
-            self._stats = quiet.sense_stats()
+        modelled = tracker.opponent_model is not None
+        squares: list[chess.Square | None] = [None, *_our_squares_by_attacks(parent)]
+        for at, square in enumerate(squares):
+            children = self._expand(parent, square)
+            if children is not None:
+                self._all_stats[square] = children.sense_stats()
             yield
-            if plies > 0:
-                yield from self._sense_table(quiet, tracker, rng, size, plies, threads)
-        for square in _our_squares_by_attacks(parent):
-            self._expand(parent, square)
-            yield
+            if at == 0 and children is not None and plies > 0:
+                yield from self._sense_table(None, children, state, size, plies, threads, modelled)
+        for square in squares[1:]:
+            if square in self._sets and plies > 0:
+                children = self._sets[square]
+                yield from self._sense_table(
+                    square, children, state, size, plies, threads, modelled
+                )
 
     def _expand(self, parent: BoardSet, square: chess.Square | None) -> BoardSet | None:
         children = parent.copy()
@@ -114,10 +125,12 @@ class Ponder:
         self._sets[square] = children
         return children
 
-    def _sense_table(
-        self, quiet: BoardSet, tracker: Tracker, rng, size: int, plies: int, threads: int
-    ):
-        boards, _ = weighted_sample(quiet, size, rng, tracker.opponent_model is not None)
+    def _sense_table(self, square, children, state, size, plies, threads, modelled):
+        """The sense's table on the boards it would judge after ``square``'s result: drawn with
+        the bot's generator as it stands now, which nothing draws from before the sense."""
+        rng = random.Random()
+        rng.setstate(state)
+        boards, _ = weighted_sample(children, size, rng, modelled)
         if len(boards) < 2:
             return
         # The request rows a whole-table call would have: every root request of these boards.
@@ -137,7 +150,7 @@ class Ponder:
         table = BoardTable(
             requests, np.concatenate(values, axis=1), np.concatenate(plies_done), nodes
         )
-        self._table = (boards.zobrist_keys(), plies, table)
+        self._tables[square] = (boards.zobrist_keys(), plies, table)
 
     # -- reuse on our turn -----------------------------------------------------------------------
     def observe(self, tracker: Tracker, observation: OpponentMoveResult) -> None:
@@ -150,15 +163,15 @@ class Ponder:
             if well_formed and self._stamp == len(tracker.log)
             else None
         )
-        self._sets = {}
+        square = observation.capture_square
+        self._stats, self._table = self._all_stats.get(square), self._tables.get(square)
+        self._sets, self._all_stats, self._tables = {}, {}, {}
         if prepared is None:
             self._stats = self._table = None
             tracker.observe(observation)
             return
         tracker.observe_prepared(observation, prepared)
         self.reused.append("set")
-        if observation.capture_square is not None:
-            self._stats = self._table = None
         self._stamp = len(tracker.log)
 
     def sense_stats(self, tracker: Tracker) -> dict[int, float]:
