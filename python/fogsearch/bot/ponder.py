@@ -42,9 +42,9 @@ log = logging.getLogger("fogsearch.bot")
 PONDER_MAX_BOARDS = 200_000
 """Larger sets are not expanded ahead: one expansion would no longer be a short slice (71,702
 boards took 0.11 s on one core)."""
-TABLE_SLICE_BOARDS = 16
-"""Boards in the first slice of the sense's board table; later slices halve or double this to
-stay near ``SLICE_SECONDS`` (16 boards at two plies took up to 1.1 s in a middle game)."""
+TABLE_SLICE_BOARDS = 4
+"""Boards in the game's first slice of a sense table; later slices halve or double this to stay
+near ``SLICE_SECONDS`` (16 boards at two plies took up to 1.5 s in a middle game)."""
 SLICE_SECONDS = 0.2
 """What one slice of the table aims to take."""
 IDLE_WAIT_SECONDS = 0.02
@@ -58,6 +58,8 @@ class Ponder:
     """The opponent's turn's work for our next turn (see the module's docstring)."""
 
     def __init__(self) -> None:
+        self._slice_boards = TABLE_SLICE_BOARDS
+        """Boards per table slice, as the last slices' times suggest (kept from turn to turn)."""
         self.drop()
 
     def drop(self) -> None:
@@ -136,16 +138,17 @@ class Ponder:
         # The request rows a whole-table call would have: every root request of these boards.
         requests = board_table(boards, most_plies=0, least_plies=0, threads=threads).requests
         values, plies_done, nodes = [], [], 0
-        start, size = 0, TABLE_SLICE_BOARDS
+        start = 0
         while start < len(boards):
-            piece = boards.subset(range(start, min(start + size, len(boards))))
+            count = self._slice_boards
+            piece = boards.subset(range(start, min(start + count, len(boards))))
             began = time.monotonic()
             part = board_table(piece, requests, plies, least_plies=None, threads=threads)
             values.append(part.values)
             plies_done.append(part.plies)
             nodes += part.nodes
             start += len(piece)
-            size = _next_slice(size, time.monotonic() - began)
+            self._slice_boards = _next_slice(count, time.monotonic() - began)
             yield
         table = BoardTable(
             requests, np.concatenate(values, axis=1), np.concatenate(plies_done), nodes
