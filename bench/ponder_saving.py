@@ -56,11 +56,12 @@ def run(config, history, color, clocks, ponder_seconds, turns):
         bot.handle_sense_result(sense_result(history.truth_board_before_move(turn), sensed))
         requested, taken, square = history.move_result(turn)
         bot.handle_move_result(requested, taken, square is not None, square)
-        slices, longest, pondered = 0, 0.0, time.perf_counter()
+        slices, longest, slowest, pondered = 0, 0.0, "-", time.perf_counter()
         while bot.ponder.busy and time.perf_counter() - pondered < ponder_seconds:
             one = time.perf_counter()
             bot.while_we_wait()
-            longest = max(longest, time.perf_counter() - one)
+            if time.perf_counter() - one > longest:
+                longest, slowest = time.perf_counter() - one, bot.ponder.last_slice[0]
             slices += 1
         rows.append(
             dict(
@@ -71,6 +72,7 @@ def run(config, history, color, clocks, ponder_seconds, turns):
                 reused=bot.turn_log[-1]["pondered"],
                 slices=slices,
                 longest=longest,
+                slowest=slowest,
                 ponder=time.perf_counter() - pondered,
                 finished=not bot.ponder.busy,
             )
@@ -103,15 +105,17 @@ def main() -> None:
     off = run(off, history, color, clocks, 0.0, args.turns)
     on = run(on, history, color, clocks, args.ponder_seconds, args.turns)
     print(
-        "| turn | boards | sense without | sense with | to sense, s without | with | reused "
-        "| slices | longest slice s | ponder s |"
+        "| turn | boards without | with | sense without | with | to sense, s without | with "
+        "| reused | slices | longest slice s | what | ponder s |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---" * 12 + "|")
     for a, b in zip(off, on, strict=True):
         print(
-            f"| {a['turn']} | {a['boards']} | {a['sense']} | {b['sense']} | {a['opening']:.3f} | "
+            f"| {a['turn']} | {a['boards']} | {b['boards']} | {a['sense']} | {b['sense']} | "
+            f"{a['opening']:.3f} | "
             f"{b['opening']:.3f} | {'+'.join(b['reused']) or '-'} | {b['slices']} | "
-            f"{b['longest']:.3f} | {b['ponder']:.2f}{'' if b['finished'] else ' (cut)'} |"
+            f"{b['longest']:.3f} | {b['slowest']} | "
+            f"{b['ponder']:.2f}{'' if b['finished'] else ' (cut)'} |"
         )
     saved = [a["opening"] - b["opening"] for a, b in zip(off, on, strict=True)]
     print(

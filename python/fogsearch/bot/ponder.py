@@ -39,9 +39,10 @@ from fogsearch.search import BoardTable, board_table
 
 log = logging.getLogger("fogsearch.bot")
 
-PONDER_MAX_BOARDS = 200_000
-"""Larger sets are not expanded ahead: one expansion would no longer be a short slice (71,702
-boards took 0.11 s on one core)."""
+PONDER_MAX_BOARDS = 25_000
+"""Larger sets are not expanded ahead: one expansion (and its sense statistics) would no longer
+be a short slice. Children cost about 0.3 microseconds each on one core (6,668 boards made
+122,945 in 0.04 s), and a set makes up to about 30 times its boards."""
 TABLE_SLICE_BOARDS = 4
 """Boards in the game's first slice of a sense table; later slices halve or double this to stay
 near ``SLICE_SECONDS`` (16 boards at two plies took up to 1.5 s in a middle game)."""
@@ -72,6 +73,8 @@ class Ponder:
         self._stats: dict[int, float] | None = None
         self._table: tuple[np.ndarray, int, BoardTable] | None = None
         """The sense statistics and table for the result that came, until the sense takes them."""
+        self.last_slice: tuple[str, float] = ("", 0.0)
+        """What the last slice did and how long it took (for the benchmark)."""
         self.reused: list[str] = []
         """What the last turn reused (``"set"``, ``"stats"``, ``"table"``), for the turn log."""
 
@@ -94,8 +97,12 @@ class Ponder:
         """One slice of the work; False when none is left."""
         if self._steps is None:
             return False
-        if next(self._steps, StopIteration) is StopIteration:
+        began = time.monotonic()
+        done = next(self._steps, StopIteration)
+        if done is StopIteration:
             self._steps = None
+        else:
+            self.last_slice = (str(done), time.monotonic() - began)
         return self._steps is not None
 
     def _work(self, tracker: Tracker, state, size: int, plies: int, threads: int):
@@ -108,7 +115,7 @@ class Ponder:
             children = self._expand(parent, square)
             if children is not None:
                 self._all_stats[square] = children.sense_stats()
-            yield
+            yield f"expansion of {len(parent)} boards to {len(children) if children else 0}"
             if at == 0 and children is not None and plies > 0:
                 yield from self._sense_table(None, children, state, size, plies, threads, modelled)
         for square in squares[1:]:
@@ -149,7 +156,7 @@ class Ponder:
             nodes += part.nodes
             start += len(piece)
             self._slice_boards = _next_slice(count, time.monotonic() - began)
-            yield
+            yield f"table of {len(piece)} boards"
         table = BoardTable(
             requests, np.concatenate(values, axis=1), np.concatenate(plies_done), nodes
         )
