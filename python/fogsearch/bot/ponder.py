@@ -39,13 +39,17 @@ from fogsearch.search import BoardTable, board_table
 
 log = logging.getLogger("fogsearch.bot")
 
-PONDER_MAX_BOARDS = 25_000
+PONDER_MAX_BOARDS = 10_000
 """Larger sets are not expanded ahead: one expansion (and its sense statistics) would no longer
 be a short slice. Children cost about 0.3 microseconds each on one core (6,668 boards made
-122,945 in 0.04 s), and a set makes up to about 30 times its boards."""
-TABLE_SLICE_BOARDS = 4
-"""Boards in the game's first slice of a sense table; later slices halve or double this to stay
-near ``SLICE_SECONDS`` (16 boards at two plies took up to 1.5 s in a middle game)."""
+122,945 in 0.04 s), and a set makes up to about 30 times its boards; 13,803 boards made 265,495 in a 0.9 s slice on a
+loaded machine."""
+TABLE_SLICE_BOARDS = 2
+"""Boards in the first slice of each sense table; later slices take as many boards as the last
+slice's time per board says fit ``SLICE_SECONDS``, at most ``MOST_SLICE_BOARDS``."""
+MOST_SLICE_BOARDS = 8
+"""Boards differ tenfold in search time: 16 boards at two plies took up to 1.5 s in a middle
+game, and slices grown to 64 on quick boards took up to 3 s on the next set's."""
 SLICE_SECONDS = 0.2
 """What one slice of the table aims to take."""
 IDLE_WAIT_SECONDS = 0.02
@@ -59,8 +63,6 @@ class Ponder:
     """The opponent's turn's work for our next turn (see the module's docstring)."""
 
     def __init__(self) -> None:
-        self._slice_boards = TABLE_SLICE_BOARDS
-        """Boards per table slice, as the last slices' times suggest (kept from turn to turn)."""
         self.drop()
 
     def drop(self) -> None:
@@ -145,9 +147,8 @@ class Ponder:
         # The request rows a whole-table call would have: every root request of these boards.
         requests = board_table(boards, most_plies=0, least_plies=0, threads=threads).requests
         values, plies_done, nodes = [], [], 0
-        start = 0
+        start, count = 0, TABLE_SLICE_BOARDS
         while start < len(boards):
-            count = self._slice_boards
             piece = boards.subset(range(start, min(start + count, len(boards))))
             began = time.monotonic()
             part = board_table(piece, requests, plies, least_plies=None, threads=threads)
@@ -155,7 +156,7 @@ class Ponder:
             plies_done.append(part.plies)
             nodes += part.nodes
             start += len(piece)
-            self._slice_boards = _next_slice(count, time.monotonic() - began)
+            count = _next_slice(len(piece), time.monotonic() - began)
             yield f"table of {len(piece)} boards"
         table = BoardTable(
             requests, np.concatenate(values, axis=1), np.concatenate(plies_done), nodes
@@ -216,12 +217,9 @@ def _our_squares_by_attacks(board_set: BoardSet) -> list[chess.Square]:
     return sorted(ours, key=lambda sq: (-attacks[sq], sq))
 
 
-def _next_slice(size: int, seconds: float) -> int:
-    """The next table slice's boards, from the last one's ``size`` and ``seconds``: halved when
-    it ran past ``SLICE_SECONDS``, doubled (up to 64) when it took under a quarter of that.
-    Each board's values are its own, so the slicing never changes the table."""
-    if seconds > SLICE_SECONDS:
-        return max(1, size // 2)
-    if seconds < SLICE_SECONDS / 4:
-        return min(64, size * 2)
-    return size
+def _next_slice(boards: int, seconds: float) -> int:
+    """The next table slice's boards, from the last one's ``boards`` and ``seconds``: as many as
+    fit ``SLICE_SECONDS`` at its time per board, 1 to ``MOST_SLICE_BOARDS``. Each board's values
+    are its own, so the slicing never changes the table."""
+    per_board = max(seconds, 1e-6) / boards
+    return max(1, min(MOST_SLICE_BOARDS, int(SLICE_SECONDS / per_board)))
