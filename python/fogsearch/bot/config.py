@@ -245,9 +245,10 @@ class FogsearchBotConfig:
                 raise ValueError(f'judge "engine": {error}') from None
         if self.small_set_seconds <= 0:
             raise ValueError(f"small_set_seconds must be positive, got {self.small_set_seconds!r}")
-        for name in ("mate_threats", "ponder"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be a bool, got {getattr(self, name)!r}")
+        if not isinstance(self.mate_threats, bool):
+            raise ValueError(f"mate_threats must be a bool, got {self.mate_threats!r}")
+        if not isinstance(self.ponder, bool):
+            raise ValueError(f"ponder must be a bool, got {self.ponder!r}")
         opening_moves(self.opening_as_black, "opening_as_black")
 
 
