@@ -12,6 +12,7 @@ from fogsearch.bot.ponder import Ponder
 from fogsearch.observations import OpponentMoveResult
 from fogsearch.rbc import move_actions
 from fogsearch.search import SearchConfig, board_table
+from fogsearch.tournament.players import PlayerSpec
 
 GAME = Path(__file__).parent / "data" / "games" / "sf2-game-0004.json"
 TURNS = 17
@@ -134,6 +135,7 @@ def test_a_ponder_made_for_another_set_is_not_used():
 
 def test_pondering_is_off_by_default_and_idle_without_a_plan():
     assert FogsearchBotConfig().ponder is False
+    assert PlayerSpec.parse("fogsearch:ponder=true").fogsearch_config().ponder is True
     with pytest.raises(ValueError, match="ponder must be a bool"):
         FogsearchBotConfig(ponder="yes")
     ponder = Ponder()
