@@ -12,6 +12,7 @@ import sys
 import traceback
 
 from fogsearch import benchmarks, play, tracking
+from fogsearch.analysis import command as losses_command
 from fogsearch.arguments import UsageError
 from fogsearch.jps import command as jps_command
 from fogsearch.replay import command as replay_command
@@ -47,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     cards_command.add_parser(subparsers)
     jps_command.add_parser(subparsers)
     server_command.add_parsers(subparsers)
+    losses_command.add_parser(subparsers)
     return parser
 
 

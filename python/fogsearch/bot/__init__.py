@@ -12,7 +12,8 @@ callbacks), :mod:`~fogsearch.bot.tracker` (the board set and its observation log
 """
 
 from fogsearch.bot.config import ClockPlan, FogsearchBotConfig, ProgressRule
-from fogsearch.bot.player import FogsearchBot, format_turn
+from fogsearch.bot.player import FogsearchBot
+from fogsearch.bot.turnlog import format_turn
 
 __all__ = ["ClockPlan", "FogsearchBot", "FogsearchBotConfig", "ProgressRule", "format_turn"]
 

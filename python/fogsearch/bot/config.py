@@ -204,6 +204,9 @@ class FogsearchBotConfig:
     opening_margin_cp: int = 200
     """The worst case over a set is pessimistic about quiet developing moves, so an opening held to
     ``tie_margin_cp`` would end on its first move."""
+    ponder: bool = False
+    """Use the opponent's turn (``while_we_wait``): expand the set ahead and build the sense's
+    board table (:mod:`fogsearch.bot.ponder`). Off until an SPRT keeps it (issue 47)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.search, SearchConfig):
@@ -245,6 +248,8 @@ class FogsearchBotConfig:
             raise ValueError(f"small_set_seconds must be positive, got {self.small_set_seconds!r}")
         if not isinstance(self.mate_threats, bool):
             raise ValueError(f"mate_threats must be a bool, got {self.mate_threats!r}")
+        if not isinstance(self.ponder, bool):
+            raise ValueError(f"ponder must be a bool, got {self.ponder!r}")
         opening_moves(self.opening_as_black, "opening_as_black")
 
 

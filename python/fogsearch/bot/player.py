@@ -24,17 +24,19 @@ from reconchess import Color, GameHistory, Player, Square, WinReason
 
 from fogsearch.bot.clock import decision_hardness, part_budget, set_hardness, turn_budget
 from fogsearch.bot.config import FogsearchBotConfig, opening_moves
-from fogsearch.bot.judgement import request_scores
+from fogsearch.bot.judgement import likeliest_first_table, request_scores
+from fogsearch.bot.ponder import IDLE_WAIT_SECONDS, Ponder
 from fogsearch.bot.requests import (
     best_mean,
     choose_request,
-    material_lead,
     opening_candidates,
     own_pawns,
+    progress_margin,
     progress_requests,
 )
 from fogsearch.bot.sensing import SenseChoice, decision_sense, smallest_expected_set
 from fogsearch.bot.tracker import Tracker
+from fogsearch.bot.turnlog import format_turn, top_requests
 from fogsearch.observations import MoveResult, OpponentMoveResult, sense_result
 from fogsearch.rbc import BoardSet
 from fogsearch.search import (
@@ -105,6 +107,8 @@ class FogsearchBot(Player):
         """Our clock as our last turn ended, before the referee added the increment."""
         self._increments: list[float] = []
         """The increment the referee added at each of our turns, as measured."""
+        self.ponder = Ponder()
+        """The opponent's turn's work for ours (``config.ponder``)."""
 
     def _new_tracker(self) -> Tracker:
         c = self.config
@@ -147,10 +151,17 @@ class FogsearchBot(Player):
         self._after_search_seconds = 0.0
         self._clock_mark = self._clock_at_turn_end = None
         self._increments = []
+        self.ponder.drop()
+
+    def while_we_wait(self) -> None:
+        """One short slice of work for our coming turn (the client calls this in a loop while the
+        opponent moves; :mod:`fogsearch.bot.ponder`)."""
+        if not (self.config.ponder and self.ponder.step()):
+            time.sleep(IDLE_WAIT_SECONDS)
 
     def handle_opponent_move_result(self, captured_my_piece: bool, capture_square: Square | None):
         self._turn_started = time.monotonic()
-        self.tracker.observe(OpponentMoveResult(captured_my_piece, capture_square))
+        self.ponder.observe(self.tracker, OpponentMoveResult(captured_my_piece, capture_square))
         # White's first turn also starts with this callback, before any opponent move.
         if self._opponent_has_moved:
             self.quiet_bound = 0 if captured_my_piece else self.quiet_bound + 1
@@ -164,7 +175,7 @@ class FogsearchBot(Player):
         self._decision_hardness = 0.0
         sense_seconds = self._part_budget(seconds_left, self._set_hardness, c.clock.sense_share)
         started = time.monotonic()
-        expected = self.board_set.sense_stats()
+        expected = self.ponder.sense_stats(self.tracker)
         choice = SenseChoice(smallest_expected_set(expected, squares), "size")
         if c.sense == "decision" and sense_seconds >= LEAST_DECISION_SENSE_SECONDS:
             try:
@@ -179,6 +190,7 @@ class FogsearchBot(Player):
                     c.search.threads,
                     sense_seconds,
                     c.king_loss_cp,
+                    self.ponder.sense_table(boards, c.sense_plies),
                 )
             except Exception:  # noqa: BLE001 - a sense by set size is always at hand
                 log.exception("decision sensing failed; sensing by set size")
@@ -236,10 +248,16 @@ class FogsearchBot(Player):
             after_move=len(self.board_set),
         )
         self._count_turn_time()
+        self._turn["pondered"], self.ponder.reused = self.ponder.reused, []
         self.turn_log.append(self._turn)
         log.info(format_turn(self._turn))
         self.last_search = None
         self.last_taken = taken_move
+        if self.config.ponder:
+            c = self.config
+            self.ponder.start(
+                self.tracker, self.rng, c.max_search_boards, c.sense_plies, c.search.threads
+            )
 
     def handle_game_end(self, winner_color, win_reason: WinReason, game_history: GameHistory):
         pass
@@ -302,10 +320,9 @@ class FogsearchBot(Player):
         else:
             move_values, margin = self._board_values(boards, weights, budget, started), 0
         self._search_ended = time.monotonic()
-        self._turn["search_seconds"] = self._search_ended - started
-        # The five best requests it weighed, for the replay page (fogsearch.replay).
-        best = sorted(move_values.items(), key=lambda kv: -kv[1])[:5]
-        self._turn["weighed"] = {str(request): value for request, value in best}
+        self._turn.update(
+            search_seconds=self._search_ended - started, top=top_requests(move_values)
+        )
 
         def means_of(requests):
             self._turn["tied"] = len(requests)
@@ -320,7 +337,9 @@ class FogsearchBot(Player):
             self._opening = []
         quiet = max(self.quiet_bound, boards.max_halfmove_clock())
         if quiet >= c.progress.progress_halfmoves:
-            pushes = progress_requests(boards, move_values, self._progress_margin(boards, quiet))
+            pushes = progress_requests(
+                boards, move_values, progress_margin(boards, quiet, c.progress)
+            )
             self._turn["progress"] = len(pushes)
             if pushes:
                 return best_mean(pushes, means_of)
@@ -372,46 +391,9 @@ class FogsearchBot(Player):
         return {key: round(score) for key, score in scores.items()}
 
     def _engine_table(self, boards: BoardSet, weights: np.ndarray, seconds: float) -> BoardTable:
-        """The engine's table, the likeliest boards judged first within ``seconds``. The boards
-        the deadline cut stay in, with static values: what the rules decide on them (a king
-        taken or lost) still counts, and dropping them let AttackerBot's unlikely check through
-        in 4 of 20 games (bench/RESULTS.md)."""
         search = self.config.search
         if self._engine_judge is None:
             self._engine_judge = EngineJudge(search.uci_engine, search.uci_depth, search.uci_nodes)
-        order = np.argsort(-np.asarray(weights), kind="stable")
-        # The table's columns follow the set's own order again.
-        table = self._engine_judge.table(
-            boards.subset(order.tolist()), threads=search.threads, time_limit=seconds
-        )
-        columns = np.empty_like(order)
-        columns[order] = np.arange(len(order))
+        table = likeliest_first_table(self._engine_judge, boards, weights, search.threads, seconds)
         self._turn["judged"] = int((table.plies >= 0).sum())
-        return BoardTable(
-            table.requests, table.values[:, columns], table.plies[columns], table.nodes
-        )
-
-    def _progress_margin(self, boards: BoardSet, quiet: int) -> float:
-        """How far below the best request a clock-resetting one may be valued: unbounded once the
-        draw is near and we are not behind on any board (a draw is welcome only from behind)."""
-        rule = self.config.progress
-        if rule.progress_force_halfmoves and quiet >= rule.progress_force_halfmoves:
-            if min(material_lead(board) for board in boards.to_boards()) >= 0:
-                return float("inf")
-        return rule.progress_margin_cp
-
-
-def format_turn(t: dict) -> str:
-    """One readable log line per turn."""
-    value = t.get("value")
-    return (
-        f"turn {t.get('turn', '?'):>3}  boards {t.get('after_opponent', '?'):>6} -> "
-        f"sense {t.get('sense') or '-':<2} ({t.get('sense_by', '-')}) -> "
-        f"{t.get('after_sense', '?'):>5} -> "
-        f"move {t.get('requested') or 'pass':<6} (took {t.get('taken') or 'pass'}"
-        f"{', captured ' + t['capture'] if t.get('capture') else ''}) -> {t.get('after_move', '?'):>5}"
-        f"  value {value if value is not None else '-':>6}  depth {t.get('depth') or '-'}"
-        f" plies {t.get('plies', '-')}"
-        f" in {t.get('search_seconds', 0):5.2f}s  clock {t.get('seconds_left', 0):6.1f}s"
-        f" budget {t.get('budget', 0):5.2f}s turn {t.get('turn_seconds', 0):5.2f}s"
-    )
+        return table

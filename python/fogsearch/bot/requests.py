@@ -129,3 +129,13 @@ def material_lead(board: chess.Board) -> int:
         value * (len(board.pieces(kind, board.turn)) - len(board.pieces(kind, not board.turn)))
         for kind, value in MATERIAL_CP.items()
     )
+
+
+def progress_margin(boards: BoardSet, quiet: int, rule) -> float:
+    """How far below the best request a clock-resetting one may be valued (``rule``: the bot's
+    :class:`~fogsearch.bot.config.ProgressRule`): unbounded once the draw is near and we are not
+    behind on any board (a draw is welcome only from behind)."""
+    if rule.progress_force_halfmoves and quiet >= rule.progress_force_halfmoves:
+        if min(material_lead(board) for board in boards.to_boards()) >= 0:
+            return float("inf")
+    return rule.progress_margin_cp

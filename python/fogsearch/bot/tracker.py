@@ -40,6 +40,33 @@ def likeliest(weights: np.ndarray, size: int, tie_break: np.ndarray) -> np.ndarr
     return chosen[np.lexsort((tie_break[chosen], -weights[chosen]))]
 
 
+def uniform_sample(board_set: BoardSet, size: int, rng: random.Random) -> BoardSet:
+    """``board_set``, or a uniform sample of ``size`` of its boards drawn with ``rng`` when it is
+    larger."""
+    boards = len(board_set)
+    if boards <= size:
+        return board_set
+    return board_set.subset(rng.sample(range(boards), size))
+
+
+def weighted_sample(
+    board_set: BoardSet, size: int, rng: random.Random, modelled: bool
+) -> tuple[BoardSet, np.ndarray]:
+    """At most ``size`` boards of ``board_set`` with their weights (summing to 1): without an
+    opponent model (``modelled`` False), a uniform sample with equal weights; with one, the
+    ``size`` likeliest boards (equal weights in an order drawn with ``rng``)."""
+    if not modelled:
+        boards = uniform_sample(board_set, size, rng)
+        return boards, np.full(len(boards), 1.0 / len(boards))
+    weights = board_set.weights()
+    if len(weights) <= size:
+        return board_set, weights
+    tie_break = np.random.default_rng(rng.getrandbits(64)).random(len(weights))
+    chosen = likeliest(weights, size, tie_break)
+    kept = weights[chosen]
+    return board_set.subset(chosen.tolist()), kept / kept.sum()
+
+
 class Tracker:
     """The board set of the player of ``color``, capped at ``max_boards``, with its log.
     ``rng`` draws the samples (shared with the bot, so a seeded game is reproducible);
@@ -97,25 +124,17 @@ class Tracker:
 
     def sample(self, size: int) -> BoardSet:
         """The set, or a seeded uniform sample of ``size`` of its boards when it is larger."""
-        boards = len(self.board_set)
-        if boards <= size:
-            return self.board_set
-        return self.board_set.subset(self.rng.sample(range(boards), size))
+        return uniform_sample(self.board_set, size, self.rng)
 
     def weighted_sample(self, size: int) -> tuple[BoardSet, np.ndarray]:
-        """At most ``size`` boards with their weights (summing to 1): without an opponent model,
-        :meth:`sample` with equal weights; with one, the ``size`` likeliest boards (equal
-        weights in a seeded order)."""
-        if self.opponent_model is None:
-            boards = self.sample(size)
-            return boards, np.full(len(boards), 1.0 / len(boards))
-        weights = self.board_set.weights()
-        if len(weights) <= size:
-            return self.board_set, weights
-        tie_break = np.random.default_rng(self.rng.getrandbits(64)).random(len(weights))
-        chosen = likeliest(weights, size, tie_break)
-        kept = weights[chosen]
-        return self.board_set.subset(chosen.tolist()), kept / kept.sum()
+        """:func:`weighted_sample` of the set, with the tracker's generator."""
+        return weighted_sample(self.board_set, size, self.rng, self.opponent_model is not None)
+
+    def observe_prepared(self, observation: Observation, board_set: BoardSet) -> None:
+        """Logs ``observation`` and takes ``board_set`` as the set it leaves: the same set that
+        :meth:`observe` would have computed (the bot's pondering made it ahead)."""
+        self.log.append(observation)
+        self.board_set = board_set
 
     def _apply(self, board_set: BoardSet, observation: Observation) -> BoardSet:
         """``board_set`` after one observation: the same set updated exactly, or, when an opponent

@@ -101,6 +101,8 @@ def _frame_data(f: Frame) -> dict:
             "budget",
         )
         log = {k: f.log[k] for k in keep if f.log.get(k) is not None}
+        if f.log.get("top"):  # the bot's best requests with their values (bot.turnlog)
+            log["weighed"] = {str(request): value for request, value in f.log["top"]}
     return {
         "t": f.turn,
         "side": 0 if f.color == chess.WHITE else 1,

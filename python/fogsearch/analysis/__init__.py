@@ -1,0 +1,1 @@
+"""Analyses of stored games: why the bot lost what it lost (:mod:`fogsearch.analysis.losses`)."""

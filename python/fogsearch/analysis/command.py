@@ -1,0 +1,120 @@
+"""``fogsearch losses``: the loss analysis (:mod:`fogsearch.analysis.losses`) of a stored game."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import chess
+from reconchess import GameHistory
+
+from fogsearch.analysis.losses import (
+    DEFAULT_MAX_BOARDS,
+    DEFAULT_MODEL,
+    DEFAULT_SHARE_BOARDS,
+    as_json,
+    losses,
+    table,
+)
+from fogsearch.arguments import UsageError, bounded_int, existing_file
+from fogsearch.bot.turnlog import read_turn_log
+
+MOST_BOARDS = 50_000_000
+"""Far past any set this machine's memory holds."""
+BOT_NAMES = ("fogsearch",)
+"""Player names that mark the bot's side of a stored game when ``--color`` is not given."""
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "losses",
+        help="the turns of a stored game where the bot lost material, with what it believed",
+    )
+    p.add_argument("game", help="a reconchess GameHistory JSON file")
+    p.add_argument("--log", default=None, help="the bot's turn log for that game (its log lines)")
+    p.add_argument(
+        "--color",
+        choices=["white", "black"],
+        default=None,
+        help="the bot's colour (default: the side whose player name starts with 'fogsearch')",
+    )
+    p.add_argument(
+        "--max-boards",
+        type=bounded_int(1, MOST_BOARDS, "the replayed set's bound"),
+        default=DEFAULT_MAX_BOARDS,
+        help=f"stop the replay when the set would grow past this ({DEFAULT_MAX_BOARDS})",
+    )
+    p.add_argument(
+        "--share-boards",
+        type=bounded_int(1, MOST_BOARDS, "boards counted per share"),
+        default=DEFAULT_SHARE_BOARDS,
+        help=f"count the shares on at most this many boards, evenly spaced ({DEFAULT_SHARE_BOARDS})",
+    )
+    p.add_argument(
+        "--opponent-model",
+        type=opponent_model,
+        default=DEFAULT_MODEL,
+        help="the bot's opponent model as TEMPERATURE_CP,UNIFORM_SHARE, or none "
+        f"(default {DEFAULT_MODEL[0]:g},{DEFAULT_MODEL[1]:g}, the bot's)",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.set_defaults(handler=run)
+
+
+def opponent_model(text: str) -> tuple[float, float] | None:
+    """An argparse type: ``none`` or ``TEMPERATURE_CP,UNIFORM_SHARE`` within the bot's bounds."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        temperature, share = (float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not TEMPERATURE_CP,UNIFORM_SHARE (for example 200,0.1) or none"
+        ) from None
+    if not (1.0 <= temperature <= 100_000.0 and 0.0 <= share <= 1.0):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: the temperature must be in 1..100000 and the share in 0..1"
+        )
+    return temperature, share
+
+
+def _color(history: GameHistory, asked: str | None) -> chess.Color:
+    if asked is not None:
+        return asked == "white"
+    white, black = history.get_white_player_name(), history.get_black_player_name()
+    sides = [
+        color
+        for color, name in ((chess.WHITE, white), (chess.BLACK, black))
+        if str(name).lower().startswith(BOT_NAMES)
+    ]
+    if len(sides) != 1:
+        raise UsageError(f"cannot tell the bot's side of {white} v {black}: give --color")
+    return sides[0]
+
+
+def run(args: argparse.Namespace) -> int:
+    path = existing_file(args.game, "game file")
+    try:
+        history = GameHistory.from_file(str(path))
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise UsageError(f"{path} is not a reconchess game history: {exc}") from None
+    if not isinstance(history, GameHistory) or history.is_empty():
+        raise UsageError(f"{path} is not a reconchess game history (or holds no turn)")
+    turn_log = None
+    if args.log is not None:
+        turn_log = read_turn_log(existing_file(args.log, "turn log").read_text())
+    color = _color(history, args.color)
+    rows = losses(
+        history,
+        color,
+        turn_log,
+        max_boards=args.max_boards,
+        share_boards=args.share_boards,
+        opponent_model=args.opponent_model,
+    )
+    if args.json:
+        print(json.dumps(as_json(rows), indent=1))
+    else:
+        print(f"{path.name}: the bot as {chess.COLOR_NAMES[color]}, {len(rows)} losses")
+        print(table(rows))
+    return 0
