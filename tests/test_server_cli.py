@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import socket
 import sqlite3
@@ -171,6 +172,9 @@ def test_serve_and_connect_answer_user_errors_with_exit_2(tmp_path, capsys):
         assert "cannot listen" in capsys.readouterr().err
 
 
+PONDER_GAME_SEED = 3
+
+
 def _ponder_game(tmp_path, monkeypatch, ponder):
     """One game in process: the pondering bot through our client, against reconchess's
     ``play_remote_game`` with a bot that takes 0.3 s a move; returns its ponder record."""
@@ -182,6 +186,9 @@ def _ponder_game(tmp_path, monkeypatch, ponder):
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     _, pondering_bot = load_player(PONDERING_BOT)
     _, slow_bot = load_player(SLOW_BOT)
+    # Both bots draw from `random`, one turn at a time: a seed fixes the game and so its length
+    # (unseeded, an AttackerBot that missed the king once kept a game going for over ten minutes).
+    random.seed(PONDER_GAME_SEED)
     try:
         game = registry.create_game("slow", "ponder", 60.0, 1.0, invite=())
         slow = threading.Thread(
