@@ -525,9 +525,44 @@ def _game_processes_of(pid: int) -> list[int]:
     return children
 
 
+def _parent_of(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError):
+        return None
+
+
+def _descendants_of(root: int) -> list[int]:
+    """Linux: every live process below ``root`` (games, players' hosts, their engines)."""
+    parents = {
+        int(e.name): _parent_of(int(e.name)) for e in Path("/proc").iterdir() if e.name.isdigit()
+    }
+    found, frontier = [], [root]
+    while frontier:
+        pid = frontier.pop()
+        children = [child for child, parent in parents.items() if parent == pid]
+        found += children
+        frontier += children
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """Running, not a zombie waiting to be reaped."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:120]
+    except OSError:
+        return "?"
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
 def test_sigterm_stops_a_cli_tournament_and_its_game_processes(tmp_path):
-    import os
     import signal
     import subprocess
     import sys
@@ -544,14 +579,24 @@ def test_sigterm_stops_a_cli_tournament_and_its_game_processes(tmp_path):
             time.sleep(0.2)
             games = _game_processes_of(proc.pid)
         assert len(games) == 2, "both games should be running"
+        time.sleep(0.5)  # the players' hosts are starting: a stop then once left them orphaned
+        family = _descendants_of(proc.pid)
         proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=60)
+        try:
+            _, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            alive = {pid: _cmdline(pid) for pid in family if _alive(pid)}
+            pytest.fail(f"the tournament did not stop in 60 s; still running: {alive}")
     finally:
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 130
     assert err.strip().splitlines()[-1].startswith("stopped by SIGTERM: the running games were")
-    assert not any(os.path.exists(f"/proc/{pid}") for pid in games)
+    deadline = time.monotonic() + 10  # the kernel's parent-death kills are asynchronous
+    while any(map(_alive, family)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = {pid: _cmdline(pid) for pid in family if _alive(pid)}
+    assert not left, f"processes outlived it: {left}"
     with ResultStore(db) as store:
         info = store.tournament(store.latest_tournament_id())
     assert info["status"] == "stopped" and info["stop_reason"] == "SIGTERM"

@@ -45,7 +45,7 @@ class PlayerProcess:
     """One player's host process and its request/answer channel."""
 
     def __init__(self, python: str | None = None, cores: list[int] | None = None):
-        env = dict(os.environ)
+        env = dict(os.environ, FOGSEARCH_REFEREE_PID=str(os.getpid()))
         if python is None:
             # The host of our own interpreter imports fogsearch from where this copy lives.
             package_root = str(Path(__file__).resolve().parents[2])
@@ -57,6 +57,7 @@ class PlayerProcess:
             env=env,
             start_new_session=True,  # its own process group: killed with the engines it starts
         )
+        _LIVE.add(self)
         if cores:
             # Children (engines) inherit the affinity; the host starts none before "build".
             os.sched_setaffinity(self.proc.pid, cores)
@@ -115,6 +116,7 @@ class PlayerProcess:
         except (ProcessLookupError, PermissionError):
             pass
         self.proc.wait()
+        _LIVE.discard(self)
 
     def ask_to_close(self) -> None:
         """Asks the host to exit (both players' hosts exit at once; :meth:`close` waits)."""
@@ -136,6 +138,17 @@ class PlayerProcess:
                 stream.close()
             except OSError:
                 pass
+
+
+_LIVE: set[PlayerProcess] = set()
+"""This process's player hosts not yet killed, for :func:`kill_every_player`."""
+
+
+def kill_every_player() -> None:
+    """Kills every player host of this process, and the engines each started (its process
+    group): for a game process that is being terminated, whose hosts would otherwise outlive it."""
+    for process in list(_LIVE):
+        process.kill()
 
 
 class RemotePlayer(Player):

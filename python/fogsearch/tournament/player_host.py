@@ -54,8 +54,11 @@ class Channel:
         return json.loads(line)
 
     def send(self, message):
-        self.out.write(json.dumps(message, default=_plain) + "\n")
-        self.out.flush()
+        try:
+            self.out.write(json.dumps(message, default=_plain) + "\n")
+            self.out.flush()
+        except BrokenPipeError:
+            os._exit(0)  # the referee is gone (its game was stopped): nobody to answer
 
 
 def _plain(value):
@@ -162,13 +165,22 @@ def ponder(player, channel):
         wait()
 
 
+REFEREE_PID = "FOGSEARCH_REFEREE_PID"
+"""The environment variable by which the referee tells its host its process id."""
+
+
 def _die_with_parent():
     """Linux: the kernel kills this host when its referee dies (a game process terminated by a
-    stopped tournament), even in the middle of a long call that never reads its stdin."""
+    stopped tournament), even in the middle of a long call that never reads its stdin. A referee
+    that died before this was set (while the host still imported) has left the host orphaned:
+    then it exits at once rather than build a player nobody will ask anything."""
     try:
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        ctypes.CDLL(None).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
+    referee = os.environ.get(REFEREE_PID)
+    if referee and referee.isdigit() and os.getppid() != int(referee):
+        os._exit(0)
 
 
 def _import_path():

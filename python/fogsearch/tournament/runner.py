@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import queue
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 
 from fogsearch.arguments import UsageError
+from fogsearch.tournament.isolation import kill_every_player
 from fogsearch.tournament.referee import (
     CRASH,
     TIMEOUT,
@@ -203,8 +205,16 @@ def _lost(task: GameTask, why: str) -> LostGame:
 
 
 def _play_and_send(task: GameTask, sender, cores) -> None:
+    signal.signal(signal.SIGTERM, _kill_players_and_exit)
     sender.send(play_game(task, cores=cores))
     sender.close()
+
+
+def _kill_players_and_exit(signum, frame) -> None:
+    """A game process terminated by a stopped tournament takes its players' processes, and
+    their engines, with it (the kernel's parent-death signal reaches the hosts only)."""
+    kill_every_player()
+    os._exit(128 + signum)
 
 
 def run_ray(tasks: list[GameTask], address: str | None = None) -> Iterator[GameRecord | LostGame]:
