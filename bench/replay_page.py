@@ -4,7 +4,10 @@
 
 For each history given (default: the StrangeFish2 game in tests/data, with its bot log), and for
 a local 100-turn game between two random-moving baseline bots with greedy sensing (a quarter of
-the senses random), prints the page's build time (replaying both sides, beliefs, HTML) and size.
+the senses random; with seed 1 its sets reach 945,355 boards), prints the page's build time
+(replaying both sides, beliefs, HTML) and size. The local game is built twice: with uniform
+beliefs, and with both sides weighted by the opponent model (as if both bots' logs were given:
+the most work a page does), tracked up to ``--max-boards`` so that it runs to its end.
 Then the page's own share of the work at the largest sets: the belief of one frame (the uniform
 and the weighted square_distribution, and the true board's place) on a 1 M-board set.
 """
@@ -26,14 +29,14 @@ from square_distribution import large_set  # noqa: E402
 from fogsearch.replay import build_page, game_frames, read_history  # noqa: E402
 from fogsearch.replay.frames import Frame, _draw_belief  # noqa: E402
 from fogsearch.replay.turn_log import read_turn_log  # noqa: E402
-from fogsearch.tracking import play_baseline_game  # noqa: E402
+from fogsearch.tracking import TRACK_MAX_BOARDS, play_baseline_game  # noqa: E402
 
 DEFAULT = f"{ROOT / 'tests/data/sf2-game-0001.json'}:{ROOT / 'tests/data/sf2-game-0001-fog.txt'}"
 
 
-def measure(name: str, history, logs=None) -> None:
+def measure(name: str, history, logs=None, max_boards: int = TRACK_MAX_BOARDS) -> None:
     start = time.perf_counter()
-    frames = game_frames(history, logs)
+    frames = game_frames(history, logs, max_boards)
     page = build_page(history, frames=frames)
     seconds = time.perf_counter() - start
     sizes = [f.before_sense or 0 for fs in frames.values() for f in fs]
@@ -49,7 +52,8 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("games", nargs="*", default=[DEFAULT], help="GAME.json or GAME.json:LOG")
     p.add_argument("--demo-turns", type=int, default=100)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--max-boards", type=int, default=4_000_000, help="tracking bound, local game")
     p.add_argument("--belief-boards", type=int, default=1_000_000, help="the set of one frame")
     args = p.parse_args()
     for spec in args.games:
@@ -59,7 +63,10 @@ def main() -> None:
     history = play_baseline_game(
         "random", "random", args.seed, args.demo_turns, "greedy", random_sense_rate=0.25
     )
-    measure(f"random vs random, {args.demo_turns} turns, seed {args.seed}", history)
+    name = f"random vs random, {args.demo_turns} turns, seed {args.seed}"
+    measure(name, history, max_boards=args.max_boards)
+    both_logs: dict = {chess.WHITE: [], chess.BLACK: []}  # weights both sides, shows no log
+    measure(f"{name}, both sides weighted", history, both_logs, args.max_boards)
 
     s = large_set(args.belief_boards, None)
     frame = Frame(1, chess.BLACK, s.fen(len(s) // 2), None)
