@@ -44,3 +44,23 @@ def test_tournament_writes_a_page_per_game_and_an_index(tmp_path):
     for name in links:
         assert "game-data" in (folder / name).read_text()
     assert "Elo" in index
+
+
+def test_tournament_pages_show_the_fogsearch_bots_stored_log(tmp_path):
+    """The referee keeps the bot's per-turn log (sent from its own process), the database stores
+    it with the game, and the game's page shows the bot's values and weighted beliefs."""
+    from fogsearch.tournament import ResultStore
+
+    folder, db = tmp_path / "pages", tmp_path / "t.sqlite"
+    args = ["tournament", "fogsearch", "attacker", "--games", "1", "--workers", "1", "--seed", "3"]
+    args += ["--seconds", "10", "--increment", "0", "--no-progress", "--db", str(db)]
+    assert main([*args, "--html", str(folder)]) == 0
+    with ResultStore(db) as store:
+        (game,) = store.games(store.latest_tournament_id())
+        logs = store.turn_logs(game["id"])
+    fogsearch_is_white = game["white"] == "fogsearch"
+    assert list(logs) == [fogsearch_is_white]  # the attacker keeps no log
+    assert all("value" in row and "plies" in row for row in logs[fogsearch_is_white])
+    text = (folder / f"game-{game['id']}.html").read_text()
+    assert '"hasModel":true' in text
+    assert re.search(r'"log":\{"value":-?\d+', text)

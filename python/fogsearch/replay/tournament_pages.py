@@ -33,10 +33,12 @@ def write_tournament_pages(db: str, tournament_id: int, folder: str | Path) -> P
     with ResultStore(db) as store:
         games = store.games(tournament_id)
         histories = {g["id"]: store.history_json(g["id"]) for g in games}
+        logs = {g["id"]: store.turn_logs(g["id"]) for g in games}
     links = []
     for g in games:
         name = f"game-{g['id']}.html"
-        save_replay(histories[g["id"]], folder / name)
+        # The fogsearch bot's logs: its values, depths and weighed requests, weighted beliefs.
+        save_replay(histories[g["id"]], folder / name, logs[g["id"]] or None)
         links.append((f"{g['white']} vs {g['black']}: {g['winner']} ({g['reason']})", name))
     plot = None
     text = "no game finished: no standings"

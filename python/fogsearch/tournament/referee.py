@@ -64,6 +64,10 @@ class GameRecord:
     white_increment_s: float | None = None
     black_increment_s: float | None = None
     """The clock each side started with and its increment (a player may have its own)."""
+    white_turn_log: list[dict] | None = None
+    black_turn_log: list[dict] | None = None
+    """The fogsearch bot's per-turn log (value, depth, the requests it weighed, ...) of a side
+    that keeps one (``turn_log``), for the game's replay page; None for other players."""
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -123,6 +127,7 @@ def play_game(
     white_fallbacks, black_fallbacks = (
         fallbacks_of(players.get(color)) for color in (chess.WHITE, chess.BLACK)
     )
+    white_log, black_log = (turn_log_of(players.get(c)) for c in (chess.WHITE, chess.BLACK))
     white_used, black_used = (
         clock_used(*clocks[color], history.num_turns(color), game.seconds_left_by_color[color])
         for color in (chess.WHITE, chess.BLACK)
@@ -153,6 +158,8 @@ def play_game(
         black_clock_s=clocks[chess.BLACK][0],
         white_increment_s=clocks[chess.WHITE][1],
         black_increment_s=clocks[chess.BLACK][1],
+        white_turn_log=white_log,
+        black_turn_log=black_log,
     )
 
 
@@ -186,6 +193,13 @@ def clock_used(seconds: float, increment: float, turns: int, seconds_left: float
     (reconchess charges a turn's sense, move and the opponent's move result to the side whose
     turn it is)."""
     return float(seconds + increment * turns - seconds_left)
+
+
+def turn_log_of(player) -> list[dict] | None:
+    """The player's per-turn log where it keeps a non-empty one (the fogsearch bot does, in
+    this process or through its host), else None."""
+    log = getattr(player, "turn_log", None)
+    return list(log) if isinstance(log, list) and log else None
 
 
 def fallbacks_of(player) -> int:

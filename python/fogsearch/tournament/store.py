@@ -22,10 +22,10 @@ from fogsearch.tournament.store_schema import ADDED_COLUMNS, FIRST_COLUMNS, SCHE
 
 APPLICATION_ID = int.from_bytes(b"FOGS", "big")
 """SQLite's ``PRAGMA application_id`` of a fogsearch results file."""
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """``PRAGMA user_version``: 2 added how each tournament ended (status, ended_at, stop_reason,
 games_planned), 3 the clock each side used in each game, 4 the clock and increment each side
-started with (a player may have its own). Unversioned files (0) are fogsearch's
+started with (a player may have its own), 5 the fogsearch bot's per-turn log of each side. Unversioned files (0) are fogsearch's
 first schemas, with or without the fallback columns and the lost_games table."""
 
 TOURNAMENT_ENDS = ("finished", "stopped", "failed")
@@ -194,8 +194,8 @@ class ResultStore:
                 "reason, crashed, error, duration_s, white_seconds_left, black_seconds_left, turns, "
                 "finished_at, history_json, white_fallbacks, black_fallbacks, white_clock_used_s, "
                 "black_clock_used_s, white_clock_s, black_clock_s, white_increment_s, "
-                "black_increment_s) VALUES "
-                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "black_increment_s, white_turn_log_json, black_turn_log_json) VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     tournament_id,
                     record.task_index,
@@ -220,6 +220,8 @@ class ResultStore:
                     record.black_clock_s,
                     record.white_increment_s,
                     record.black_increment_s,
+                    _log_json(record.white_turn_log),
+                    _log_json(record.black_turn_log),
                 ),
             )
 
@@ -294,6 +296,18 @@ class ResultStore:
             raise KeyError(f"no game with id {game_id}")
         return row[0]
 
+    def turn_logs(self, game_id: int) -> dict[bool, list[dict]]:
+        """The per-turn logs stored with game ``game_id``, by colour (``chess.WHITE`` is True);
+        the sides without one are left out."""
+        row = self.conn.execute(
+            "SELECT white_turn_log_json, black_turn_log_json FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        if row is None:
+            raise KeyError(f"no game with id {game_id}")
+        return {
+            color: json.loads(text) for color, text in zip((True, False), row, strict=True) if text
+        }
+
     def tournament(self, tournament_id: int) -> dict:
         row = self.conn.execute(
             "SELECT started_at, format, config_json, versions_json, games_planned, status, "
@@ -321,3 +335,13 @@ class ResultStore:
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _log_json(log: list[dict] | None) -> str | None:
+    # The bot's rows may hold numpy scalars (values, weights): numbers as numbers.
+    return None if not log else json.dumps(log, default=_plain)
+
+
+def _plain(value):
+    item = getattr(value, "item", None)
+    return item() if callable(item) else str(value)

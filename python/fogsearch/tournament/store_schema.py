@@ -86,6 +86,8 @@ ADDED_COLUMNS = {
         ("black_clock_s", "REAL"),
         ("white_increment_s", "REAL"),
         ("black_increment_s", "REAL"),
+        ("white_turn_log_json", "TEXT"),
+        ("black_turn_log_json", "TEXT"),
     ),
     "tournaments": (
         ("games_planned", "INTEGER"),
