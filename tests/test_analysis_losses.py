@@ -181,3 +181,42 @@ def test_without_a_model_the_weighted_share_is_left_out(capsys):
     assert main(args) == 0
     rows = json.loads(capsys.readouterr().out)
     assert rows and all(r["belief"]["reply_weight"] is None for r in rows if r["belief"])
+
+
+def test_a_game_read_from_a_tournament_database_with_its_stored_log(tmp_path, capsys):
+    """``losses --db DB ID`` reads the game and the bot's turn log stored with it, and finds the
+    bot's side by that log: the same rows as from the files."""
+    from fogsearch.tournament import GameRecord, ResultStore
+    from fogsearch.tournament.players import PlayerSpec
+
+    log = STORED.with_name("sf2-game-0004-fog.txt")
+    rows = read_turn_log(log.read_text())
+    record = GameRecord(
+        task_index=0,
+        white="fogsearch-like",  # a name the side cannot be told by
+        black="strangefish2",
+        seed=0,
+        winner="black",
+        reason="KING_CAPTURE",
+        crashed=None,
+        error=None,
+        duration_s=1.0,
+        white_seconds_left=1.0,
+        black_seconds_left=1.0,
+        turns=1,
+        history_json=STORED.read_text(),
+        white_turn_log=[rows[turn] for turn in sorted(rows)],
+    )
+    db = tmp_path / "t.sqlite"
+    with ResultStore(db) as store:
+        ids = store.register_players([PlayerSpec("white-bot"), PlayerSpec("black-bot")])
+        tid = store.start_tournament("pairs", {}, {})
+        store.add_game(tid, record, ids["white-bot"], ids["black-bot"])
+        (game,) = store.games(tid)
+    args = ["--json", "--share-boards", "2000"]
+    assert main(["losses", str(STORED), "--log", str(log), "--color", "white", *args]) == 0
+    from_files = json.loads(capsys.readouterr().out)
+    assert main(["losses", str(game["id"]), "--db", str(db), *args]) == 0
+    assert json.loads(capsys.readouterr().out) == from_files
+    assert main(["losses", "99", "--db", str(db)]) == 2
+    assert "no game with id 99" in capsys.readouterr().err

@@ -7,6 +7,7 @@ import json
 
 import chess
 from reconchess import GameHistory
+from reconchess.history import GameHistoryDecoder
 
 from fogsearch.analysis.losses import (
     DEFAULT_MAX_BOARDS,
@@ -30,8 +31,13 @@ def add_parser(subparsers) -> None:
         "losses",
         help="the turns of a stored game where the bot lost material, with what it believed",
     )
-    p.add_argument("game", help="a reconchess GameHistory JSON file")
+    p.add_argument("game", help="a reconchess GameHistory JSON file, or with --db a game's id")
     p.add_argument("--log", default=None, help="the bot's turn log for that game (its log lines)")
+    p.add_argument(
+        "--db",
+        default=None,
+        help="read the game (and the bot's turn log stored with it) from this tournament database",
+    )
     p.add_argument(
         "--color",
         choices=["white", "black"],
@@ -78,9 +84,12 @@ def opponent_model(text: str) -> tuple[float, float] | None:
     return temperature, share
 
 
-def _color(history: GameHistory, asked: str | None) -> chess.Color:
+def _color(history: GameHistory, asked: str | None, logs: dict | None = None) -> chess.Color:
+    """The bot's side: as asked, else the one side that kept a turn log, else by name."""
     if asked is not None:
         return asked == "white"
+    if logs is not None and len(logs) == 1:
+        return next(iter(logs))
     white, black = history.get_white_player_name(), history.get_black_player_name()
     sides = [
         color
@@ -92,17 +101,46 @@ def _color(history: GameHistory, asked: str | None) -> chess.Color:
     return sides[0]
 
 
-def run(args: argparse.Namespace) -> int:
-    path = existing_file(args.game, "game file")
-    try:
-        history = GameHistory.from_file(str(path))
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise UsageError(f"{path} is not a reconchess game history: {exc}") from None
+def _stored_game(db: str, game: str) -> tuple[GameHistory, dict[bool, list[dict]]]:
+    """Game ``game`` (its id) of the tournament database ``db``: its history and stored logs."""
+    from fogsearch.tournament import ResultStore
+
+    if not game.isdigit():
+        raise UsageError(f"with --db, name the game by its id (a number), not {game!r}")
+    with ResultStore(str(existing_file(db, "results database"))) as store:
+        try:
+            text, logs = store.history_json(int(game)), store.turn_logs(int(game))
+        except KeyError:
+            raise UsageError(f"{db} holds no game with id {game}") from None
+    return json.loads(text, cls=GameHistoryDecoder), logs
+
+
+def _read_game(args: argparse.Namespace) -> tuple[str, GameHistory, dict[int, dict] | None]:
+    """The game's name, its history and the bot's turn log by turn number (or None)."""
+    if args.db is not None:
+        history, logs = _stored_game(args.db, args.game)
+        if args.log is None:
+            color = _color(history, args.color, logs)
+            rows = logs.get(color)
+            return f"game {args.game}", history, rows and {row["turn"]: row for row in rows}
+        name = f"game {args.game}"
+    else:
+        path = existing_file(args.game, "game file")
+        try:
+            history = GameHistory.from_file(str(path))
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise UsageError(f"{path} is not a reconchess game history: {exc}") from None
+        name = path.name
     if not isinstance(history, GameHistory) or history.is_empty():
-        raise UsageError(f"{path} is not a reconchess game history (or holds no turn)")
+        raise UsageError(f"{name} is not a reconchess game history (or holds no turn)")
     turn_log = None
     if args.log is not None:
         turn_log = read_turn_log(existing_file(args.log, "turn log").read_text())
+    return name, history, turn_log
+
+
+def run(args: argparse.Namespace) -> int:
+    name, history, turn_log = _read_game(args)
     color = _color(history, args.color)
     rows = losses(
         history,
@@ -115,6 +153,6 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(as_json(rows), indent=1))
     else:
-        print(f"{path.name}: the bot as {chess.COLOR_NAMES[color]}, {len(rows)} losses")
+        print(f"{name}: the bot as {chess.COLOR_NAMES[color]}, {len(rows)} losses")
         print(table(rows))
     return 0
