@@ -9,6 +9,7 @@ from fogsearch.arguments import UsageError
 from fogsearch.replay.command import save_replay
 from fogsearch.tournament import ResultStore, plot_standings, standings, summary_table
 from fogsearch.tournament.report import colour_split
+from fogsearch.tournament.resume import match_games
 
 PLOT_NAME = "standings.png"
 
@@ -31,7 +32,7 @@ def write_tournament_pages(db: str, tournament_id: int, folder: str | Path) -> P
 
     folder = check_folder(folder)
     with ResultStore(db) as store:
-        games = store.games(tournament_id)
+        games = match_games(store, tournament_id)
         histories = {g["id"]: store.history_json(g["id"]) for g in games}
         logs = {g["id"]: store.turn_logs(g["id"]) for g in games}
     links = []

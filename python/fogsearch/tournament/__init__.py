@@ -24,6 +24,7 @@ from fogsearch.tournament.report import (
     stalled_notes,
     summary_table,
 )
+from fogsearch.tournament.resume import earlier_runs, stored_indices
 from fogsearch.tournament.runner import BACKENDS, GameRecord, LostGame, core_blocks, play_game
 from fogsearch.tournament.schedule import (
     GameTask,
@@ -152,8 +153,12 @@ def run_tournament(
     ray_address: str | None = None,
     progress: bool = True,
     options: MatchOptions | None = None,
+    resume: bool = False,
 ) -> int:
     """Plays a tournament, storing every game as it finishes; returns the tournament id.
+
+    ``resume``: play only the games that no earlier run of the same tournament in ``db`` stored
+    (:mod:`~fogsearch.tournament.resume`).
 
     ``fmt="gauntlet"`` pits ``players[0]`` against each of the others. Everything is checked
     before the first game (:func:`prepare_tournament`, and the database is fogsearch's): a
@@ -184,6 +189,10 @@ def run_tournament(
     }
     with ResultStore(db) as store:
         ids = store.register_players(players)
+        if resume:
+            config["resumes"] = earlier_runs(store, fmt, config)
+            done = stored_indices(store, config["resumes"])
+            tasks = [t for t in tasks if t.index not in done]
         tournament_id = store.start_tournament(fmt, config, versions(players), len(tasks))
         if backend == "ray":
             records = BACKENDS["ray"](tasks, ray_address)

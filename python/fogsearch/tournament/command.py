@@ -30,6 +30,7 @@ from fogsearch.tournament import (
     summary_table,
 )
 from fogsearch.tournament.report import PLOT_FORMATS, check_plot_path
+from fogsearch.tournament.resume import match_games
 from fogsearch.tournament.schedule import (
     CLOCK_WHY,
     GAMES_WHY,
@@ -95,6 +96,12 @@ def add_parser(subparsers) -> None:
     )
     p.add_argument("--html", default=None, help="write a replay page per game and index.html here")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="play only the games that earlier runs of this same tournament (players, games, "
+        "clock, seed, options) stored in --db lack; the standings count every run",
+    )
     add_match_arguments(p)
     add_sprt_arguments(p)
     p.set_defaults(handler=run)
@@ -212,10 +219,18 @@ def print_summary(db: str, tid: int, plot: str | None) -> None:
         info = store.tournament(tid)
         games = store.games(tid)
         lost = store.lost_games(tid)
-        notes = stalled_notes(games, store.history_json)
-    ranked, pairs = standings(games)
+        everything = match_games(store, tid)
+        notes = stalled_notes(everything, store.history_json)
     planned = info["games_planned"]
     print(f"tournament {tid} in {db}: {len(games)} of {planned} games; versions {info['versions']}")
+    resumed = info["config"].get("resumes")
+    if resumed:
+        print(
+            f"resumes tournaments {', '.join(map(str, resumed))}: the standings count their "
+            f"games too, {len(everything)} in all"
+        )
+    games = everything
+    ranked, pairs = standings(games)
     if info["status"] == "stopped":
         print(
             f"STOPPED by {info['stop_reason']} after {len(games) + len(lost)} of {planned} games: "
@@ -272,6 +287,7 @@ def _play(args: argparse.Namespace, players: list[PlayerSpec], fmt: str) -> int:
         ray_address=args.ray_address,
         progress=not args.no_progress,
         options=match_options(args),
+        resume=args.resume,
     )
 
 

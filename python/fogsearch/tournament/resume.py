@@ -1,0 +1,42 @@
+"""Resuming a tournament (``fogsearch tournament ... --resume``): a long match, such as 30 games
+at 300 s + 5 s, runs across sessions. Each run is a tournament row of its own; a run that resumes
+plays only the games no earlier run of the same tournament stored, and its standings count the
+games of every run (the earlier runs' ids are kept in its configuration, under ``resumes``)."""
+
+from __future__ import annotations
+
+import json
+
+from fogsearch.tournament.store import ResultStore
+
+RUN_ONLY = ("workers", "backend", "resumes")
+"""Configuration that says how a run was played, not which tournament it is."""
+
+
+def _identity(config: dict) -> str:
+    return json.dumps({k: v for k, v in config.items() if k not in RUN_ONLY}, sort_keys=True)
+
+
+def earlier_runs(store: ResultStore, fmt: str, config: dict) -> list[int]:
+    """The ids of the stored runs of the same tournament (format, players, games, clocks, seed,
+    match options), oldest first."""
+    rows = store.conn.execute(
+        "SELECT id, config_json FROM tournaments WHERE format = ? ORDER BY id", (fmt,)
+    ).fetchall()
+    key = _identity(config)
+    return [tid for tid, text in rows if _identity(json.loads(text)) == key]
+
+
+def stored_indices(store: ResultStore, tournament_ids: list[int]) -> set[int]:
+    """The task indices of the games those runs stored (a lost game is played again)."""
+    return {g["task_index"] for tid in tournament_ids for g in store.games(tid)}
+
+
+def match_games(store: ResultStore, tournament_id: int) -> list[dict]:
+    """The games of a run and of the runs it resumed, one per task index, oldest first."""
+    config = store.tournament(tournament_id)["config"]
+    games: dict[int, dict] = {}
+    for tid in [*config.get("resumes", []), tournament_id]:
+        for game in store.games(tid):
+            games.setdefault(game["task_index"], game)
+    return sorted(games.values(), key=lambda g: g["id"])
