@@ -1,25 +1,13 @@
 """The replay page's bench scripts run end to end on small inputs."""
 
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from cdp_pipe import find_browser
-
-BENCH = Path(__file__).parent
+from script_runs import run_script
 
 
 def run(script: str, *args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, str(BENCH / script), *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=BENCH,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
+    return run_script(script, *args)
 
 
 def test_square_distribution_bench_times_both_forms():

@@ -1,25 +1,13 @@
 """The search's bench scripts run end to end on tiny inputs (their figures are in RESULTS.md)."""
 
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from script_runs import run_script
 from test_search_searcher import HAVE_STOCKFISH
-
-BENCH = Path(__file__).parent
 
 
 def run(script: str, *args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, str(BENCH / script), *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=BENCH,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
+    return run_script(script, *args, timeout=300)
 
 
 def test_search_speedup_prints_the_papers_columns_and_the_anytime_view(tmp_path):

@@ -35,8 +35,27 @@ class NotAPlayer(Exception):
     """The caller does not play in this game (HTTP 403)."""
 
 
+class Seats:
+    """Who plays a game (``id``, ``white``, ``black`` are the game's fields), for the games in
+    play and the finished ones read back from the database alike."""
+
+    id: int
+    white: str
+    black: str
+
+    def color_of(self, user: str) -> bool:
+        if user == self.white:
+            return chess.WHITE
+        if user == self.black:
+            return chess.BLACK
+        raise NotAPlayer(f"{user} does not play in game {self.id}")
+
+    def opponent_of(self, user: str) -> str:
+        return self.black if self.color_of(user) == chess.WHITE else self.white
+
+
 @dataclass
-class ServerGame:
+class ServerGame(Seats):
     """A game in play. Every method takes the game's lock; ``on_end`` (called once, under the
     lock) stores the result."""
 
@@ -59,18 +78,6 @@ class ServerGame:
     def __post_init__(self) -> None:
         self.local = LocalGame(seconds_per_player=self.seconds, seconds_increment=self.increment)
         self.local.store_players(self.white, self.black)
-
-    # -- who plays --------------------------------------------------------------------------
-
-    def color_of(self, user: str) -> bool:
-        if user == self.white:
-            return chess.WHITE
-        if user == self.black:
-            return chess.BLACK
-        raise NotAPlayer(f"{user} does not play in game {self.id}")
-
-    def opponent_of(self, user: str) -> str:
-        return self.black if self.color_of(user) == chess.WHITE else self.white
 
     # -- the referee ------------------------------------------------------------------------
 

@@ -23,7 +23,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from fogsearch.arguments import UsageError
+from fogsearch.sqlite_files import connect, read_header, refuse_newer
 
+WHAT = "server database"
 APPLICATION_ID = int.from_bytes(b"FOGR", "big")
 """``PRAGMA application_id`` of a fogsearch RBC server file (the tournament's is ``FOGS``)."""
 SCHEMA_VERSION = 1
@@ -123,16 +125,8 @@ class ServerStore:
 
     def __init__(self, path: str | Path):
         self.path = str(path)
-        folder = Path(self.path).parent
-        if not folder.is_dir():
-            raise UsageError(f"server database {self.path}: its folder {folder} does not exist")
-        if Path(self.path).is_dir():
-            raise UsageError(f"server database {self.path} is a folder; name a file")
         self._lock = threading.Lock()
-        try:
-            self.conn = sqlite3.connect(self.path, check_same_thread=False)
-        except sqlite3.Error as exc:
-            raise UsageError(f"server database {self.path} cannot be opened: {exc}") from None
+        self.conn = connect(self.path, WHAT, check_same_thread=False)
         try:
             self._open()
         except BaseException:
@@ -140,22 +134,10 @@ class ServerStore:
             raise
 
     def _open(self) -> None:
-        try:
-            app_id = self.conn.execute("PRAGMA application_id").fetchone()[0]
-            version = self.conn.execute("PRAGMA user_version").fetchone()[0]
-            tables = self.conn.execute(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
-            ).fetchone()[0]
-        except sqlite3.DatabaseError as exc:
-            raise UsageError(
-                f"server database {self.path} is not an SQLite database ({exc}); "
-                "name a new file or a fogsearch server file"
-            ) from None
-        if app_id == APPLICATION_ID and version > SCHEMA_VERSION:
-            raise UsageError(
-                f"server database {self.path} was written by a newer fogsearch (schema "
-                f"{version}; this one reads up to {SCHEMA_VERSION}): upgrade fogsearch"
-            )
+        header = read_header(self.conn, self.path, WHAT, "server")
+        app_id, version, tables = header.application_id, header.version, len(header.tables)
+        if app_id == APPLICATION_ID:
+            refuse_newer(self.path, WHAT, version, SCHEMA_VERSION)
         if app_id != APPLICATION_ID and (app_id or version or tables):
             raise UsageError(
                 f"server database {self.path} is not a fogsearch server file (application_id "

@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 
 import chess
 
-from fogsearch.server.game import ActionRefused, NotAPlayer
+from fogsearch.server.game import ActionRefused, Seats
 from fogsearch.server.store import GameResult
 
 
 @dataclass
-class StoredGame:
+class StoredGame(Seats):
     id: int
     white: str
     black: str
@@ -32,16 +32,6 @@ class StoredGame:
             history_json=row["history_json"],
         )
         return cls(id=row["id"], white=row["white"], black=row["black"], result=result)
-
-    def color_of(self, user: str) -> bool:
-        if user == self.white:
-            return chess.WHITE
-        if user == self.black:
-            return chess.BLACK
-        raise NotAPlayer(f"{user} does not play in game {self.id}")
-
-    def opponent_of(self, user: str) -> str:
-        return self.black if self.color_of(user) == chess.WHITE else self.white
 
     def refresh(self) -> None:
         pass

@@ -12,6 +12,8 @@ with Elo intervals; sequential tests of one player against another in
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 
@@ -76,6 +78,38 @@ class TournamentStopped(KeyboardInterrupt):
         super().__init__(reason)
         self.tournament_id = tournament_id
         self.reason = reason
+
+
+def store_record(
+    store: ResultStore, tournament_id: int, ids: dict[str, int], record: GameRecord | LostGame
+) -> bool:
+    """Stores a game as it ends (a lost one apart); whether it was played to a result."""
+    white, black = ids[record.white], ids[record.black]
+    if isinstance(record, LostGame):
+        store.add_lost_game(tournament_id, record, white, black)
+        return False
+    store.add_game(tournament_id, record, white, black)
+    return True
+
+
+@contextmanager
+def recording_the_end(store: ResultStore, tournament_id: int, records) -> Iterator[None]:
+    """Marks how the games played in the block ended: ``finished``; ``stopped`` by Ctrl-C or
+    SIGTERM (then :class:`TournamentStopped`); ``failed`` with the error. Closes ``records``
+    (the games' iterator) whatever happens, which stops the games still running now rather than
+    when the interpreter gets round to collecting it."""
+    try:
+        yield
+    except KeyboardInterrupt as exc:
+        reason = str(exc) or "SIGINT (Ctrl-C)"
+        store.end_tournament(tournament_id, "stopped", reason)
+        raise TournamentStopped(tournament_id, reason) from exc
+    except Exception as exc:
+        store.end_tournament(tournament_id, "failed", f"{type(exc).__name__}: {exc}")
+        raise
+    finally:
+        records.close()
+    store.end_tournament(tournament_id, "finished")
 
 
 def versions(players: list[PlayerSpec]) -> dict:
@@ -201,28 +235,11 @@ def run_tournament(
         from tqdm import tqdm
 
         stored = 0
-        try:
+        with recording_the_end(store, tournament_id, records):
             for record in tqdm(
                 records, total=len(tasks), disable=not progress, desc="games", unit="game"
             ):
-                white, black = ids[record.white], ids[record.black]
-                if isinstance(record, LostGame):
-                    store.add_lost_game(tournament_id, record, white, black)
-                    continue
-                store.add_game(tournament_id, record, white, black)
-                stored += 1
-        except KeyboardInterrupt as exc:
-            reason = str(exc) or "SIGINT (Ctrl-C)"
-            store.end_tournament(tournament_id, "stopped", reason)
-            raise TournamentStopped(tournament_id, reason) from exc
-        except Exception as exc:
-            store.end_tournament(tournament_id, "failed", f"{type(exc).__name__}: {exc}")
-            raise
-        finally:
-            # Stopped early (Ctrl-C, SIGTERM via the CLI): stop the running games now, not when
-            # the interpreter gets round to collecting the generator.
-            records.close()
-        store.end_tournament(tournament_id, "finished")
+                stored += store_record(store, tournament_id, ids, record)
     if stored < len(tasks):
         log.warning(
             "%d of %d games have no result (lost, see above, or stopped)",

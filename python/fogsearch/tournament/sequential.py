@@ -17,12 +17,12 @@ from pathlib import Path
 
 from fogsearch.arguments import UsageError
 from fogsearch.tournament import (
-    LostGame,
     MatchOptions,
     PlayerSpec,
     ResultStore,
-    TournamentStopped,
     prepare_tournament,
+    recording_the_end,
+    store_record,
     versions,
 )
 from fogsearch.tournament.runner import run_local
@@ -139,13 +139,11 @@ def _play(store, tid, ids, tasks, workers, state, points, counted, a_name, progr
     bar = tqdm(total=state.bounds.max_pairs, initial=state.pairs, disable=not progress,
                desc="SPRT pairs", unit="pair")  # fmt: skip
     bar.set_postfix_str(f"LLR {state.llr:.2f} ({state.bounds.lower:.2f}, {state.bounds.upper:.2f})")
-    try:
+    # Closing the games' iterator also stops the games still running once the test is decided.
+    with recording_the_end(store, tid, records), bar:
         for record in records:
-            white, black = ids[record.white], ids[record.black]
-            if isinstance(record, LostGame):
-                store.add_lost_game(tid, record, white, black)
+            if not store_record(store, tid, ids, record):
                 continue
-            store.add_game(tid, record, white, black)
             points[record.task_index] = points_of_a(record.to_dict(), a_name)
             before = state.pairs
             add_complete_pairs(state, points, counted)
@@ -156,14 +154,3 @@ def _play(store, tid, ids, tasks, workers, state, points, counted, a_name, progr
                 )
             if state.verdict is not None:
                 break
-    except KeyboardInterrupt as exc:
-        reason = str(exc) or "SIGINT (Ctrl-C)"
-        store.end_tournament(tid, "stopped", reason)
-        raise TournamentStopped(tid, reason) from exc
-    except Exception as exc:
-        store.end_tournament(tid, "failed", f"{type(exc).__name__}: {exc}")
-        raise
-    finally:
-        records.close()  # a decided test stops the games still running
-        bar.close()
-    store.end_tournament(tid, "finished")

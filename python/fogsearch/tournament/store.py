@@ -11,15 +11,16 @@ are upgraded in place; a file from a newer fogsearch is refused.
 from __future__ import annotations
 
 import json
-import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
 
 from fogsearch.arguments import UsageError
+from fogsearch.sqlite_files import connect, read_header, refuse_newer
 from fogsearch.tournament.players import PlayerSpec
 from fogsearch.tournament.runner import GameRecord, LostGame
 from fogsearch.tournament.store_schema import ADDED_COLUMNS, FIRST_COLUMNS, SCHEMA
 
+WHAT = "results database"
 APPLICATION_ID = int.from_bytes(b"FOGS", "big")
 """SQLite's ``PRAGMA application_id`` of a fogsearch results file."""
 SCHEMA_VERSION = 5
@@ -38,15 +39,7 @@ class ResultStore:
 
     def __init__(self, path: str | Path):
         self.path = str(path)
-        folder = Path(self.path).parent
-        if not folder.is_dir():
-            raise UsageError(f"results database {self.path}: its folder {folder} does not exist")
-        if Path(self.path).is_dir():
-            raise UsageError(f"results database {self.path} is a folder; name a file")
-        try:
-            self.conn = sqlite3.connect(self.path)
-        except sqlite3.Error as exc:
-            raise UsageError(f"results database {self.path} cannot be opened: {exc}") from None
+        self.conn = connect(self.path, WHAT)
         try:
             self._open()
         except BaseException:
@@ -54,27 +47,10 @@ class ResultStore:
             raise
 
     def _open(self) -> None:
-        try:
-            app_id = self.conn.execute("PRAGMA application_id").fetchone()[0]
-            version = self.conn.execute("PRAGMA user_version").fetchone()[0]
-            tables = {
-                row[0]
-                for row in self.conn.execute(
-                    "SELECT name FROM sqlite_master WHERE type = 'table' "
-                    "AND name NOT LIKE 'sqlite_%'"
-                )
-            }
-        except sqlite3.DatabaseError as exc:
-            raise UsageError(
-                f"results database {self.path} is not an SQLite database ({exc}); "
-                "name a new file or a fogsearch results file"
-            ) from None
+        header = read_header(self.conn, self.path, WHAT, "results")
+        app_id, version, tables = header.application_id, header.version, header.tables
         if app_id == APPLICATION_ID:
-            if version > SCHEMA_VERSION:
-                raise UsageError(
-                    f"results database {self.path} was written by a newer fogsearch (schema "
-                    f"{version}; this one reads up to {SCHEMA_VERSION}): upgrade fogsearch"
-                )
+            refuse_newer(self.path, WHAT, version, SCHEMA_VERSION)
         elif app_id != 0 or version != 0:
             raise UsageError(
                 f"results database {self.path} belongs to another application "
