@@ -134,153 +134,258 @@ pub(crate) fn build<R: Rules>(rules: &R, stop: &Stop) -> Result<GameTree, JpsErr
             rules.name()
         )));
     }
-    let n = expected as usize;
-    let mut parent = Vec::with_capacity(n);
-    let mut first_child = Vec::with_capacity(n);
-    let mut num_children = Vec::with_capacity(n);
-    let mut action = Vec::with_capacity(n);
-    let mut actor = Vec::with_capacity(n);
-    let mut depth = Vec::with_capacity(n);
-    let mut table = Vec::with_capacity(n);
-    let mut utility = Vec::with_capacity(n);
-    let mut chance_probs = Vec::new();
-    let mut internal = Vec::new();
-    let mut infoset_of_key: HashMap<u128, u32> = HashMap::new();
-    let mut infosets: Vec<InfoSet> = Vec::new();
-    let mut infoset_labels = Vec::new();
-    let mut terminal_keys: HashSet<u128> = HashSet::new();
-    let mut chance_nodes = 0usize;
-    let mut slots = 0u32;
+    let mut nodes = Expansion::of(rules, expected, stop)?;
+    let infoset_states = nodes.group_infoset_states();
+    for (k, info) in nodes.infosets.iter_mut().enumerate() {
+        info.states_start = infoset_states.starts[k];
+        info.states_end = infoset_states.starts[k + 1];
+    }
+    let (succ_start, succ) = successors(&nodes, &infoset_states.states);
+    let (preorder, subtree) = preorder_numbers(&nodes);
+    let labels = Labels::of(rules);
+    Ok(GameTree {
+        name: rules.name(),
+        num_players: rules.num_players(),
+        max_depth: nodes.depth.iter().copied().max().unwrap_or(0),
+        paper_infosets: nodes.chance_nodes.min(1)
+            + nodes.infosets.len()
+            + nodes.terminal_keys.len(),
+        parent: nodes.parent,
+        first_child: nodes.first_child,
+        num_children: nodes.num_children,
+        action: nodes.action,
+        actor: nodes.actor,
+        depth: nodes.depth,
+        table: nodes.table,
+        utility: nodes.utility,
+        chance_probs: nodes.chance_probs,
+        internal: nodes.internal,
+        preorder,
+        subtree,
+        infosets: nodes.infosets,
+        infoset_states: infoset_states.states,
+        infoset_labels: nodes.infoset_labels,
+        succ_start,
+        succ,
+        num_distinct_actions: rules.num_distinct_actions(),
+        max_chance_outcomes: rules.max_chance_outcomes(),
+        chance_labels: labels.chance,
+        player_labels: labels.player,
+        deal_views: labels.deal_views,
+    })
+}
 
-    // The queue holds the game states of the nodes already numbered but not yet expanded;
-    // breadth-first order makes the numbering and the expansion order the same.
-    let mut queue: VecDeque<R::State> = VecDeque::new();
-    queue.push_back(rules.root());
-    parent.push(NONE);
-    action.push(0);
-    depth.push(0);
-    let mut id = 0usize;
-    while let Some(state) = queue.pop_front() {
-        if id & 0xFFFF == 0 && stop.requested() {
-            return Err(JpsError::Interrupted);
-        }
-        let children_at = parent.len() as u32;
-        let here = depth[id];
-        let actions: Vec<u16> = match rules.turn(&state) {
-            Turn::Chance(outcomes) => {
-                chance_nodes += 1;
-                actor.push(CHANCE);
-                table.push(chance_probs.len() as u32);
-                chance_probs.extend(outcomes.iter().map(|&(_, p)| p));
-                outcomes.into_iter().map(|(a, _)| a).collect()
-            }
-            Turn::Player { player, actions } => {
-                let key = rules.infoset_key(&state, player);
-                let next = infosets.len() as u32;
-                let info = *infoset_of_key.entry(key).or_insert(next);
-                if info == next {
-                    infosets.push(InfoSet {
-                        player,
-                        depth: here,
-                        offset: slots,
-                        num_actions: actions.len() as u16,
-                        states_start: 0,
-                        states_end: 0,
-                    });
-                    infoset_labels.push(rules.infoset_label(&state, player));
-                    slots += actions.len() as u32;
-                } else {
-                    let known = &infosets[info as usize];
-                    if known.num_actions as usize != actions.len()
-                        || known.player != player
-                        || known.depth != here
-                    {
-                        // A rules bug: two states of one information set must look the same.
-                        return Err(JpsError::UnknownGame(format!(
-                            "{}: information set {:?} mixes states with different actions",
-                            rules.name(),
-                            infoset_labels[info as usize]
-                        )));
-                    }
-                }
-                actor.push(player);
-                table.push(info);
-                actions
-            }
-            Turn::Terminal { utility: u } => {
-                terminal_keys.insert(rules.terminal_key(&state));
-                actor.push(TERMINAL);
-                table.push(NONE);
-                utility.push(u);
-                first_child.push(NONE);
-                num_children.push(0);
-                id += 1;
-                continue;
-            }
+/// The nodes of a game's tree numbered breadth first, with their information sets: what
+/// [`build`] derives the rest of a [`GameTree`] from.
+struct Expansion {
+    parent: Vec<u32>,
+    first_child: Vec<u32>,
+    num_children: Vec<u16>,
+    action: Vec<u16>,
+    actor: Vec<u8>,
+    depth: Vec<u16>,
+    table: Vec<u32>,
+    utility: Vec<f64>,
+    chance_probs: Vec<f64>,
+    internal: Vec<u32>,
+    infoset_of_key: HashMap<u128, u32>,
+    infosets: Vec<InfoSet>,
+    infoset_labels: Vec<String>,
+    terminal_keys: HashSet<u128>,
+    chance_nodes: usize,
+    /// Policy slots handed out so far (one per action of each information set).
+    slots: u32,
+}
+
+impl Expansion {
+    /// Expands every state of `rules` (which announce `expected` states), checking the count.
+    fn of<R: Rules>(rules: &R, expected: u64, stop: &Stop) -> Result<Self, JpsError> {
+        let n = expected as usize;
+        let mut nodes = Expansion {
+            parent: Vec::with_capacity(n),
+            first_child: Vec::with_capacity(n),
+            num_children: Vec::with_capacity(n),
+            action: Vec::with_capacity(n),
+            actor: Vec::with_capacity(n),
+            depth: Vec::with_capacity(n),
+            table: Vec::with_capacity(n),
+            utility: Vec::with_capacity(n),
+            chance_probs: Vec::new(),
+            internal: Vec::new(),
+            infoset_of_key: HashMap::new(),
+            infosets: Vec::new(),
+            infoset_labels: Vec::new(),
+            terminal_keys: HashSet::new(),
+            chance_nodes: 0,
+            slots: 0,
         };
-        utility.push(0.0);
-        first_child.push(children_at);
-        num_children.push(actions.len() as u16);
-        internal.push(id as u32);
-        for &a in &actions {
-            parent.push(id as u32);
-            action.push(a);
-            depth.push(here + 1);
-            queue.push_back(rules.apply(&state, a));
+        // The queue holds the game states of the nodes already numbered but not yet expanded;
+        // breadth-first order makes the numbering and the expansion order the same.
+        let mut queue: VecDeque<R::State> = VecDeque::new();
+        queue.push_back(rules.root());
+        nodes.parent.push(NONE);
+        nodes.action.push(0);
+        nodes.depth.push(0);
+        let mut id = 0usize;
+        while let Some(state) = queue.pop_front() {
+            if id & 0xFFFF == 0 && stop.requested() {
+                return Err(JpsError::Interrupted);
+            }
+            if let Some(actions) = nodes.number(rules, &state, id)? {
+                let here = nodes.depth[id];
+                for &a in &actions {
+                    nodes.parent.push(id as u32);
+                    nodes.action.push(a);
+                    nodes.depth.push(here + 1);
+                    queue.push_back(rules.apply(&state, a));
+                }
+            }
+            id += 1;
+            if nodes.parent.len() as u64 > expected {
+                return Err(JpsError::UnknownGame(format!(
+                    "{}: the tree has more than the {expected} states its rules announce",
+                    rules.name()
+                )));
+            }
         }
-        id += 1;
-        if parent.len() as u64 > expected {
+        if id as u64 != expected {
             return Err(JpsError::UnknownGame(format!(
-                "{}: the tree has more than the {expected} states its rules announce",
+                "{}: built {id} states where the rules announce {expected}",
                 rules.name()
             )));
         }
-    }
-    if id as u64 != expected {
-        return Err(JpsError::UnknownGame(format!(
-            "{}: built {id} states where the rules announce {expected}",
-            rules.name()
-        )));
+        Ok(nodes)
     }
 
-    // Group the states of each information set (counting sort keeps breadth-first order).
-    let mut counts = vec![0u32; infosets.len() + 1];
-    for &i in &internal {
-        if actor[i as usize] != CHANCE {
-            counts[table[i as usize] as usize + 1] += 1;
+    /// Records node `id` (game state `state`): its actor, table entry and children's place;
+    /// the actions to its children, or `None` at a terminal.
+    fn number<R: Rules>(
+        &mut self,
+        rules: &R,
+        state: &R::State,
+        id: usize,
+    ) -> Result<Option<Vec<u16>>, JpsError> {
+        let children_at = self.parent.len() as u32;
+        let actions: Vec<u16> = match rules.turn(state) {
+            Turn::Chance(outcomes) => {
+                self.chance_nodes += 1;
+                self.actor.push(CHANCE);
+                self.table.push(self.chance_probs.len() as u32);
+                self.chance_probs.extend(outcomes.iter().map(|&(_, p)| p));
+                outcomes.into_iter().map(|(a, _)| a).collect()
+            }
+            Turn::Player { player, actions } => {
+                let info = self.infoset(rules, state, player, actions.len(), self.depth[id])?;
+                self.actor.push(player);
+                self.table.push(info);
+                actions
+            }
+            Turn::Terminal { utility: u } => {
+                self.terminal_keys.insert(rules.terminal_key(state));
+                self.actor.push(TERMINAL);
+                self.table.push(NONE);
+                self.utility.push(u);
+                self.first_child.push(NONE);
+                self.num_children.push(0);
+                return Ok(None);
+            }
+        };
+        self.utility.push(0.0);
+        self.first_child.push(children_at);
+        self.num_children.push(actions.len() as u16);
+        self.internal.push(id as u32);
+        Ok(Some(actions))
+    }
+
+    /// The information set of `player`'s decision at `state` (`actions` actions, `here` deep),
+    /// made on first sight.
+    fn infoset<R: Rules>(
+        &mut self,
+        rules: &R,
+        state: &R::State,
+        player: u8,
+        actions: usize,
+        here: u16,
+    ) -> Result<u32, JpsError> {
+        let key = rules.infoset_key(state, player);
+        let next = self.infosets.len() as u32;
+        let info = *self.infoset_of_key.entry(key).or_insert(next);
+        if info == next {
+            self.infosets.push(InfoSet {
+                player,
+                depth: here,
+                offset: self.slots,
+                num_actions: actions as u16,
+                states_start: 0,
+                states_end: 0,
+            });
+            self.infoset_labels.push(rules.infoset_label(state, player));
+            self.slots += actions as u32;
+            return Ok(info);
         }
+        let known = &self.infosets[info as usize];
+        if known.num_actions as usize != actions || known.player != player || known.depth != here {
+            // A rules bug: two states of one information set must look the same.
+            return Err(JpsError::UnknownGame(format!(
+                "{}: information set {:?} mixes states with different actions",
+                rules.name(),
+                self.infoset_labels[info as usize]
+            )));
+        }
+        Ok(info)
     }
-    for k in 1..counts.len() {
-        counts[k] += counts[k - 1];
-    }
-    for (k, info) in infosets.iter_mut().enumerate() {
-        info.states_start = counts[k];
-        info.states_end = counts[k + 1];
-    }
-    let mut fill = counts.clone();
-    let mut infoset_states = vec![0u32; counts[infosets.len()] as usize];
-    for &i in &internal {
-        if actor[i as usize] != CHANCE {
-            let k = table[i as usize] as usize;
-            infoset_states[fill[k] as usize] = i;
+
+    /// The decision states of each information set, together (a counting sort, which keeps
+    /// breadth-first order).
+    fn group_infoset_states(&self) -> InfosetStates {
+        let decisions = || {
+            self.internal
+                .iter()
+                .copied()
+                .filter(|&i| self.actor[i as usize] != CHANCE)
+        };
+        let mut starts = vec![0u32; self.infosets.len() + 1];
+        for i in decisions() {
+            starts[self.table[i as usize] as usize + 1] += 1;
+        }
+        for k in 1..starts.len() {
+            starts[k] += starts[k - 1];
+        }
+        let mut fill = starts.clone();
+        let mut states = vec![0u32; starts[self.infosets.len()] as usize];
+        for i in decisions() {
+            let k = self.table[i as usize] as usize;
+            states[fill[k] as usize] = i;
             fill[k] += 1;
         }
+        InfosetStates { starts, states }
     }
+}
 
-    // succ(I, a): the decision information sets of the children `ha`, `h` in I.
-    let mut succ_start = Vec::with_capacity(slots as usize + 1);
+/// The decision states of every information set, grouped: set `k`'s are
+/// `states[starts[k]..starts[k + 1]]`.
+struct InfosetStates {
+    starts: Vec<u32>,
+    states: Vec<u32>,
+}
+
+/// `succ(I, a)`: the decision information sets of the children `ha`, `h` in I, for every policy
+/// slot `(I, a)`; as `(succ_start, succ)`. `infoset_states` are the grouped decision states.
+fn successors(nodes: &Expansion, infoset_states: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let infosets = &nodes.infosets;
+    let mut succ_start = Vec::with_capacity(nodes.slots as usize + 1);
     let mut succ = Vec::new();
     let mut seen = vec![NONE; infosets.len()];
-    for info in &infosets {
+    for info in infosets.iter() {
         let states = &infoset_states[info.states_start as usize..info.states_end as usize];
         for a in 0..info.num_actions as u32 {
             succ_start.push(succ.len() as u32);
             let stamp = info.offset + a;
             for &h in states {
-                let child = (first_child[h as usize] + a) as usize;
-                let next = actor[child];
+                let child = (nodes.first_child[h as usize] + a) as usize;
+                let next = nodes.actor[child];
                 if next != CHANCE && next != TERMINAL {
-                    let j = table[child];
+                    let j = nodes.table[child];
                     if seen[j as usize] != stamp {
                         seen[j as usize] = stamp;
                         succ.push(j);
@@ -294,73 +399,66 @@ pub(crate) fn build<R: Rules>(rules: &R, stop: &Stop) -> Result<GameTree, JpsErr
         );
     }
     succ_start.push(succ.len() as u32);
+    (succ_start, succ)
+}
 
-    // Subtree sizes bottom up, then preorder numbers top down (children in action order).
-    let mut subtree = vec![1u32; id];
-    for &i in internal.iter().rev() {
-        let f = first_child[i as usize] as usize;
-        let size: u32 = subtree[f..f + num_children[i as usize] as usize]
-            .iter()
-            .sum();
+/// Subtree sizes bottom up, then preorder numbers top down (children in action order); as
+/// `(preorder, subtree)`.
+fn preorder_numbers(nodes: &Expansion) -> (Vec<u32>, Vec<u32>) {
+    let n = nodes.actor.len();
+    let children = |i: u32| {
+        let f = nodes.first_child[i as usize] as usize;
+        f..f + nodes.num_children[i as usize] as usize
+    };
+    let mut subtree = vec![1u32; n];
+    for &i in nodes.internal.iter().rev() {
+        let size: u32 = subtree[children(i)].iter().sum();
         subtree[i as usize] += size;
     }
-    let mut preorder = vec![0u32; id];
-    for &i in &internal {
-        let f = first_child[i as usize] as usize;
+    let mut preorder = vec![0u32; n];
+    for &i in &nodes.internal {
         let mut next = preorder[i as usize] + 1;
-        for c in f..f + num_children[i as usize] as usize {
+        for c in children(i) {
             preorder[c] = next;
             next += subtree[c];
         }
     }
+    (preorder, subtree)
+}
 
-    let max_depth = depth.iter().copied().max().unwrap_or(0);
-    let num_players = rules.num_players();
-    let chance_labels = (0..rules.max_chance_outcomes())
-        .map(|a| rules.action_label(Actor::Chance, a))
-        .collect();
-    let player_labels = (0..num_players)
-        .map(|p| {
-            (0..rules.num_distinct_actions())
-                .map(|a| rules.action_label(Actor::Player(p), a))
-                .collect()
-        })
-        .collect();
-    let deal_views = (0..num_players)
-        .map(|p| {
-            (0..rules.max_chance_outcomes())
-                .map(|a| rules.deal_view(a, p))
-                .collect()
-        })
-        .collect();
-    Ok(GameTree {
-        name: rules.name(),
-        num_players,
-        parent,
-        first_child,
-        num_children,
-        action,
-        actor,
-        depth,
-        table,
-        utility,
-        chance_probs,
-        internal,
-        preorder,
-        subtree,
-        paper_infosets: chance_nodes.min(1) + infosets.len() + terminal_keys.len(),
-        infosets,
-        infoset_states,
-        infoset_labels,
-        succ_start,
-        succ,
-        num_distinct_actions: rules.num_distinct_actions(),
-        max_chance_outcomes: rules.max_chance_outcomes(),
-        max_depth,
-        chance_labels,
-        player_labels,
-        deal_views,
-    })
+/// The labels of a game's actions and deals, as its rules write them.
+struct Labels {
+    chance: Vec<String>,
+    player: Vec<Vec<String>>,
+    deal_views: Vec<Vec<String>>,
+}
+
+impl Labels {
+    fn of<R: Rules>(rules: &R) -> Self {
+        let num_players = rules.num_players();
+        let chance = (0..rules.max_chance_outcomes())
+            .map(|a| rules.action_label(Actor::Chance, a))
+            .collect();
+        let player = (0..num_players)
+            .map(|p| {
+                (0..rules.num_distinct_actions())
+                    .map(|a| rules.action_label(Actor::Player(p), a))
+                    .collect()
+            })
+            .collect();
+        let deal_views = (0..num_players)
+            .map(|p| {
+                (0..rules.max_chance_outcomes())
+                    .map(|a| rules.deal_view(a, p))
+                    .collect()
+            })
+            .collect();
+        Labels {
+            chance,
+            player,
+            deal_views,
+        }
+    }
 }
 
 impl GameTree {
