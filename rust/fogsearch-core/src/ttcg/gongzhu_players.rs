@@ -114,68 +114,104 @@ pub fn mr_if(v: &SeatView<'_>) -> Card {
     if v.public.trick_len == 0 {
         return if_lead(v, legal);
     }
-    let trick = v.public.trick();
-    let led = suit(trick[0]);
-    let winner_seat = v
-        .public
-        .winning_seat(&DECK, v.table)
-        .expect("a trick in progress");
-    let winning = trick[DECK.trick_winner(trick, None)];
-    let partner_wins = v.same_team(winner_seat);
-    let last = trick.len() == PLAYERS - 1;
-    let trick_points: i32 = trick.iter().map(|&c| card_points(c)).sum();
-    let pig_out = !v.is_played(PIG);
-    if legal & DECK.suit_mask(led) != 0 {
-        // Following suit.
-        // 1. The pig goes under an opponent's ace or king of spades.
-        if led == SPADES && v.holds(PIG) && !partner_wins && rank(winning) > QUEEN {
-            return PIG;
+    let trick = TrickSoFar::of(v);
+    if legal & DECK.suit_mask(trick.led) != 0 {
+        if_follow(v, legal, &trick)
+    } else {
+        if_discard(v, legal, &trick)
+    }
+}
+
+/// The trick Mr. If answers, as its rules read it.
+struct TrickSoFar<'a> {
+    cards: &'a [Card],
+    led: usize,
+    winner_seat: usize,
+    /// The card winning the trick so far.
+    winning: Card,
+    partner_wins: bool,
+    /// Whether this seat plays the trick's last card.
+    last: bool,
+    points: i32,
+}
+
+impl<'a> TrickSoFar<'a> {
+    fn of(v: &SeatView<'a>) -> Self {
+        let trick = v.public.trick();
+        let winner_seat = v
+            .public
+            .winning_seat(&DECK, v.table)
+            .expect("a trick in progress");
+        TrickSoFar {
+            cards: trick,
+            led: suit(trick[0]),
+            winner_seat,
+            winning: trick[DECK.trick_winner(trick, None)],
+            partner_wins: v.same_team(winner_seat),
+            last: trick.len() == PLAYERS - 1,
+            points: trick.iter().map(|&c| card_points(c)).sum(),
         }
-        // 2. The sheep goes to a partner who is winning the diamonds above it, when nobody is left.
-        if led == DIAMONDS && v.holds(SHEEP) && partner_wins && last && rank(winning) > JACK {
-            return SHEEP;
-        }
-        // 3. The sheep on the table is worth winning, with the lowest card that does.
-        if trick.contains(&SHEEP) && !partner_wins && above(legal, winning) != 0 {
-            return lowest(above(legal, winning));
-        }
-        let under = below(legal, winning) & !(1 << PIG);
-        // 4. Under a partner who is winning, shed the highest card that stays under.
-        if partner_wins {
-            if under != 0 {
-                return highest(under);
-            }
-            return lowest(without_pig(legal));
-        }
-        if last {
-            // 5. A trick that costs points is ducked if possible, else won with the highest card.
-            if trick_points < 0 || trick.contains(&TRANSFORMER) {
-                if under != 0 {
-                    return highest(under);
-                }
-                return highest(without_pig(legal));
-            }
-            // 6. A harmless trick is taken with the highest card (it sheds a dangerous one), but
-            //    not with the pig.
-            let over = above(legal, winning) & !(1 << PIG);
-            if over != 0 {
-                return highest(over);
-            }
-            return lowest(legal);
-        }
-        // 7. Not last: duck under the winning card with the highest card that does.
+    }
+}
+
+/// Mr. If following suit (rules 1 to 8).
+fn if_follow(v: &SeatView<'_>, legal: Hand, t: &TrickSoFar<'_>) -> Card {
+    let (trick, led, winning, partner_wins, last) =
+        (t.cards, t.led, t.winning, t.partner_wins, t.last);
+    let trick_points = t.points;
+    // 1. The pig goes under an opponent's ace or king of spades.
+    if led == SPADES && v.holds(PIG) && !partner_wins && rank(winning) > QUEEN {
+        return PIG;
+    }
+    // 2. The sheep goes to a partner who is winning the diamonds above it, when nobody is left.
+    if led == DIAMONDS && v.holds(SHEEP) && partner_wins && last && rank(winning) > JACK {
+        return SHEEP;
+    }
+    // 3. The sheep on the table is worth winning, with the lowest card that does.
+    if trick.contains(&SHEEP) && !partner_wins && above(legal, winning) != 0 {
+        return lowest(above(legal, winning));
+    }
+    let under = below(legal, winning) & !(1 << PIG);
+    // 4. Under a partner who is winning, shed the highest card that stays under.
+    if partner_wins {
         if under != 0 {
             return highest(under);
         }
-        // 8. Forced to go over: the lowest card, so a later player may still take the trick; the
-        //    ace and king of spades go before the pig does.
-        let over = legal & !(1 << PIG);
-        if over != 0 {
-            return lowest(over);
-        }
-        return PIG;
+        return lowest(without_pig(legal));
     }
-    // Void in the led suit: a discard.
+    if last {
+        // 5. A trick that costs points is ducked if possible, else won with the highest card.
+        if trick_points < 0 || trick.contains(&TRANSFORMER) {
+            if under != 0 {
+                return highest(under);
+            }
+            return highest(without_pig(legal));
+        }
+        // 6. A harmless trick is taken with the highest card (it sheds a dangerous one), but
+        //    not with the pig.
+        let over = above(legal, winning) & !(1 << PIG);
+        if over != 0 {
+            return highest(over);
+        }
+        return lowest(legal);
+    }
+    // 7. Not last: duck under the winning card with the highest card that does.
+    if under != 0 {
+        return highest(under);
+    }
+    // 8. Forced to go over: the lowest card, so a later player may still take the trick; the
+    //    ace and king of spades go before the pig does.
+    let over = legal & !(1 << PIG);
+    if over != 0 {
+        return lowest(over);
+    }
+    PIG
+}
+
+/// Mr. If void in the led suit: a discard (rules 9 to 14).
+fn if_discard(v: &SeatView<'_>, legal: Hand, t: &TrickSoFar<'_>) -> Card {
+    let (winner_seat, partner_wins) = (t.winner_seat, t.partner_wins);
+    let pig_out = !v.is_played(PIG);
     // 9. The pig onto an opponent's trick.
     if v.holds(PIG) && !partner_wins {
         return PIG;

@@ -34,6 +34,100 @@ impl Node {
     }
 }
 
+/// What both trees keep at every node: the children, and the tally of the playouts through it.
+trait TreeNode {
+    fn children(&self) -> &[(Action, u32)];
+    fn visits(&self) -> u32;
+    /// Sum of the returns of every seat over the playouts through this node.
+    fn sum(&self) -> &[f64; MAX_PLAYERS];
+    fn tally_mut(&mut self) -> (&mut u32, &mut [f64; MAX_PLAYERS]);
+}
+
+impl TreeNode for Node {
+    fn children(&self) -> &[(Action, u32)] {
+        &self.children
+    }
+    fn visits(&self) -> u32 {
+        self.visits
+    }
+    fn sum(&self) -> &[f64; MAX_PLAYERS] {
+        &self.sum
+    }
+    fn tally_mut(&mut self) -> (&mut u32, &mut [f64; MAX_PLAYERS]) {
+        (&mut self.visits, &mut self.sum)
+    }
+}
+
+/// A node of the shared tree ([`search_shared`]): a sequence of actions, whichever deal it is
+/// played in.
+struct SharedNode {
+    children: Vec<(Action, u32)>,
+    visits: u32,
+    /// How often the node could have been chosen (it was legal in the deal played).
+    available: u32,
+    sum: [f64; MAX_PLAYERS],
+}
+
+impl SharedNode {
+    fn new() -> Self {
+        SharedNode {
+            children: Vec::new(),
+            visits: 0,
+            available: 0,
+            sum: [0.0; MAX_PLAYERS],
+        }
+    }
+}
+
+impl TreeNode for SharedNode {
+    fn children(&self) -> &[(Action, u32)] {
+        &self.children
+    }
+    fn visits(&self) -> u32 {
+        self.visits
+    }
+    fn sum(&self) -> &[f64; MAX_PLAYERS] {
+        &self.sum
+    }
+    fn tally_mut(&mut self) -> (&mut u32, &mut [f64; MAX_PLAYERS]) {
+        (&mut self.visits, &mut self.sum)
+    }
+}
+
+/// Whether a search that has run `done` iterations ends here: every [`POLL_EVERY`] iterations
+/// it looks at the stop flag and the clock.
+fn time_to_stop(done: u64, deadline: Option<Instant>, stop: &Stop) -> bool {
+    done.is_multiple_of(POLL_EVERY)
+        && done > 0
+        && (stop.requested() || deadline.is_some_and(|d| Instant::now() >= d))
+}
+
+/// Adds a playout's `returns` to every node on its `path`.
+fn back_up<N: TreeNode>(nodes: &mut [N], path: &[usize], returns: &Scores) {
+    for &id in path {
+        let (visits, sum) = nodes[id].tally_mut();
+        *visits += 1;
+        for (s, r) in sum.iter_mut().zip(returns) {
+            *s += r;
+        }
+    }
+}
+
+/// The statistics of a tree whose root (node 0) is `root`, after `iterations` playouts.
+fn tree_stats<N: TreeNode>(
+    game: &dyn TrickGame,
+    root: &TableState,
+    iterations: u64,
+    nodes: &[N],
+) -> RootStats {
+    let seat = root.to_act();
+    root_stats(game, root, iterations, |action| {
+        let &(_, id) = nodes[0].children().iter().find(|(b, _)| *b == action)?;
+        let c = &nodes[id as usize];
+        Some((c.visits(), c.sum()[seat]))
+    })
+}
+
 /// The root's statistics after a search.
 #[derive(Clone, Debug, Default)]
 pub struct RootStats {
@@ -75,10 +169,7 @@ pub fn search(
     let mut path: Vec<usize> = Vec::with_capacity(64);
     let mut done = 0;
     while done < iterations {
-        if done % POLL_EVERY == 0
-            && done > 0
-            && (stop.requested() || deadline.is_some_and(|d| Instant::now() >= d))
-        {
+        if time_to_stop(done, deadline, stop) {
             break;
         }
         path.clear();
@@ -115,21 +206,10 @@ pub fn search(
             path.push(at);
         }
         let returns = playout(game, nodes[at].state, rng);
-        for &id in &path {
-            let node = &mut nodes[id];
-            node.visits += 1;
-            for (s, r) in node.sum.iter_mut().zip(&returns) {
-                *s += r;
-            }
-        }
+        back_up(&mut nodes, &path, &returns);
         done += 1;
     }
-    let seat = root.to_act();
-    root_stats(game, root, done, |action| {
-        let &(_, id) = nodes[0].children.iter().find(|(b, _)| *b == action)?;
-        let c = &nodes[id as usize];
-        Some((c.visits, c.sum[seat]))
-    })
+    tree_stats(game, root, done, &nodes)
 }
 
 /// The statistics of `root` after `iterations` playouts: per legal action, the visits of its
@@ -172,96 +252,83 @@ pub fn search_shared(
         exploration,
         deadline,
     } = budget;
-    struct SharedNode {
-        children: Vec<(Action, u32)>,
-        visits: u32,
-        available: u32,
-        sum: [f64; MAX_PLAYERS],
-    }
-    let new_node = || SharedNode {
-        children: Vec::new(),
-        visits: 0,
-        available: 0,
-        sum: [0.0; MAX_PLAYERS],
-    };
     let mut cumulative = Vec::with_capacity(weights.len());
     let mut running = 0.0;
     for &w in weights {
         running += w;
         cumulative.push(running);
     }
-    let mut nodes = vec![new_node()];
+    let mut nodes = vec![SharedNode::new()];
     let mut path: Vec<usize> = Vec::with_capacity(64);
-    let mut legal = [0; MAX_LEGAL];
     let mut done = 0;
     while done < iterations {
-        if done % POLL_EVERY == 0
-            && done > 0
-            && (stop.requested() || deadline.is_some_and(|d| Instant::now() >= d))
-        {
+        if time_to_stop(done, deadline, stop) {
             break;
         }
         let u = rng.next_f64() * running;
         let deal = cumulative.partition_point(|&c| c <= u).min(roots.len() - 1);
         let mut state = roots[deal];
-        path.clear();
-        let mut at = 0usize;
-        path.push(at);
-        while !state.is_over() {
-            let n = state.legal_actions(game, &mut legal);
-            let legal = &legal[..n];
-            let untried: Vec<Action> = legal
-                .iter()
-                .copied()
-                .filter(|a| !nodes[at].children.iter().any(|(b, _)| b == a))
-                .collect();
-            if !untried.is_empty() {
-                let action = untried[rng.below(untried.len() as u64) as usize];
-                let id = nodes.len() as u32;
-                nodes.push(new_node());
-                nodes[at].children.push((action, id));
-                state.apply(action);
-                at = id as usize;
-                path.push(at);
-                break;
-            }
-            let mover = state.to_act();
-            let mut best = (f64::NEG_INFINITY, 0usize, 0 as Action);
-            for k in 0..nodes[at].children.len() {
-                let (action, child) = nodes[at].children[k];
-                if !legal.contains(&action) {
-                    continue;
-                }
-                let c = &mut nodes[child as usize];
-                c.available += 1;
-                let visits = c.visits.max(1) as f64;
-                let score = c.sum[mover] / visits
-                    + exploration * ((c.available.max(1) as f64).ln() / visits).sqrt();
-                if score > best.0 {
-                    best = (score, child as usize, action);
-                }
-            }
-            state.apply(best.2);
-            at = best.1;
-            path.push(at);
-        }
+        descend_shared(game, &mut nodes, &mut state, &mut path, exploration, rng);
         let returns = playout(game, state, rng);
-        for &id in &path {
-            let node = &mut nodes[id];
-            node.visits += 1;
-            for (s, r) in node.sum.iter_mut().zip(&returns) {
-                *s += r;
-            }
-        }
+        back_up(&mut nodes, &path, &returns);
         done += 1;
     }
-    let root = &roots[0];
-    let seat = root.to_act();
-    root_stats(game, root, done, |action| {
-        let &(_, id) = nodes[0].children.iter().find(|(b, _)| *b == action)?;
-        let c = &nodes[id as usize];
-        Some((c.visits, c.sum[seat]))
-    })
+    tree_stats(game, &roots[0], done, &nodes)
+}
+
+/// One descent of the shared tree in the deal `state` (left where the descent ends): down by UCB
+/// with availability among the children legal in this deal, to a new child or the game's end.
+/// `path` is the nodes passed.
+fn descend_shared(
+    game: &dyn TrickGame,
+    nodes: &mut Vec<SharedNode>,
+    state: &mut TableState,
+    path: &mut Vec<usize>,
+    exploration: f64,
+    rng: &mut Rng,
+) {
+    path.clear();
+    let mut at = 0usize;
+    path.push(at);
+    let mut legal = [0; MAX_LEGAL];
+    while !state.is_over() {
+        let n = state.legal_actions(game, &mut legal);
+        let legal = &legal[..n];
+        let untried: Vec<Action> = legal
+            .iter()
+            .copied()
+            .filter(|a| !nodes[at].children.iter().any(|(b, _)| b == a))
+            .collect();
+        if !untried.is_empty() {
+            let action = untried[rng.below(untried.len() as u64) as usize];
+            let id = nodes.len() as u32;
+            nodes.push(SharedNode::new());
+            nodes[at].children.push((action, id));
+            state.apply(action);
+            at = id as usize;
+            path.push(at);
+            break;
+        }
+        let mover = state.to_act();
+        let mut best = (f64::NEG_INFINITY, 0usize, 0 as Action);
+        for k in 0..nodes[at].children.len() {
+            let (action, child) = nodes[at].children[k];
+            if !legal.contains(&action) {
+                continue;
+            }
+            let c = &mut nodes[child as usize];
+            c.available += 1;
+            let visits = c.visits.max(1) as f64;
+            let score = c.sum[mover] / visits
+                + exploration * ((c.available.max(1) as f64).ln() / visits).sqrt();
+            if score > best.0 {
+                best = (score, child as usize, action);
+            }
+        }
+        state.apply(best.2);
+        at = best.1;
+        path.push(at);
+    }
 }
 
 /// Uniformly random play to the end; the returns.
