@@ -135,62 +135,27 @@ pub(crate) fn build<R: Rules>(rules: &R, stop: &Stop) -> Result<GameTree, JpsErr
         )));
     }
     let mut nodes = Expansion::of(rules, expected, stop)?;
-    let infoset_states = nodes.group_infoset_states();
-    for (k, info) in nodes.infosets.iter_mut().enumerate() {
-        info.states_start = infoset_states.starts[k];
-        info.states_end = infoset_states.starts[k + 1];
+    let grouped = group_infoset_states(&nodes.tree);
+    for (k, info) in nodes.tree.infosets.iter_mut().enumerate() {
+        info.states_start = grouped.starts[k];
+        info.states_end = grouped.starts[k + 1];
     }
-    let (succ_start, succ) = successors(&nodes, &infoset_states.states);
-    let (preorder, subtree) = preorder_numbers(&nodes);
-    let labels = Labels::of(rules);
-    Ok(GameTree {
-        name: rules.name(),
-        num_players: rules.num_players(),
-        max_depth: nodes.depth.iter().copied().max().unwrap_or(0),
-        paper_infosets: nodes.chance_nodes.min(1)
-            + nodes.infosets.len()
-            + nodes.terminal_keys.len(),
-        parent: nodes.parent,
-        first_child: nodes.first_child,
-        num_children: nodes.num_children,
-        action: nodes.action,
-        actor: nodes.actor,
-        depth: nodes.depth,
-        table: nodes.table,
-        utility: nodes.utility,
-        chance_probs: nodes.chance_probs,
-        internal: nodes.internal,
-        preorder,
-        subtree,
-        infosets: nodes.infosets,
-        infoset_states: infoset_states.states,
-        infoset_labels: nodes.infoset_labels,
-        succ_start,
-        succ,
-        num_distinct_actions: rules.num_distinct_actions(),
-        max_chance_outcomes: rules.max_chance_outcomes(),
-        chance_labels: labels.chance,
-        player_labels: labels.player,
-        deal_views: labels.deal_views,
-    })
+    let mut tree = nodes.tree;
+    tree.infoset_states = grouped.states;
+    (tree.succ_start, tree.succ) = successors(&tree, nodes.slots);
+    (tree.preorder, tree.subtree) = preorder_numbers(&tree);
+    tree.max_depth = tree.depth.iter().copied().max().unwrap_or(0);
+    tree.paper_infosets =
+        nodes.chance_nodes.min(1) + tree.infosets.len() + nodes.terminal_keys.len();
+    Ok(tree)
 }
 
 /// The nodes of a game's tree numbered breadth first, with their information sets: what
 /// [`build`] derives the rest of a [`GameTree`] from.
 struct Expansion {
-    parent: Vec<u32>,
-    first_child: Vec<u32>,
-    num_children: Vec<u16>,
-    action: Vec<u16>,
-    actor: Vec<u8>,
-    depth: Vec<u16>,
-    table: Vec<u32>,
-    utility: Vec<f64>,
-    chance_probs: Vec<f64>,
-    internal: Vec<u32>,
+    /// The tree so far: its nodes and information sets, and the labels; [`build`] adds the rest.
+    tree: GameTree,
     infoset_of_key: HashMap<u128, u32>,
-    infosets: Vec<InfoSet>,
-    infoset_labels: Vec<String>,
     terminal_keys: HashSet<u128>,
     chance_nodes: usize,
     /// Policy slots handed out so far (one per action of each information set).
@@ -201,7 +166,10 @@ impl Expansion {
     /// Expands every state of `rules` (which announce `expected` states), checking the count.
     fn of<R: Rules>(rules: &R, expected: u64, stop: &Stop) -> Result<Self, JpsError> {
         let n = expected as usize;
-        let mut nodes = Expansion {
+        let labels = Labels::of(rules);
+        let tree = GameTree {
+            name: rules.name(),
+            num_players: rules.num_players(),
             parent: Vec::with_capacity(n),
             first_child: Vec::with_capacity(n),
             num_children: Vec::with_capacity(n),
@@ -212,9 +180,24 @@ impl Expansion {
             utility: Vec::with_capacity(n),
             chance_probs: Vec::new(),
             internal: Vec::new(),
-            infoset_of_key: HashMap::new(),
+            preorder: Vec::new(),
+            subtree: Vec::new(),
             infosets: Vec::new(),
+            infoset_states: Vec::new(),
             infoset_labels: Vec::new(),
+            succ_start: Vec::new(),
+            succ: Vec::new(),
+            paper_infosets: 0,
+            num_distinct_actions: rules.num_distinct_actions(),
+            max_chance_outcomes: rules.max_chance_outcomes(),
+            max_depth: 0,
+            chance_labels: labels.chance,
+            player_labels: labels.player,
+            deal_views: labels.deal_views,
+        };
+        let mut nodes = Expansion {
+            tree,
+            infoset_of_key: HashMap::new(),
             terminal_keys: HashSet::new(),
             chance_nodes: 0,
             slots: 0,
@@ -223,25 +206,25 @@ impl Expansion {
         // breadth-first order makes the numbering and the expansion order the same.
         let mut queue: VecDeque<R::State> = VecDeque::new();
         queue.push_back(rules.root());
-        nodes.parent.push(NONE);
-        nodes.action.push(0);
-        nodes.depth.push(0);
+        nodes.tree.parent.push(NONE);
+        nodes.tree.action.push(0);
+        nodes.tree.depth.push(0);
         let mut id = 0usize;
         while let Some(state) = queue.pop_front() {
             if id & 0xFFFF == 0 && stop.requested() {
                 return Err(JpsError::Interrupted);
             }
             if let Some(actions) = nodes.number(rules, &state, id)? {
-                let here = nodes.depth[id];
+                let here = nodes.tree.depth[id];
                 for &a in &actions {
-                    nodes.parent.push(id as u32);
-                    nodes.action.push(a);
-                    nodes.depth.push(here + 1);
+                    nodes.tree.parent.push(id as u32);
+                    nodes.tree.action.push(a);
+                    nodes.tree.depth.push(here + 1);
                     queue.push_back(rules.apply(&state, a));
                 }
             }
             id += 1;
-            if nodes.parent.len() as u64 > expected {
+            if nodes.tree.parent.len() as u64 > expected {
                 return Err(JpsError::UnknownGame(format!(
                     "{}: the tree has more than the {expected} states its rules announce",
                     rules.name()
@@ -265,35 +248,38 @@ impl Expansion {
         state: &R::State,
         id: usize,
     ) -> Result<Option<Vec<u16>>, JpsError> {
-        let children_at = self.parent.len() as u32;
+        let children_at = self.tree.parent.len() as u32;
         let actions: Vec<u16> = match rules.turn(state) {
             Turn::Chance(outcomes) => {
                 self.chance_nodes += 1;
-                self.actor.push(CHANCE);
-                self.table.push(self.chance_probs.len() as u32);
-                self.chance_probs.extend(outcomes.iter().map(|&(_, p)| p));
+                self.tree.actor.push(CHANCE);
+                self.tree.table.push(self.tree.chance_probs.len() as u32);
+                self.tree
+                    .chance_probs
+                    .extend(outcomes.iter().map(|&(_, p)| p));
                 outcomes.into_iter().map(|(a, _)| a).collect()
             }
             Turn::Player { player, actions } => {
-                let info = self.infoset(rules, state, player, actions.len(), self.depth[id])?;
-                self.actor.push(player);
-                self.table.push(info);
+                let info =
+                    self.infoset(rules, state, player, actions.len(), self.tree.depth[id])?;
+                self.tree.actor.push(player);
+                self.tree.table.push(info);
                 actions
             }
             Turn::Terminal { utility: u } => {
                 self.terminal_keys.insert(rules.terminal_key(state));
-                self.actor.push(TERMINAL);
-                self.table.push(NONE);
-                self.utility.push(u);
-                self.first_child.push(NONE);
-                self.num_children.push(0);
+                self.tree.actor.push(TERMINAL);
+                self.tree.table.push(NONE);
+                self.tree.utility.push(u);
+                self.tree.first_child.push(NONE);
+                self.tree.num_children.push(0);
                 return Ok(None);
             }
         };
-        self.utility.push(0.0);
-        self.first_child.push(children_at);
-        self.num_children.push(actions.len() as u16);
-        self.internal.push(id as u32);
+        self.tree.utility.push(0.0);
+        self.tree.first_child.push(children_at);
+        self.tree.num_children.push(actions.len() as u16);
+        self.tree.internal.push(id as u32);
         Ok(Some(actions))
     }
 
@@ -308,10 +294,10 @@ impl Expansion {
         here: u16,
     ) -> Result<u32, JpsError> {
         let key = rules.infoset_key(state, player);
-        let next = self.infosets.len() as u32;
+        let next = self.tree.infosets.len() as u32;
         let info = *self.infoset_of_key.entry(key).or_insert(next);
         if info == next {
-            self.infosets.push(InfoSet {
+            self.tree.infosets.push(InfoSet {
                 player,
                 depth: here,
                 offset: self.slots,
@@ -319,47 +305,49 @@ impl Expansion {
                 states_start: 0,
                 states_end: 0,
             });
-            self.infoset_labels.push(rules.infoset_label(state, player));
+            self.tree
+                .infoset_labels
+                .push(rules.infoset_label(state, player));
             self.slots += actions as u32;
             return Ok(info);
         }
-        let known = &self.infosets[info as usize];
+        let known = &self.tree.infosets[info as usize];
         if known.num_actions as usize != actions || known.player != player || known.depth != here {
             // A rules bug: two states of one information set must look the same.
             return Err(JpsError::UnknownGame(format!(
                 "{}: information set {:?} mixes states with different actions",
                 rules.name(),
-                self.infoset_labels[info as usize]
+                self.tree.infoset_labels[info as usize]
             )));
         }
         Ok(info)
     }
+}
 
-    /// The decision states of each information set, together (a counting sort, which keeps
-    /// breadth-first order).
-    fn group_infoset_states(&self) -> InfosetStates {
-        let decisions = || {
-            self.internal
-                .iter()
-                .copied()
-                .filter(|&i| self.actor[i as usize] != CHANCE)
-        };
-        let mut starts = vec![0u32; self.infosets.len() + 1];
-        for i in decisions() {
-            starts[self.table[i as usize] as usize + 1] += 1;
-        }
-        for k in 1..starts.len() {
-            starts[k] += starts[k - 1];
-        }
-        let mut fill = starts.clone();
-        let mut states = vec![0u32; starts[self.infosets.len()] as usize];
-        for i in decisions() {
-            let k = self.table[i as usize] as usize;
-            states[fill[k] as usize] = i;
-            fill[k] += 1;
-        }
-        InfosetStates { starts, states }
+/// The decision states of each information set of `tree`, together (a counting sort, which keeps
+/// breadth-first order).
+fn group_infoset_states(tree: &GameTree) -> InfosetStates {
+    let decisions = || {
+        tree.internal
+            .iter()
+            .copied()
+            .filter(|&i| tree.actor[i as usize] != CHANCE)
+    };
+    let mut starts = vec![0u32; tree.infosets.len() + 1];
+    for i in decisions() {
+        starts[tree.table[i as usize] as usize + 1] += 1;
     }
+    for k in 1..starts.len() {
+        starts[k] += starts[k - 1];
+    }
+    let mut fill = starts.clone();
+    let mut states = vec![0u32; starts[tree.infosets.len()] as usize];
+    for i in decisions() {
+        let k = tree.table[i as usize] as usize;
+        states[fill[k] as usize] = i;
+        fill[k] += 1;
+    }
+    InfosetStates { starts, states }
 }
 
 /// The decision states of every information set, grouped: set `k`'s are
@@ -370,10 +358,10 @@ struct InfosetStates {
 }
 
 /// `succ(I, a)`: the decision information sets of the children `ha`, `h` in I, for every policy
-/// slot `(I, a)`; as `(succ_start, succ)`. `infoset_states` are the grouped decision states.
-fn successors(nodes: &Expansion, infoset_states: &[u32]) -> (Vec<u32>, Vec<u32>) {
-    let infosets = &nodes.infosets;
-    let mut succ_start = Vec::with_capacity(nodes.slots as usize + 1);
+/// slot `(I, a)` of the `slots`; as `(succ_start, succ)`.
+fn successors(tree: &GameTree, slots: u32) -> (Vec<u32>, Vec<u32>) {
+    let (infosets, infoset_states) = (&tree.infosets, &tree.infoset_states);
+    let mut succ_start = Vec::with_capacity(slots as usize + 1);
     let mut succ = Vec::new();
     let mut seen = vec![NONE; infosets.len()];
     for info in infosets.iter() {
@@ -382,10 +370,10 @@ fn successors(nodes: &Expansion, infoset_states: &[u32]) -> (Vec<u32>, Vec<u32>)
             succ_start.push(succ.len() as u32);
             let stamp = info.offset + a;
             for &h in states {
-                let child = (nodes.first_child[h as usize] + a) as usize;
-                let next = nodes.actor[child];
+                let child = (tree.first_child[h as usize] + a) as usize;
+                let next = tree.actor[child];
                 if next != CHANCE && next != TERMINAL {
-                    let j = nodes.table[child];
+                    let j = tree.table[child];
                     if seen[j as usize] != stamp {
                         seen[j as usize] = stamp;
                         succ.push(j);
@@ -404,19 +392,19 @@ fn successors(nodes: &Expansion, infoset_states: &[u32]) -> (Vec<u32>, Vec<u32>)
 
 /// Subtree sizes bottom up, then preorder numbers top down (children in action order); as
 /// `(preorder, subtree)`.
-fn preorder_numbers(nodes: &Expansion) -> (Vec<u32>, Vec<u32>) {
-    let n = nodes.actor.len();
+fn preorder_numbers(tree: &GameTree) -> (Vec<u32>, Vec<u32>) {
+    let n = tree.actor.len();
     let children = |i: u32| {
-        let f = nodes.first_child[i as usize] as usize;
-        f..f + nodes.num_children[i as usize] as usize
+        let f = tree.first_child[i as usize] as usize;
+        f..f + tree.num_children[i as usize] as usize
     };
     let mut subtree = vec![1u32; n];
-    for &i in nodes.internal.iter().rev() {
+    for &i in tree.internal.iter().rev() {
         let size: u32 = subtree[children(i)].iter().sum();
         subtree[i as usize] += size;
     }
     let mut preorder = vec![0u32; n];
-    for &i in &nodes.internal {
+    for &i in &tree.internal {
         let mut next = preorder[i as usize] + 1;
         for c in children(i) {
             preorder[c] = next;

@@ -13,86 +13,47 @@ use crate::stop::Stop;
 /// Iterations between looks at the clock and the stop flag.
 const POLL_EVERY: u64 = 64;
 
-struct Node {
-    state: TableState,
+/// A node of either tree: its children, the tally of the playouts through it, and what its kind
+/// keeps besides (`K`).
+struct TreeNode<K> {
     children: Vec<(Action, u32)>,
-    untried: Vec<Action>,
     visits: u32,
     /// Sum of the returns of every seat over the playouts through this node.
     sum: [f64; MAX_PLAYERS],
+    own: K,
 }
+
+impl<K> TreeNode<K> {
+    fn with(own: K) -> Self {
+        TreeNode {
+            children: Vec::new(),
+            visits: 0,
+            sum: [0.0; MAX_PLAYERS],
+            own,
+        }
+    }
+}
+
+/// A node of the one-deal tree ([`search`]): its state, and its actions not yet tried.
+struct Position {
+    state: TableState,
+    untried: Vec<Action>,
+}
+
+type Node = TreeNode<Position>;
 
 impl Node {
     fn new(game: &dyn TrickGame, state: TableState) -> Self {
-        Node {
+        TreeNode::with(Position {
             untried: state.legal_action_vec(game),
             state,
-            children: Vec::new(),
-            visits: 0,
-            sum: [0.0; MAX_PLAYERS],
-        }
+        })
     }
 }
 
-/// What both trees keep at every node: the children, and the tally of the playouts through it.
-trait TreeNode {
-    fn children(&self) -> &[(Action, u32)];
-    fn visits(&self) -> u32;
-    /// Sum of the returns of every seat over the playouts through this node.
-    fn sum(&self) -> &[f64; MAX_PLAYERS];
-    fn tally_mut(&mut self) -> (&mut u32, &mut [f64; MAX_PLAYERS]);
-}
-
-impl TreeNode for Node {
-    fn children(&self) -> &[(Action, u32)] {
-        &self.children
-    }
-    fn visits(&self) -> u32 {
-        self.visits
-    }
-    fn sum(&self) -> &[f64; MAX_PLAYERS] {
-        &self.sum
-    }
-    fn tally_mut(&mut self) -> (&mut u32, &mut [f64; MAX_PLAYERS]) {
-        (&mut self.visits, &mut self.sum)
-    }
-}
-
-/// A node of the shared tree ([`search_shared`]): a sequence of actions, whichever deal it is
-/// played in.
-struct SharedNode {
-    children: Vec<(Action, u32)>,
-    visits: u32,
-    /// How often the node could have been chosen (it was legal in the deal played).
-    available: u32,
-    sum: [f64; MAX_PLAYERS],
-}
-
-impl SharedNode {
-    fn new() -> Self {
-        SharedNode {
-            children: Vec::new(),
-            visits: 0,
-            available: 0,
-            sum: [0.0; MAX_PLAYERS],
-        }
-    }
-}
-
-impl TreeNode for SharedNode {
-    fn children(&self) -> &[(Action, u32)] {
-        &self.children
-    }
-    fn visits(&self) -> u32 {
-        self.visits
-    }
-    fn sum(&self) -> &[f64; MAX_PLAYERS] {
-        &self.sum
-    }
-    fn tally_mut(&mut self) -> (&mut u32, &mut [f64; MAX_PLAYERS]) {
-        (&mut self.visits, &mut self.sum)
-    }
-}
+/// A node of the shared tree ([`search_shared`]), a sequence of actions whichever deal it is
+/// played in; it keeps how often it could have been chosen (it was legal in the deal played).
+type SharedNode = TreeNode<u32>;
 
 /// Whether a search that has run `done` iterations ends here: every [`POLL_EVERY`] iterations
 /// it looks at the stop flag and the clock.
@@ -103,28 +64,28 @@ fn time_to_stop(done: u64, deadline: Option<Instant>, stop: &Stop) -> bool {
 }
 
 /// Adds a playout's `returns` to every node on its `path`.
-fn back_up<N: TreeNode>(nodes: &mut [N], path: &[usize], returns: &Scores) {
+fn back_up<K>(nodes: &mut [TreeNode<K>], path: &[usize], returns: &Scores) {
     for &id in path {
-        let (visits, sum) = nodes[id].tally_mut();
-        *visits += 1;
-        for (s, r) in sum.iter_mut().zip(returns) {
+        let node = &mut nodes[id];
+        node.visits += 1;
+        for (s, r) in node.sum.iter_mut().zip(returns) {
             *s += r;
         }
     }
 }
 
 /// The statistics of a tree whose root (node 0) is `root`, after `iterations` playouts.
-fn tree_stats<N: TreeNode>(
+fn tree_stats<K>(
     game: &dyn TrickGame,
     root: &TableState,
     iterations: u64,
-    nodes: &[N],
+    nodes: &[TreeNode<K>],
 ) -> RootStats {
     let seat = root.to_act();
     root_stats(game, root, iterations, |action| {
-        let &(_, id) = nodes[0].children().iter().find(|(b, _)| *b == action)?;
+        let &(_, id) = nodes[0].children.iter().find(|(b, _)| *b == action)?;
         let c = &nodes[id as usize];
-        Some((c.visits(), c.sum()[seat]))
+        Some((c.visits, c.sum[seat]))
     })
 }
 
@@ -176,13 +137,13 @@ pub fn search(
         let mut at = 0usize;
         path.push(at);
         loop {
-            if nodes[at].state.is_over() {
+            if nodes[at].own.state.is_over() {
                 break;
             }
-            if !nodes[at].untried.is_empty() {
-                let k = rng.below(nodes[at].untried.len() as u64) as usize;
-                let action = nodes[at].untried.swap_remove(k);
-                let mut next = nodes[at].state;
+            if !nodes[at].own.untried.is_empty() {
+                let k = rng.below(nodes[at].own.untried.len() as u64) as usize;
+                let action = nodes[at].own.untried.swap_remove(k);
+                let mut next = nodes[at].own.state;
                 next.apply(action);
                 let id = nodes.len() as u32;
                 nodes.push(Node::new(game, next));
@@ -191,7 +152,7 @@ pub fn search(
                 path.push(at);
                 break;
             }
-            let mover = nodes[at].state.to_act();
+            let mover = nodes[at].own.state.to_act();
             let log_n = (nodes[at].visits.max(1) as f64).ln();
             let mut best = (f64::NEG_INFINITY, 0usize);
             for &(_, child) in &nodes[at].children {
@@ -205,7 +166,7 @@ pub fn search(
             at = best.1;
             path.push(at);
         }
-        let returns = playout(game, nodes[at].state, rng);
+        let returns = playout(game, nodes[at].own.state, rng);
         back_up(&mut nodes, &path, &returns);
         done += 1;
     }
@@ -258,7 +219,7 @@ pub fn search_shared(
         running += w;
         cumulative.push(running);
     }
-    let mut nodes = vec![SharedNode::new()];
+    let mut nodes = vec![SharedNode::with(0)];
     let mut path: Vec<usize> = Vec::with_capacity(64);
     let mut done = 0;
     while done < iterations {
@@ -302,7 +263,7 @@ fn descend_shared(
         if !untried.is_empty() {
             let action = untried[rng.below(untried.len() as u64) as usize];
             let id = nodes.len() as u32;
-            nodes.push(SharedNode::new());
+            nodes.push(SharedNode::with(0));
             nodes[at].children.push((action, id));
             state.apply(action);
             at = id as usize;
@@ -317,10 +278,11 @@ fn descend_shared(
                 continue;
             }
             let c = &mut nodes[child as usize];
-            c.available += 1;
+            // `own`: the availability count, how often the child could have been chosen.
+            c.own += 1;
             let visits = c.visits.max(1) as f64;
-            let score = c.sum[mover] / visits
-                + exploration * ((c.available.max(1) as f64).ln() / visits).sqrt();
+            let score =
+                c.sum[mover] / visits + exploration * ((c.own.max(1) as f64).ln() / visits).sqrt();
             if score > best.0 {
                 best = (score, child as usize, action);
             }
