@@ -534,7 +534,7 @@ impl Run<'_, '_> {
         if let Some(value) = entry.cutoff(key, evasions, ply, alpha, beta) {
             return value;
         }
-        let best = self.capture_search(board, key, ply, alpha, beta, evasions);
+        let best = self.capture_search(board, key, ply, (alpha, beta), evasions);
         if !self.halted {
             let searched = (key, ply, alpha, beta);
             self.engine.capture_table[slot] = Entry::stored(searched, best, None, evasions);
@@ -548,8 +548,7 @@ impl Run<'_, '_> {
         board: &Board,
         key: u64,
         ply: u32,
-        alpha: i32,
-        beta: i32,
+        (alpha, beta): (i32, i32),
         evasions: u32,
     ) -> i32 {
         let mover = board.turn();

@@ -922,7 +922,13 @@ impl<'s> TreeSearch<'s> {
         window: (i32, i32),
     ) -> i32 {
         if boards.len() == 1 {
-            return self.lone_board_sense(boards, keys, lineage, depth, ply, window);
+            // Nothing to sense: the node is the board's our-move node.
+            let value = self.our_move(boards, keys, depth, ply, window.0, window.1);
+            if depth == 1 && value <= window.0 && window.0 > -INFINITY {
+                // A lone board worth no more than alpha refutes on its own.
+                self.culprit = lineage.first().copied();
+            }
+            return value;
         }
         let node = match self.open_node(NodeKind::Sense, keys, depth, ply, window, |_| None) {
             Ok(node) => node,
@@ -939,24 +945,6 @@ impl<'s> TreeSearch<'s> {
             self.note_culprit(table, boards, keys, lineage, ply, alpha);
         }
         self.close_node(node, keys, depth, ply, best, None)
-    }
-
-    /// A sense node over one board: nothing to sense, so it is that board's our-move node.
-    fn lone_board_sense(
-        &mut self,
-        boards: &[Board],
-        keys: &[u64],
-        lineage: &[Lineage],
-        depth: u32,
-        ply: u32,
-        (alpha, beta): (i32, i32),
-    ) -> i32 {
-        let value = self.our_move(boards, keys, depth, ply, alpha, beta);
-        if depth == 1 && value <= alpha && alpha > -INFINITY {
-            // A lone board worth no more than alpha refutes on its own.
-            self.culprit = lineage.first().copied();
-        }
-        value
     }
 
     /// The max over the sense choices of `scan`'s set of the min over their cells, in the window

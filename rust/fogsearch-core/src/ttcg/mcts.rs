@@ -121,16 +121,11 @@ pub fn search(
     rng: &mut Rng,
     stop: &Stop,
 ) -> RootStats {
-    let Budget {
-        iterations,
-        exploration,
-        deadline,
-    } = budget;
     let mut nodes = vec![Node::new(game, *root)];
     let mut path: Vec<usize> = Vec::with_capacity(64);
     let mut done = 0;
-    while done < iterations {
-        if time_to_stop(done, deadline, stop) {
+    while done < budget.iterations {
+        if time_to_stop(done, budget.deadline, stop) {
             break;
         }
         path.clear();
@@ -158,7 +153,7 @@ pub fn search(
             for &(_, child) in &nodes[at].children {
                 let c = &nodes[child as usize];
                 let n = c.visits.max(1) as f64;
-                let score = c.sum[mover] / n + exploration * (log_n / n).sqrt();
+                let score = c.sum[mover] / n + budget.exploration * (log_n / n).sqrt();
                 if score > best.0 {
                     best = (score, child as usize);
                 }

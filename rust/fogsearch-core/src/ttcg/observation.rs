@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use super::cards::{Card, Hand};
+use super::cards::{Card, Deck, Hand};
 use super::constraints::{DealConstraints, Owner};
 use super::error::{invalid, TtcgError};
 use super::game::{Action, Table, TrickGame};
@@ -122,32 +122,53 @@ pub fn observe_play(
     check_deal(players, &table, dealt, observer)?;
     let (actual_assignment, mut known_owner) = dealt_owners(num_cards, &table, dealt, observer);
     let replayed = replay_public(&game, &table, dealt, public_actions, &mut known_owner)?;
-    let mut hidden_counts: Vec<usize> = (0..players)
-        .map(|p| {
-            if Some(p) == observer {
-                0
-            } else {
-                table.num_tricks - replayed.played_by[p]
-            }
-        })
-        .collect();
-    hidden_counts.push(num_cards - players * table.num_tricks - table.trump_card.map_or(0, |_| 1));
-
-    let deck = game.deck();
-    let constraints = DealConstraints {
-        num_players: players,
-        num_suits: deck.num_suits,
-        num_ranks: deck.num_ranks,
+    let constraints = deal_constraints(
+        &game.deck(),
+        &table,
+        observer,
+        &replayed.played_by,
         known_owner,
-        hidden_counts,
-        voids: replayed.voids,
-    };
+        replayed.voids,
+    );
     Ok(Observation {
         observer,
         constraints,
         template: HistoryTemplate::new(game, table, replayed.events),
         actual_assignment,
     })
+}
+
+/// What `observer` knows of the deal: `known_owner`, the suits each seat showed void in, and how
+/// many cards each seat still hides (its dealt cards less the `played_by` it played; none for
+/// the observer itself), the rest of the deck undealt.
+fn deal_constraints(
+    deck: &Deck,
+    table: &Table,
+    observer: Option<usize>,
+    played_by: &[usize],
+    known_owner: Vec<Option<Owner>>,
+    voids: Vec<Vec<bool>>,
+) -> DealConstraints {
+    let players = played_by.len();
+    let mut hidden_counts: Vec<usize> = (0..players)
+        .map(|p| {
+            if Some(p) == observer {
+                0
+            } else {
+                table.num_tricks - played_by[p]
+            }
+        })
+        .collect();
+    let face_up = table.trump_card.map_or(0, |_| 1);
+    hidden_counts.push(deck.num_cards() - players * table.num_tricks - face_up);
+    DealConstraints {
+        num_players: players,
+        num_suits: deck.num_suits,
+        num_ranks: deck.num_ranks,
+        known_owner,
+        hidden_counts,
+        voids,
+    }
 }
 
 /// Checks [`observe_play`]'s observer and deal: one hand a seat, each of the table's size, no
@@ -337,16 +358,6 @@ pub fn observe_seat(
         });
         state.apply(a);
     }
-    let mut hidden_counts = vec![0usize; players + 1];
-    for p in 0..players {
-        hidden_counts[p] = if p == seat {
-            0
-        } else {
-            table.num_tricks - played_by[p]
-        };
-    }
-    hidden_counts[players] =
-        num_cards - players * table.num_tricks - table.trump_card.map_or(0, |_| 1);
     let voids = (0..players)
         .map(|p| {
             (0..deck.num_suits)
@@ -354,14 +365,7 @@ pub fn observe_seat(
                 .collect()
         })
         .collect();
-    let constraints = DealConstraints {
-        num_players: players,
-        num_suits: deck.num_suits,
-        num_ranks: deck.num_ranks,
-        known_owner,
-        hidden_counts,
-        voids,
-    };
+    let constraints = deal_constraints(&deck, &table, Some(seat), &played_by, known_owner, voids);
     let actual_assignment = super::flow::construct_assignment(&constraints)?;
     Ok(Observation {
         observer: Some(seat),
