@@ -99,6 +99,24 @@ fn above(cards: Hand, winner: Card) -> Hand {
         .fold(0, |h, c| h | 1 << c)
 }
 
+/// The first of `preferences` that holds a card (the last, the legal cards, always does).
+fn first_held(preferences: &[Hand]) -> Hand {
+    let last = *preferences.last().expect("a preference");
+    preferences
+        .iter()
+        .copied()
+        .find(|&h| h != 0)
+        .unwrap_or(last)
+}
+
+/// The suit of `choices` in which `counted` holds the fewest cards (the first such).
+fn shortest_suit(choices: Hand, counted: Hand) -> usize {
+    (0..4)
+        .filter(|&s| choices & DECK.suit_mask(s) != 0)
+        .min_by_key(|&s| (counted & DECK.suit_mask(s)).count_ones())
+        .expect("a legal card")
+}
+
 /// Mr. Random: a uniformly random legal action.
 pub fn mr_random(legal: &[Action], rng: &mut Rng) -> Action {
     legal[rng.below(legal.len() as u64) as usize]
@@ -238,17 +256,8 @@ fn if_discard(v: &SeatView<'_>, legal: Hand, t: &TrickSoFar<'_>) -> Card {
     // 14. Otherwise the highest card of the shortest suit that is not hearts and not a gift (the
     //     sheep to an opponent, the transformer anywhere).
     let keep = 1u64 << SHEEP | 1u64 << TRANSFORMER | 1u64 << PIG;
-    let choices = if legal & !keep & !ALL_HEARTS != 0 {
-        legal & !keep & !ALL_HEARTS
-    } else if legal & !keep != 0 {
-        legal & !keep
-    } else {
-        legal
-    };
-    let shortest = (0..4)
-        .filter(|&s| choices & DECK.suit_mask(s) != 0)
-        .min_by_key(|&s| (v.hand & DECK.suit_mask(s)).count_ones())
-        .expect("a legal card");
+    let choices = first_held(&[legal & !keep & !ALL_HEARTS, legal & !keep, legal]);
+    let shortest = shortest_suit(choices, v.hand);
     highest(choices & DECK.suit_mask(shortest))
 }
 
@@ -272,17 +281,8 @@ fn if_lead(v: &SeatView<'_>, legal: Hand) -> Card {
     if pig_out && (v.holds(card(ACE, SPADES)) || v.holds(card(KING, SPADES))) {
         avoid |= DECK.suit_mask(SPADES);
     }
-    let choices = if legal & !avoid != 0 {
-        legal & !avoid
-    } else if legal & !ALL_HEARTS != 0 {
-        legal & !ALL_HEARTS
-    } else {
-        legal
-    };
-    let shortest = (0..4)
-        .filter(|&s| choices & DECK.suit_mask(s) != 0)
-        .min_by_key(|&s| (choices & DECK.suit_mask(s)).count_ones())
-        .expect("a legal card");
+    let choices = first_held(&[legal & !avoid, legal & !ALL_HEARTS, legal]);
+    let shortest = shortest_suit(choices, choices);
     // 17. Within it the lowest card, but not the transformer or the sheep if another is left.
     let suit_cards = choices & DECK.suit_mask(shortest);
     let safe = suit_cards & !(1u64 << TRANSFORMER | 1u64 << SHEEP);
