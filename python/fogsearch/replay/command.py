@@ -13,7 +13,7 @@ from fogsearch.arguments import UsageError, bounded_int, existing_file, writable
 from fogsearch.replay.page import build_page, write_page
 from fogsearch.replay.reading import ReplayError, history_from_json, read_history
 from fogsearch.replay.turn_log import read_turn_log
-from fogsearch.tracking import BYTES_PER_BOARD, TRACK_MAX_BOARDS, _boards_in_memory, run_track
+from fogsearch.tracking import BYTES_PER_BOARD, TRACK_MAX_BOARDS, boards_in_memory, run_track
 
 
 def add_parser(subparsers) -> None:
@@ -29,7 +29,7 @@ def add_parser(subparsers) -> None:
         help="the fogsearch bot's turn log for this game (`fogsearch play` output or the bot's "
         "log lines): its value and depth per turn, and beliefs weighted by its opponent model",
     )
-    most = _boards_in_memory()
+    most = boards_in_memory()
     p.add_argument(
         "--max-boards",
         type=bounded_int(

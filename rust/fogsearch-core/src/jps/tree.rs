@@ -134,153 +134,246 @@ pub(crate) fn build<R: Rules>(rules: &R, stop: &Stop) -> Result<GameTree, JpsErr
             rules.name()
         )));
     }
-    let n = expected as usize;
-    let mut parent = Vec::with_capacity(n);
-    let mut first_child = Vec::with_capacity(n);
-    let mut num_children = Vec::with_capacity(n);
-    let mut action = Vec::with_capacity(n);
-    let mut actor = Vec::with_capacity(n);
-    let mut depth = Vec::with_capacity(n);
-    let mut table = Vec::with_capacity(n);
-    let mut utility = Vec::with_capacity(n);
-    let mut chance_probs = Vec::new();
-    let mut internal = Vec::new();
-    let mut infoset_of_key: HashMap<u128, u32> = HashMap::new();
-    let mut infosets: Vec<InfoSet> = Vec::new();
-    let mut infoset_labels = Vec::new();
-    let mut terminal_keys: HashSet<u128> = HashSet::new();
-    let mut chance_nodes = 0usize;
-    let mut slots = 0u32;
+    let mut nodes = Expansion::of(rules, expected, stop)?;
+    let grouped = group_infoset_states(&nodes.tree);
+    for (k, info) in nodes.tree.infosets.iter_mut().enumerate() {
+        info.states_start = grouped.starts[k];
+        info.states_end = grouped.starts[k + 1];
+    }
+    let mut tree = nodes.tree;
+    tree.infoset_states = grouped.states;
+    (tree.succ_start, tree.succ) = successors(&tree, nodes.slots);
+    (tree.preorder, tree.subtree) = preorder_numbers(&tree);
+    tree.max_depth = tree.depth.iter().copied().max().unwrap_or(0);
+    tree.paper_infosets =
+        nodes.chance_nodes.min(1) + tree.infosets.len() + nodes.terminal_keys.len();
+    Ok(tree)
+}
 
-    // The queue holds the game states of the nodes already numbered but not yet expanded;
-    // breadth-first order makes the numbering and the expansion order the same.
-    let mut queue: VecDeque<R::State> = VecDeque::new();
-    queue.push_back(rules.root());
-    parent.push(NONE);
-    action.push(0);
-    depth.push(0);
-    let mut id = 0usize;
-    while let Some(state) = queue.pop_front() {
-        if id & 0xFFFF == 0 && stop.requested() {
-            return Err(JpsError::Interrupted);
-        }
-        let children_at = parent.len() as u32;
-        let here = depth[id];
-        let actions: Vec<u16> = match rules.turn(&state) {
-            Turn::Chance(outcomes) => {
-                chance_nodes += 1;
-                actor.push(CHANCE);
-                table.push(chance_probs.len() as u32);
-                chance_probs.extend(outcomes.iter().map(|&(_, p)| p));
-                outcomes.into_iter().map(|(a, _)| a).collect()
-            }
-            Turn::Player { player, actions } => {
-                let key = rules.infoset_key(&state, player);
-                let next = infosets.len() as u32;
-                let info = *infoset_of_key.entry(key).or_insert(next);
-                if info == next {
-                    infosets.push(InfoSet {
-                        player,
-                        depth: here,
-                        offset: slots,
-                        num_actions: actions.len() as u16,
-                        states_start: 0,
-                        states_end: 0,
-                    });
-                    infoset_labels.push(rules.infoset_label(&state, player));
-                    slots += actions.len() as u32;
-                } else {
-                    let known = &infosets[info as usize];
-                    if known.num_actions as usize != actions.len()
-                        || known.player != player
-                        || known.depth != here
-                    {
-                        // A rules bug: two states of one information set must look the same.
-                        return Err(JpsError::UnknownGame(format!(
-                            "{}: information set {:?} mixes states with different actions",
-                            rules.name(),
-                            infoset_labels[info as usize]
-                        )));
-                    }
-                }
-                actor.push(player);
-                table.push(info);
-                actions
-            }
-            Turn::Terminal { utility: u } => {
-                terminal_keys.insert(rules.terminal_key(&state));
-                actor.push(TERMINAL);
-                table.push(NONE);
-                utility.push(u);
-                first_child.push(NONE);
-                num_children.push(0);
-                id += 1;
-                continue;
-            }
+/// The nodes of a game's tree numbered breadth first, with their information sets: what
+/// [`build`] derives the rest of a [`GameTree`] from.
+struct Expansion {
+    /// The tree so far: its nodes and information sets, and the labels; [`build`] adds the rest.
+    tree: GameTree,
+    infoset_of_key: HashMap<u128, u32>,
+    terminal_keys: HashSet<u128>,
+    chance_nodes: usize,
+    /// Policy slots handed out so far (one per action of each information set).
+    slots: u32,
+}
+
+impl Expansion {
+    /// Expands every state of `rules` (which announce `expected` states), checking the count.
+    fn of<R: Rules>(rules: &R, expected: u64, stop: &Stop) -> Result<Self, JpsError> {
+        let n = expected as usize;
+        let labels = Labels::of(rules);
+        let tree = GameTree {
+            name: rules.name(),
+            num_players: rules.num_players(),
+            parent: Vec::with_capacity(n),
+            first_child: Vec::with_capacity(n),
+            num_children: Vec::with_capacity(n),
+            action: Vec::with_capacity(n),
+            actor: Vec::with_capacity(n),
+            depth: Vec::with_capacity(n),
+            table: Vec::with_capacity(n),
+            utility: Vec::with_capacity(n),
+            chance_probs: Vec::new(),
+            internal: Vec::new(),
+            preorder: Vec::new(),
+            subtree: Vec::new(),
+            infosets: Vec::new(),
+            infoset_states: Vec::new(),
+            infoset_labels: Vec::new(),
+            succ_start: Vec::new(),
+            succ: Vec::new(),
+            paper_infosets: 0,
+            num_distinct_actions: rules.num_distinct_actions(),
+            max_chance_outcomes: rules.max_chance_outcomes(),
+            max_depth: 0,
+            chance_labels: labels.chance,
+            player_labels: labels.player,
+            deal_views: labels.deal_views,
         };
-        utility.push(0.0);
-        first_child.push(children_at);
-        num_children.push(actions.len() as u16);
-        internal.push(id as u32);
-        for &a in &actions {
-            parent.push(id as u32);
-            action.push(a);
-            depth.push(here + 1);
-            queue.push_back(rules.apply(&state, a));
+        let mut nodes = Expansion {
+            tree,
+            infoset_of_key: HashMap::new(),
+            terminal_keys: HashSet::new(),
+            chance_nodes: 0,
+            slots: 0,
+        };
+        // The queue holds the game states of the nodes already numbered but not yet expanded;
+        // breadth-first order makes the numbering and the expansion order the same.
+        let mut queue: VecDeque<R::State> = VecDeque::new();
+        queue.push_back(rules.root());
+        nodes.tree.parent.push(NONE);
+        nodes.tree.action.push(0);
+        nodes.tree.depth.push(0);
+        let mut id = 0usize;
+        while let Some(state) = queue.pop_front() {
+            if id & 0xFFFF == 0 && stop.requested() {
+                return Err(JpsError::Interrupted);
+            }
+            if let Some(actions) = nodes.number(rules, &state, id)? {
+                let here = nodes.tree.depth[id];
+                for &a in &actions {
+                    nodes.tree.parent.push(id as u32);
+                    nodes.tree.action.push(a);
+                    nodes.tree.depth.push(here + 1);
+                    queue.push_back(rules.apply(&state, a));
+                }
+            }
+            id += 1;
+            if nodes.tree.parent.len() as u64 > expected {
+                return Err(JpsError::UnknownGame(format!(
+                    "{}: the tree has more than the {expected} states its rules announce",
+                    rules.name()
+                )));
+            }
         }
-        id += 1;
-        if parent.len() as u64 > expected {
+        if id as u64 != expected {
             return Err(JpsError::UnknownGame(format!(
-                "{}: the tree has more than the {expected} states its rules announce",
+                "{}: built {id} states where the rules announce {expected}",
                 rules.name()
             )));
         }
-    }
-    if id as u64 != expected {
-        return Err(JpsError::UnknownGame(format!(
-            "{}: built {id} states where the rules announce {expected}",
-            rules.name()
-        )));
+        Ok(nodes)
     }
 
-    // Group the states of each information set (counting sort keeps breadth-first order).
-    let mut counts = vec![0u32; infosets.len() + 1];
-    for &i in &internal {
-        if actor[i as usize] != CHANCE {
-            counts[table[i as usize] as usize + 1] += 1;
-        }
-    }
-    for k in 1..counts.len() {
-        counts[k] += counts[k - 1];
-    }
-    for (k, info) in infosets.iter_mut().enumerate() {
-        info.states_start = counts[k];
-        info.states_end = counts[k + 1];
-    }
-    let mut fill = counts.clone();
-    let mut infoset_states = vec![0u32; counts[infosets.len()] as usize];
-    for &i in &internal {
-        if actor[i as usize] != CHANCE {
-            let k = table[i as usize] as usize;
-            infoset_states[fill[k] as usize] = i;
-            fill[k] += 1;
-        }
+    /// Records node `id` (game state `state`): its actor, table entry and children's place;
+    /// the actions to its children, or `None` at a terminal.
+    fn number<R: Rules>(
+        &mut self,
+        rules: &R,
+        state: &R::State,
+        id: usize,
+    ) -> Result<Option<Vec<u16>>, JpsError> {
+        let children_at = self.tree.parent.len() as u32;
+        let actions: Vec<u16> = match rules.turn(state) {
+            Turn::Chance(outcomes) => {
+                self.chance_nodes += 1;
+                self.tree.actor.push(CHANCE);
+                self.tree.table.push(self.tree.chance_probs.len() as u32);
+                self.tree
+                    .chance_probs
+                    .extend(outcomes.iter().map(|&(_, p)| p));
+                outcomes.into_iter().map(|(a, _)| a).collect()
+            }
+            Turn::Player { player, actions } => {
+                let info =
+                    self.infoset(rules, state, player, actions.len(), self.tree.depth[id])?;
+                self.tree.actor.push(player);
+                self.tree.table.push(info);
+                actions
+            }
+            Turn::Terminal { utility: u } => {
+                self.terminal_keys.insert(rules.terminal_key(state));
+                self.tree.actor.push(TERMINAL);
+                self.tree.table.push(NONE);
+                self.tree.utility.push(u);
+                self.tree.first_child.push(NONE);
+                self.tree.num_children.push(0);
+                return Ok(None);
+            }
+        };
+        self.tree.utility.push(0.0);
+        self.tree.first_child.push(children_at);
+        self.tree.num_children.push(actions.len() as u16);
+        self.tree.internal.push(id as u32);
+        Ok(Some(actions))
     }
 
-    // succ(I, a): the decision information sets of the children `ha`, `h` in I.
+    /// The information set of `player`'s decision at `state` (`actions` actions, `here` deep),
+    /// made on first sight.
+    fn infoset<R: Rules>(
+        &mut self,
+        rules: &R,
+        state: &R::State,
+        player: u8,
+        actions: usize,
+        here: u16,
+    ) -> Result<u32, JpsError> {
+        let key = rules.infoset_key(state, player);
+        let next = self.tree.infosets.len() as u32;
+        let info = *self.infoset_of_key.entry(key).or_insert(next);
+        if info == next {
+            self.tree.infosets.push(InfoSet {
+                player,
+                depth: here,
+                offset: self.slots,
+                num_actions: actions as u16,
+                states_start: 0,
+                states_end: 0,
+            });
+            self.tree
+                .infoset_labels
+                .push(rules.infoset_label(state, player));
+            self.slots += actions as u32;
+            return Ok(info);
+        }
+        let known = &self.tree.infosets[info as usize];
+        if known.num_actions as usize != actions || known.player != player || known.depth != here {
+            // A rules bug: two states of one information set must look the same.
+            return Err(JpsError::UnknownGame(format!(
+                "{}: information set {:?} mixes states with different actions",
+                rules.name(),
+                self.tree.infoset_labels[info as usize]
+            )));
+        }
+        Ok(info)
+    }
+}
+
+/// The decision states of each information set of `tree`, together (a counting sort, which keeps
+/// breadth-first order).
+fn group_infoset_states(tree: &GameTree) -> InfosetStates {
+    let decisions = || {
+        tree.internal
+            .iter()
+            .copied()
+            .filter(|&i| tree.actor[i as usize] != CHANCE)
+    };
+    let mut starts = vec![0u32; tree.infosets.len() + 1];
+    for i in decisions() {
+        starts[tree.table[i as usize] as usize + 1] += 1;
+    }
+    for k in 1..starts.len() {
+        starts[k] += starts[k - 1];
+    }
+    let mut fill = starts.clone();
+    let mut states = vec![0u32; starts[tree.infosets.len()] as usize];
+    for i in decisions() {
+        let k = tree.table[i as usize] as usize;
+        states[fill[k] as usize] = i;
+        fill[k] += 1;
+    }
+    InfosetStates { starts, states }
+}
+
+/// The decision states of every information set, grouped: set `k`'s are
+/// `states[starts[k]..starts[k + 1]]`.
+struct InfosetStates {
+    starts: Vec<u32>,
+    states: Vec<u32>,
+}
+
+/// `succ(I, a)`: the decision information sets of the children `ha`, `h` in I, for every policy
+/// slot `(I, a)` of the `slots`; as `(succ_start, succ)`.
+fn successors(tree: &GameTree, slots: u32) -> (Vec<u32>, Vec<u32>) {
+    let (infosets, infoset_states) = (&tree.infosets, &tree.infoset_states);
     let mut succ_start = Vec::with_capacity(slots as usize + 1);
     let mut succ = Vec::new();
     let mut seen = vec![NONE; infosets.len()];
-    for info in &infosets {
+    for info in infosets.iter() {
         let states = &infoset_states[info.states_start as usize..info.states_end as usize];
         for a in 0..info.num_actions as u32 {
             succ_start.push(succ.len() as u32);
             let stamp = info.offset + a;
             for &h in states {
-                let child = (first_child[h as usize] + a) as usize;
-                let next = actor[child];
+                let child = (tree.first_child[h as usize] + a) as usize;
+                let next = tree.actor[child];
                 if next != CHANCE && next != TERMINAL {
-                    let j = table[child];
+                    let j = tree.table[child];
                     if seen[j as usize] != stamp {
                         seen[j as usize] = stamp;
                         succ.push(j);
@@ -294,73 +387,66 @@ pub(crate) fn build<R: Rules>(rules: &R, stop: &Stop) -> Result<GameTree, JpsErr
         );
     }
     succ_start.push(succ.len() as u32);
+    (succ_start, succ)
+}
 
-    // Subtree sizes bottom up, then preorder numbers top down (children in action order).
-    let mut subtree = vec![1u32; id];
-    for &i in internal.iter().rev() {
-        let f = first_child[i as usize] as usize;
-        let size: u32 = subtree[f..f + num_children[i as usize] as usize]
-            .iter()
-            .sum();
+/// Subtree sizes bottom up, then preorder numbers top down (children in action order); as
+/// `(preorder, subtree)`.
+fn preorder_numbers(tree: &GameTree) -> (Vec<u32>, Vec<u32>) {
+    let n = tree.actor.len();
+    let children = |i: u32| {
+        let f = tree.first_child[i as usize] as usize;
+        f..f + tree.num_children[i as usize] as usize
+    };
+    let mut subtree = vec![1u32; n];
+    for &i in tree.internal.iter().rev() {
+        let size: u32 = subtree[children(i)].iter().sum();
         subtree[i as usize] += size;
     }
-    let mut preorder = vec![0u32; id];
-    for &i in &internal {
-        let f = first_child[i as usize] as usize;
+    let mut preorder = vec![0u32; n];
+    for &i in &tree.internal {
         let mut next = preorder[i as usize] + 1;
-        for c in f..f + num_children[i as usize] as usize {
+        for c in children(i) {
             preorder[c] = next;
             next += subtree[c];
         }
     }
+    (preorder, subtree)
+}
 
-    let max_depth = depth.iter().copied().max().unwrap_or(0);
-    let num_players = rules.num_players();
-    let chance_labels = (0..rules.max_chance_outcomes())
-        .map(|a| rules.action_label(Actor::Chance, a))
-        .collect();
-    let player_labels = (0..num_players)
-        .map(|p| {
-            (0..rules.num_distinct_actions())
-                .map(|a| rules.action_label(Actor::Player(p), a))
-                .collect()
-        })
-        .collect();
-    let deal_views = (0..num_players)
-        .map(|p| {
-            (0..rules.max_chance_outcomes())
-                .map(|a| rules.deal_view(a, p))
-                .collect()
-        })
-        .collect();
-    Ok(GameTree {
-        name: rules.name(),
-        num_players,
-        parent,
-        first_child,
-        num_children,
-        action,
-        actor,
-        depth,
-        table,
-        utility,
-        chance_probs,
-        internal,
-        preorder,
-        subtree,
-        paper_infosets: chance_nodes.min(1) + infosets.len() + terminal_keys.len(),
-        infosets,
-        infoset_states,
-        infoset_labels,
-        succ_start,
-        succ,
-        num_distinct_actions: rules.num_distinct_actions(),
-        max_chance_outcomes: rules.max_chance_outcomes(),
-        max_depth,
-        chance_labels,
-        player_labels,
-        deal_views,
-    })
+/// The labels of a game's actions and deals, as its rules write them.
+struct Labels {
+    chance: Vec<String>,
+    player: Vec<Vec<String>>,
+    deal_views: Vec<Vec<String>>,
+}
+
+impl Labels {
+    fn of<R: Rules>(rules: &R) -> Self {
+        let num_players = rules.num_players();
+        let chance = (0..rules.max_chance_outcomes())
+            .map(|a| rules.action_label(Actor::Chance, a))
+            .collect();
+        let player = (0..num_players)
+            .map(|p| {
+                (0..rules.num_distinct_actions())
+                    .map(|a| rules.action_label(Actor::Player(p), a))
+                    .collect()
+            })
+            .collect();
+        let deal_views = (0..num_players)
+            .map(|p| {
+                (0..rules.max_chance_outcomes())
+                    .map(|a| rules.deal_view(a, p))
+                    .collect()
+            })
+            .collect();
+        Labels {
+            chance,
+            player,
+            deal_views,
+        }
+    }
 }
 
 impl GameTree {

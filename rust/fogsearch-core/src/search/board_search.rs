@@ -418,6 +418,57 @@ impl Run<'_, '_> {
         if let Some(value) = entry.cutoff(key, depth, ply, alpha, beta) {
             return value;
         }
+        let mut ordered = self.ordered_moves(board, key, ply, &entry, table_move);
+        let original_alpha = alpha;
+        let mut alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut index = 0;
+        while let Some(mv) = ordered.next_best() {
+            let mut child = board.clone();
+            child.push(mv);
+            let child_key = child.zobrist_from(board, key);
+            let mut score;
+            if index == 0 {
+                score = -self.negamax(&child, child_key, depth - 1, ply + 1, -beta, -alpha);
+            } else {
+                score = -self.negamax(&child, child_key, depth - 1, ply + 1, -alpha - 1, -alpha);
+                if score > alpha && score < beta && !self.halted {
+                    score = -self.negamax(&child, child_key, depth - 1, ply + 1, -beta, -alpha);
+                }
+            }
+            if self.halted {
+                return 0;
+            }
+            index += 1;
+            if score > best {
+                best = score;
+                best_move = mv;
+            }
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                if let Some(quiet) = mv.filter(|m| !is_capture(board, *m)) {
+                    self.note_quiet_cutoff(quiet, depth, ply);
+                }
+                break;
+            }
+        }
+        let searched = (key, ply, original_alpha, beta);
+        self.engine.table[slot] = Entry::stored(searched, best, best_move, depth);
+        best
+    }
+
+    /// The moves of `board` (and the pass) in the order [`Self::negamax`] tries them: the table's
+    /// move, captures by most valuable victim and least valuable attacker, promotions, killers,
+    /// then quiet moves by history.
+    fn ordered_moves(
+        &self,
+        board: &Board,
+        key: u64,
+        ply: u32,
+        entry: &Entry,
+        table_move: Option<Move>,
+    ) -> OrderedMoves {
         let mut list = MoveList::new();
         board.pseudo_legal_moves(&mut list);
         let mut ordered = OrderedMoves::new();
@@ -449,50 +500,19 @@ impl Run<'_, '_> {
             },
             None,
         );
-        let original_alpha = alpha;
-        let mut alpha = alpha;
-        let mut best = -INFINITY;
-        let mut best_move = None;
-        let mut index = 0;
-        while let Some(mv) = ordered.next_best() {
-            let mut child = board.clone();
-            child.push(mv);
-            let child_key = child.zobrist_from(board, key);
-            let mut score;
-            if index == 0 {
-                score = -self.negamax(&child, child_key, depth - 1, ply + 1, -beta, -alpha);
-            } else {
-                score = -self.negamax(&child, child_key, depth - 1, ply + 1, -alpha - 1, -alpha);
-                if score > alpha && score < beta && !self.halted {
-                    score = -self.negamax(&child, child_key, depth - 1, ply + 1, -beta, -alpha);
-                }
-            }
-            if self.halted {
-                return 0;
-            }
-            index += 1;
-            if score > best {
-                best = score;
-                best_move = mv;
-            }
-            alpha = alpha.max(score);
-            if alpha >= beta {
-                if let Some(quiet) = mv.filter(|m| !is_capture(board, *m)) {
-                    if let Some(k) = self.engine.killers.get_mut(ply as usize) {
-                        if k[0] != Some(quiet) {
-                            k[1] = k[0];
-                            k[0] = Some(quiet);
-                        }
-                    }
-                    let h = &mut self.engine.history[quiet.from as usize * 64 + quiet.to as usize];
-                    *h = (*h + (depth * depth) as i32).min(700_000);
-                }
-                break;
+        ordered
+    }
+
+    /// A quiet move that cut off at `ply` becomes its first killer and gains history.
+    fn note_quiet_cutoff(&mut self, quiet: Move, depth: u32, ply: u32) {
+        if let Some(k) = self.engine.killers.get_mut(ply as usize) {
+            if k[0] != Some(quiet) {
+                k[1] = k[0];
+                k[0] = Some(quiet);
             }
         }
-        let searched = (key, ply, original_alpha, beta);
-        self.engine.table[slot] = Entry::stored(searched, best, best_move, depth);
-        best
+        let h = &mut self.engine.history[quiet.from as usize * 64 + quiet.to as usize];
+        *h = (*h + (depth * depth) as i32).min(700_000);
     }
 
     /// The capture search: stand pat (a pass) or capture; in check, every move (`evasions` times
@@ -514,7 +534,7 @@ impl Run<'_, '_> {
         if let Some(value) = entry.cutoff(key, evasions, ply, alpha, beta) {
             return value;
         }
-        let best = self.capture_search(board, key, ply, alpha, beta, evasions);
+        let best = self.capture_search(board, key, ply, (alpha, beta), evasions);
         if !self.halted {
             let searched = (key, ply, alpha, beta);
             self.engine.capture_table[slot] = Entry::stored(searched, best, None, evasions);
@@ -528,8 +548,7 @@ impl Run<'_, '_> {
         board: &Board,
         key: u64,
         ply: u32,
-        alpha: i32,
-        beta: i32,
+        (alpha, beta): (i32, i32),
         evasions: u32,
     ) -> i32 {
         let mover = board.turn();

@@ -189,27 +189,13 @@ pub(super) fn run(
     time_limit: Option<Duration>,
     stop: &Stop,
 ) -> Result<SearchResult, SearchError> {
-    if depth == 0 {
-        return Err(SearchError::ZeroDepth);
-    }
-    if depth > MAX_DEPTH {
-        return Err(SearchError::InvalidConfig(format!(
-            "depth must be at most {MAX_DEPTH} (deeper searches never finish), got {depth}"
-        )));
-    }
+    check_depth(depth)?;
     let us = side_to_search(boards)?;
     let started = Instant::now();
     let deadline = time_limit.map(|limit| started + limit);
     let (set, keys) = tree::into_information_set(boards.to_vec());
     let requests = root_requests(&set, us);
-    let threads = shared.config.threads;
-
-    // Move-action order at first; then the previous depth's dearest requests first, so that no
-    // worker is left with a long request at the end while the others idle.
-    let mut order: Vec<usize> = (0..requests.len()).collect();
-    let mut completed: Option<(u32, Vec<(i32, bool)>)> = None;
-    let mut stats = SearchStats::default();
-    let mut timeline = Vec::new();
+    let mut deepening = Deepening::new(requests.len());
     let first_depth = if deadline.is_some() { 1 } else { depth };
     for current in first_depth..=depth {
         // Depth 1 ignores the clock so that there is always a move to return.
@@ -226,14 +212,68 @@ pub(super) fn run(
             started,
             best: AtomicI32::new(-INFINITY),
         };
-        let iteration = root.run(&order, threads)?;
-        stats.add(&iteration.stats);
+        let iteration = root.run(&deepening.order, shared.config.threads)?;
+        if !deepening.take(shared.config, &requests, current, iteration, stop)? {
+            break;
+        }
+    }
+    deepening.stats.elapsed_seconds = started.elapsed().as_secs_f64();
+    deepening.result(&requests)
+}
+
+/// The depth a search may be asked for: 1 to [`MAX_DEPTH`].
+fn check_depth(depth: u32) -> Result<(), SearchError> {
+    if depth == 0 {
+        return Err(SearchError::ZeroDepth);
+    }
+    if depth > MAX_DEPTH {
+        return Err(SearchError::InvalidConfig(format!(
+            "depth must be at most {MAX_DEPTH} (deeper searches never finish), got {depth}"
+        )));
+    }
+    Ok(())
+}
+
+/// What iterative deepening keeps from one depth to the next.
+struct Deepening {
+    /// The order the next iteration takes the root requests in (indices into them): move-action
+    /// order at first; then the previous depth's best (with a root margin) or dearest requests
+    /// first, so that no worker is left with a long request at the end while the others idle.
+    order: Vec<usize>,
+    /// The deepest completed iteration and its `(value, exact)` per request.
+    completed: Option<(u32, Vec<(i32, bool)>)>,
+    stats: SearchStats,
+    timeline: Vec<RequestCompletion>,
+}
+
+impl Deepening {
+    fn new(requests: usize) -> Self {
+        Deepening {
+            order: (0..requests).collect(),
+            completed: None,
+            stats: SearchStats::default(),
+            timeline: Vec::new(),
+        }
+    }
+
+    /// Takes the iteration of depth `current` in: its statistics and finished requests, and its
+    /// values when it completed. Whether deepening goes on (false once an iteration was
+    /// abandoned); an engine's failure or a stop is the search's error.
+    fn take(
+        &mut self,
+        config: &RbcSearchConfig,
+        requests: &[Option<Move>],
+        current: u32,
+        iteration: Iteration,
+        stop: &Stop,
+    ) -> Result<bool, SearchError> {
+        self.stats.add(&iteration.stats);
         let mut values = vec![None; requests.len()];
         let mut nodes = vec![0; requests.len()];
         for f in &iteration.finished {
             values[f.index] = Some((f.value, f.exact));
             nodes[f.index] = f.nodes;
-            timeline.push(RequestCompletion {
+            self.timeline.push(RequestCompletion {
                 depth: current,
                 request: requests[f.index],
                 value: f.value,
@@ -249,49 +289,53 @@ pub(super) fn run(
             return Err(SearchError::Interrupted);
         }
         if iteration.aborted {
-            break;
+            return Ok(false);
         }
         let values: Vec<(i32, bool)> = values
             .into_iter()
             .map(|v| v.expect("a completed iteration values every request"))
             .collect();
-        let values = cap_below_margin(values, shared.config.root_margin);
-        if shared.config.root_margin.is_some() {
-            order = (0..requests.len()).collect();
-            order.sort_by_key(|&i| Reverse(values[i].0));
-        } else if threads > 1 {
-            order.sort_by_key(|&i| Reverse(nodes[i]));
+        let values = cap_below_margin(values, config.root_margin);
+        if config.root_margin.is_some() {
+            self.order = (0..requests.len()).collect();
+            self.order.sort_by_key(|&i| Reverse(values[i].0));
+        } else if config.threads > 1 {
+            self.order.sort_by_key(|&i| Reverse(nodes[i]));
         }
-        completed = Some((current, values));
+        self.completed = Some((current, values));
+        Ok(true)
     }
-    // Depth 1 has no deadline and a stop returned above, so it completed.
-    let Some((depth_done, values)) = completed else {
-        return Err(SearchError::Interrupted);
-    };
-    let mut best_index = 0;
-    for (index, &(value, _)) in values.iter().enumerate() {
-        if value > values[best_index].0 {
-            best_index = index;
+
+    /// The search's result: the deepest completed iteration's best request and values.
+    fn result(self, requests: &[Option<Move>]) -> Result<SearchResult, SearchError> {
+        // Depth 1 has no deadline and a stop returned above, so it completed.
+        let Some((depth_done, values)) = self.completed else {
+            return Err(SearchError::Interrupted);
+        };
+        let mut best_index = 0;
+        for (index, &(value, _)) in values.iter().enumerate() {
+            if value > values[best_index].0 {
+                best_index = index;
+            }
         }
+        let below_margin = (0..requests.len())
+            .filter(|&i| !values[i].1)
+            .map(|i| requests[i])
+            .collect();
+        Ok(SearchResult {
+            best_move: requests[best_index],
+            value: values[best_index].0,
+            move_values: requests
+                .iter()
+                .copied()
+                .zip(values.iter().map(|&(value, _)| value))
+                .collect(),
+            below_margin,
+            depth: depth_done,
+            stats: self.stats,
+            timeline: self.timeline,
+        })
     }
-    stats.elapsed_seconds = started.elapsed().as_secs_f64();
-    let below_margin = (0..requests.len())
-        .filter(|&i| !values[i].1)
-        .map(|i| requests[i])
-        .collect();
-    Ok(SearchResult {
-        best_move: requests[best_index],
-        value: values[best_index].0,
-        move_values: requests
-            .iter()
-            .copied()
-            .zip(values.iter().map(|&(value, _)| value))
-            .collect(),
-        below_margin,
-        depth: depth_done,
-        stats,
-        timeline,
-    })
 }
 
 /// An iteration's `(value, exact)` per request as reported: with a root margin `m`, every request

@@ -160,6 +160,21 @@ enum SketchOutcome {
     },
 }
 
+/// A node past its prologue ([`TreeSearch::open_node`]), to be searched in its window and
+/// closed by [`TreeSearch::close_node`].
+struct OpenNode {
+    /// The set's id in the tables (0 when no table applies).
+    id: u64,
+    /// The best request stored with the set (our-move nodes search it first).
+    first_request: Option<Option<Move>>,
+    /// The window narrowed by the sketch bounds found; the node's flag is read against it.
+    alpha: i32,
+    beta: i32,
+    /// The range the sketch bounds clamp the value to.
+    clamp: (i32, i32),
+    probe: Option<SketchProbe>,
+}
+
 impl Drop for TreeSearch<'_> {
     /// Gives the worker's reply table back to the searcher, for the next iteration or search.
     fn drop(&mut self) {
@@ -427,6 +442,63 @@ impl<'s> TreeSearch<'s> {
         }
     }
 
+    /// The prologue every node kind with a table entry shares: counts the node (an aborted search
+    /// returns at once), probes the set table, asks `settled` (a node kind's own early value, such
+    /// as a king lost on some board) and looks the set up in the sketch table. `Err` is the node's
+    /// value, found without searching it.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn open_node(
+        &mut self,
+        kind: NodeKind,
+        keys: &[u64],
+        depth: u32,
+        ply: u32,
+        (alpha, beta): (i32, i32),
+        settled: impl FnOnce(&mut Self) -> Option<i32>,
+    ) -> Result<OpenNode, i32> {
+        self.tick();
+        if self.aborted {
+            return Err(0);
+        }
+        let id = self.node_id(keys, kind, depth);
+        let (stored, first_request) = self.probe_table(id, depth, ply, alpha, beta);
+        if let Some(value) = stored.or_else(|| settled(self)) {
+            return Err(value);
+        }
+        let mut probe = None;
+        match self.sketch_lookup(kind, id, depth, keys, ply, alpha, beta, &mut probe) {
+            SketchOutcome::Value(value) => Err(value),
+            SketchOutcome::Window { alpha, beta, clamp } => Ok(OpenNode {
+                id,
+                first_request,
+                alpha,
+                beta,
+                clamp,
+                probe,
+            }),
+        }
+    }
+
+    /// The epilogue of [`Self::open_node`]: clamps the searched `value` to the sketch bounds and
+    /// stores it, flagged against the node's window, in the set and sketch tables.
+    #[inline]
+    fn close_node(
+        &mut self,
+        node: OpenNode,
+        keys: &[u64],
+        depth: u32,
+        ply: u32,
+        value: i32,
+        best_request: Option<Option<Move>>,
+    ) -> i32 {
+        let value = value.clamp(node.clamp.0, node.clamp.1);
+        let flag = Flag::of(value, node.alpha, node.beta);
+        self.store_in_table(node.id, depth, ply, value, flag, best_request);
+        self.sketch_record(node.probe, keys, value, flag, ply);
+        value
+    }
+
     fn leaf(&mut self, boards: &[Board]) -> i32 {
         self.stats.leaf_evaluations += boards.len() as u64;
         boards
@@ -446,35 +518,17 @@ impl<'s> TreeSearch<'s> {
         alpha: i32,
         beta: i32,
     ) -> i32 {
-        self.tick();
         if depth == 0 {
+            self.tick();
             return self.leaf(boards);
         }
-        if self.aborted {
-            return 0;
-        }
-        let set_id = self.node_id(keys, NodeKind::OurMove, depth);
-        let (stored, first_request) = self.probe_table(set_id, depth, ply, alpha, beta);
-        if let Some(value) = stored {
-            return value;
-        }
-        let mut probe = None;
-        let (mut alpha, beta, clamp) = match self.sketch_lookup(
-            NodeKind::OurMove,
-            set_id,
-            depth,
-            keys,
-            ply,
-            alpha,
-            beta,
-            &mut probe,
-        ) {
-            SketchOutcome::Value(value) => return value,
-            SketchOutcome::Window { alpha, beta, clamp } => (alpha, beta, clamp),
-        };
-
-        let requests = self.ordered_requests(boards, first_request);
-        let (alpha_searched, beta_searched) = (alpha, beta);
+        let node =
+            match self.open_node(NodeKind::OurMove, keys, depth, ply, (alpha, beta), |_| None) {
+                Ok(node) => node,
+                Err(value) => return value,
+            };
+        let (mut alpha, beta) = (node.alpha, node.beta);
+        let requests = self.ordered_requests(boards, node.first_request);
         let mut best = -INFINITY;
         let mut best_request = None;
         let mut killer = None;
@@ -508,11 +562,7 @@ impl<'s> TreeSearch<'s> {
                 break;
             }
         }
-        let best = best.clamp(clamp.0, clamp.1);
-        let flag = Flag::of(best, alpha_searched, beta_searched);
-        self.store_in_table(set_id, depth, ply, best, flag, best_request);
-        self.sketch_record(probe, keys, best, flag, ply);
-        best
+        self.close_node(node, keys, depth, ply, best, best_request)
     }
 
     /// Requests to try, best first: the stored best, captures by victim value, quiet moves, pass.
@@ -611,36 +661,16 @@ impl<'s> TreeSearch<'s> {
         ply: u32,
         (alpha, beta): (i32, i32),
     ) -> i32 {
-        self.tick();
         debug_assert!(depth >= 2, "depth 1 is scored by final_request_value");
-        let id = self.node_id(keys, NodeKind::Reply, depth);
-        if let (Some(value), _) = self.probe_table(id, depth, ply, alpha, beta) {
-            return value;
-        }
         let loss = -MATE + ply as i32 + 1;
         let mut replies = MoveList::new();
-        for board in boards {
-            opponent_replies(board, &mut replies);
-            if let Some(king) = board.king_square(self.us) {
-                if replies.iter().any(|m| m.to == king) {
-                    return loss;
-                }
-            }
-        }
-        let mut probe = None;
-        let (alpha, beta, clamp) = match self.sketch_lookup(
-            NodeKind::Reply,
-            id,
-            depth,
-            keys,
-            ply,
-            alpha,
-            beta,
-            &mut probe,
-        ) {
-            SketchOutcome::Value(value) => return value,
-            SketchOutcome::Window { alpha, beta, clamp } => (alpha, beta, clamp),
+        let king_lost = |tree: &mut Self| tree.takes_our_king(boards, &mut replies).then_some(loss);
+        let node = match self.open_node(NodeKind::Reply, keys, depth, ply, (alpha, beta), king_lost)
+        {
+            Ok(node) => node,
+            Err(value) => return value,
         };
+        let (alpha, beta) = (node.alpha, node.beta);
         let mut groups: Vec<(Option<Square>, TracedBoards<Lineage>)> = Vec::new();
         for (position, ((board, &key), &origin)) in boards.iter().zip(keys).zip(origins).enumerate()
         {
@@ -676,11 +706,17 @@ impl<'s> TreeSearch<'s> {
                 break;
             }
         }
-        let value = value.clamp(clamp.0, clamp.1);
-        let flag = Flag::of(value, alpha, beta);
-        self.store_in_table(id, depth, ply, value, flag, None);
-        self.sketch_record(probe, keys, value, flag, ply);
-        value
+        self.close_node(node, keys, depth, ply, value, None)
+    }
+
+    /// Whether the opponent can take our king on some board of `boards` (`replies` is scratch).
+    fn takes_our_king(&self, boards: &[Board], replies: &mut MoveList) -> bool {
+        boards.iter().any(|board| {
+            opponent_replies(board, replies);
+            board
+                .king_square(self.us)
+                .is_some_and(|king| replies.iter().any(|m| m.to == king))
+        })
     }
 
     /// `request` with one move left. The leaf after the reply is a min over every board, so
@@ -883,122 +919,161 @@ impl<'s> TreeSearch<'s> {
         lineage: &[Lineage],
         depth: u32,
         ply: u32,
-        (alpha, beta): (i32, i32),
+        window: (i32, i32),
     ) -> i32 {
         if boards.len() == 1 {
-            let value = self.our_move(boards, keys, depth, ply, alpha, beta);
-            if depth == 1 && value <= alpha && alpha > -INFINITY {
+            // Nothing to sense: the node is the board's our-move node.
+            let value = self.our_move(boards, keys, depth, ply, window.0, window.1);
+            if depth == 1 && value <= window.0 && window.0 > -INFINITY {
                 // A lone board worth no more than alpha refutes on its own.
                 self.culprit = lineage.first().copied();
             }
             return value;
         }
-        self.tick();
-        let id = self.node_id(keys, NodeKind::Sense, depth);
-        if let (Some(value), _) = self.probe_table(id, depth, ply, alpha, beta) {
-            return value;
-        }
-        let mut probe = None;
-        let (alpha, beta, clamp) = match self.sketch_lookup(
-            NodeKind::Sense,
-            id,
-            depth,
-            keys,
-            ply,
-            alpha,
-            beta,
-            &mut probe,
-        ) {
-            SketchOutcome::Value(value) => return value,
-            SketchOutcome::Window { alpha, beta, clamp } => (alpha, beta, clamp),
+        let node = match self.open_node(NodeKind::Sense, keys, depth, ply, window, |_| None) {
+            Ok(node) => node,
+            Err(value) => return value,
         };
-        let choices = match self.config.sense_mode {
-            SenseMode::MinSize => vec![min_size_choice(boards)],
-            SenseMode::Search => sense_choices(boards),
-            SenseMode::Finest => finest_sense_choices(boards),
-        };
-        let pruned = self.config.sense_mode == SenseMode::Finest;
-        let mut last_moves = self.last_moves_for(boards, depth);
-        let mut best = -INFINITY;
-        // `refuting` marks the boards of the cell that set the last choice's value (the cell of
-        // the next choice holding most of them is searched first, as it most likely refutes it);
-        // `tried`, the boards whose own value was tried. Only the pruned search keeps them.
-        let marks = if pruned { boards.len() } else { 0 };
-        let mut refuting: Vec<bool> = vec![false; marks];
-        let mut tried: Vec<bool> = vec![false; marks];
-        let mut cut = None;
-        for (k, choice) in choices.iter().enumerate() {
-            let mut value = INFINITY;
-            let first = if pruned {
-                refuting_cell(&choice.cells, &refuting)
-            } else {
-                None
-            };
-            let order = first
-                .into_iter()
-                .chain((0..choice.cells.len()).filter(|&c| Some(c) != first));
-            let mut worst_cell = None;
-            for c in order {
-                let cell = &choice.cells[c];
-                let (alpha, beta) = (alpha.max(best), beta.min(value));
-                let cell_value = match last_moves.as_mut() {
-                    Some(table) => self.last_move_cell(table, boards, keys, cell, ply, alpha, beta),
-                    None => {
-                        let cell_boards: Vec<Board> =
-                            cell.iter().map(|&i| boards[i].clone()).collect();
-                        let cell_keys: Vec<u64> = cell.iter().map(|&i| keys[i]).collect();
-                        self.our_move(&cell_boards, &cell_keys, depth, ply, alpha, beta)
-                    }
-                };
-                if cell_value < value || worst_cell.is_none() {
-                    worst_cell = Some(c);
-                }
-                value = value.min(cell_value);
-                if value <= alpha.max(best) || self.aborted {
-                    break;
-                }
-            }
-            if let Some(c) = worst_cell.filter(|_| pruned) {
-                refuting.iter_mut().for_each(|r| *r = false);
-                for &i in &choice.cells[c] {
-                    refuting[i] = true;
-                }
-            }
-            best = best.max(value);
-            if best >= beta || self.aborted {
-                break;
-            }
-            if let Some(c) = worst_cell.filter(|_| pruned && k + 1 < choices.len()) {
-                let bound = alpha.max(best);
-                if let Some(value) = self.clairvoyant_cut(
-                    boards,
-                    keys,
-                    &choice.cells[c],
-                    &mut tried,
-                    last_moves.as_mut(),
-                    depth,
-                    ply,
-                    bound,
-                ) {
-                    cut = Some(value);
-                    break;
-                }
-            }
-        }
-        if let Some(value) = cut {
-            best = value;
-        }
-        if let Some(table) = last_moves
+        let (alpha, beta) = (node.alpha, node.beta);
+        let mut scan = SenseScan::new(self, boards, keys, depth, ply);
+        let best = self.best_sense_choice(&mut scan, (alpha, beta));
+        if let Some(table) = scan
+            .last_moves
             .as_mut()
             .filter(|_| best <= alpha && !self.aborted)
         {
             self.note_culprit(table, boards, keys, lineage, ply, alpha);
         }
-        let best = best.clamp(clamp.0, clamp.1);
-        let flag = Flag::of(best, alpha, beta);
-        self.store_in_table(id, depth, ply, best, flag, None);
-        self.sketch_record(probe, keys, best, flag, ply);
+        self.close_node(node, keys, depth, ply, best, None)
+    }
+
+    /// The max over the sense choices of `scan`'s set of the min over their cells, in the window
+    /// `(alpha, beta)` (see [`Self::sense`] for the pruning).
+    fn best_sense_choice(&mut self, scan: &mut SenseScan, (alpha, beta): (i32, i32)) -> i32 {
+        let choices = match self.config.sense_mode {
+            SenseMode::MinSize => vec![min_size_choice(scan.boards)],
+            SenseMode::Search => sense_choices(scan.boards),
+            SenseMode::Finest => finest_sense_choices(scan.boards),
+        };
+        let mut best = -INFINITY;
+        for (k, choice) in choices.iter().enumerate() {
+            let (value, worst_cell) =
+                self.sense_choice_value(scan, &choice.cells, alpha, beta, best);
+            let worst_cell = worst_cell.filter(|_| scan.pruned).map(|c| &choice.cells[c]);
+            if let Some(cell) = worst_cell {
+                scan.mark_refuting(cell);
+            }
+            best = best.max(value);
+            if best >= beta || self.aborted {
+                break;
+            }
+            if let Some(cell) = worst_cell.filter(|_| k + 1 < choices.len()) {
+                let bound = alpha.max(best);
+                let (boards, keys, depth, ply) = (scan.boards, scan.keys, scan.depth, scan.ply);
+                let last_moves = scan.last_moves.as_mut();
+                let tried = &mut scan.tried;
+                let cut =
+                    self.clairvoyant_cut(boards, keys, cell, tried, last_moves, depth, ply, bound);
+                if let Some(value) = cut {
+                    return value;
+                }
+            }
+        }
         best
+    }
+
+    /// One sense choice's value, the min over its `cells` (the refuting one first when pruned),
+    /// stopping once it is at most `alpha.max(best)`; and the cell that set it.
+    fn sense_choice_value(
+        &mut self,
+        scan: &mut SenseScan,
+        cells: &[Vec<usize>],
+        alpha: i32,
+        beta: i32,
+        best: i32,
+    ) -> (i32, Option<usize>) {
+        let first = if scan.pruned {
+            refuting_cell(cells, &scan.refuting)
+        } else {
+            None
+        };
+        let order = first
+            .into_iter()
+            .chain((0..cells.len()).filter(|&c| Some(c) != first));
+        let mut value = INFINITY;
+        let mut worst_cell = None;
+        for c in order {
+            let window = (alpha.max(best), beta.min(value));
+            let cell_value = self.sense_cell_value(scan, &cells[c], window);
+            if cell_value < value || worst_cell.is_none() {
+                worst_cell = Some(c);
+            }
+            value = value.min(cell_value);
+            if value <= alpha.max(best) || self.aborted {
+                break;
+            }
+        }
+        (value, worst_cell)
+    }
+
+    /// The value of one cell (indices into `scan`'s set) of a sense choice: the our-move node of
+    /// its boards, or the last-move table's score of it.
+    fn sense_cell_value(
+        &mut self,
+        scan: &mut SenseScan,
+        cell: &[usize],
+        (alpha, beta): (i32, i32),
+    ) -> i32 {
+        let (boards, keys, ply) = (scan.boards, scan.keys, scan.ply);
+        match scan.last_moves.as_mut() {
+            Some(table) => self.last_move_cell(table, boards, keys, cell, ply, alpha, beta),
+            None => {
+                let cell_boards: Vec<Board> = cell.iter().map(|&i| boards[i].clone()).collect();
+                let cell_keys: Vec<u64> = cell.iter().map(|&i| keys[i]).collect();
+                self.our_move(&cell_boards, &cell_keys, scan.depth, ply, alpha, beta)
+            }
+        }
+    }
+}
+
+/// One sense node's search over its choices: its set, and what the pruned search
+/// ([`SenseMode::Finest`]) keeps from one choice to the next.
+struct SenseScan<'b> {
+    boards: &'b [Board],
+    keys: &'b [u64],
+    depth: u32,
+    ply: u32,
+    last_moves: Option<LastMoves>,
+    pruned: bool,
+    /// The boards of the cell that set the last choice's value (the cell of the next choice
+    /// holding most of them is searched first, as it most likely refutes it).
+    refuting: Vec<bool>,
+    /// The boards whose own value was tried ([`TreeSearch::clairvoyant_cut`]).
+    tried: Vec<bool>,
+}
+
+impl<'b> SenseScan<'b> {
+    fn new(tree: &TreeSearch, boards: &'b [Board], keys: &'b [u64], depth: u32, ply: u32) -> Self {
+        let pruned = tree.config.sense_mode == SenseMode::Finest;
+        // Only the pruned search keeps the marks.
+        let marks = if pruned { boards.len() } else { 0 };
+        SenseScan {
+            boards,
+            keys,
+            depth,
+            ply,
+            last_moves: tree.last_moves_for(boards, depth),
+            pruned,
+            refuting: vec![false; marks],
+            tried: vec![false; marks],
+        }
+    }
+
+    fn mark_refuting(&mut self, cell: &[usize]) {
+        self.refuting.iter_mut().for_each(|r| *r = false);
+        for &i in cell {
+            self.refuting[i] = true;
+        }
     }
 }
 

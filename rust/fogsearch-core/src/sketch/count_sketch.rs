@@ -264,14 +264,7 @@ impl CountSketch {
         keys: &[u64],
         weights: Option<&[i64]>,
     ) -> Result<(), SketchError> {
-        if let Some(weights) = weights {
-            if weights.len() != keys.len() {
-                return Err(SketchError::LengthMismatch {
-                    keys: keys.len(),
-                    weights: weights.len(),
-                });
-            }
-        }
+        check_batch(keys, weights)?;
         // The bound is checked once for the whole batch: per key, its bookkeeping cost a third
         // of the update's throughput.
         let clamp_free = self.reserve_clamp_free(batch_magnitude(keys.len(), weights));
@@ -427,6 +420,17 @@ impl CountSketch {
             .max()
             .unwrap_or(0);
         Ok(sketch)
+    }
+}
+
+/// A batch's weights, when given, are one a key.
+pub(crate) fn check_batch(keys: &[u64], weights: Option<&[i64]>) -> Result<(), SketchError> {
+    match weights {
+        Some(weights) if weights.len() != keys.len() => Err(SketchError::LengthMismatch {
+            keys: keys.len(),
+            weights: weights.len(),
+        }),
+        _ => Ok(()),
     }
 }
 

@@ -31,7 +31,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::count_sketch::{
-    batch_magnitude, check_count_sketch_shape, Cells, CountSketch, MAX_DEPTH,
+    batch_magnitude, check_batch, check_count_sketch_shape, Cells, CountSketch, MAX_DEPTH,
 };
 use super::encoding::{corrupt, Decoder, Encoder};
 use super::error::{try_zeroed, Limit, SketchError};
@@ -365,14 +365,7 @@ impl TopK {
         keys: &[u64],
         weights: Option<&[i64]>,
     ) -> Result<(), SketchError> {
-        if let Some(weights) = weights {
-            if weights.len() != keys.len() {
-                return Err(SketchError::LengthMismatch {
-                    keys: keys.len(),
-                    weights: weights.len(),
-                });
-            }
-        }
+        check_batch(keys, weights)?;
         // As in `CountSketch::update_many`: one check of the counters' bound for the batch.
         let reserved = self
             .sketch

@@ -107,17 +107,7 @@ impl<'s> UniformDeals<'s> {
             return v;
         }
         let mut terms = Vec::new();
-        let mut split = [0usize; MAX_OWNERS];
-        self.for_each_split(
-            suit,
-            remaining,
-            &mut split,
-            0,
-            self.space.suit_totals[suit],
-            &mut |k| {
-                terms.push(*k);
-            },
-        );
+        self.each_split(suit, remaining, &mut |k| terms.push(*k));
         let mut logs = Vec::with_capacity(terms.len());
         for k in terms {
             let rest = self.log_ways(suit + 1, remaining - pack(&k[..self.space.num_owners]));
@@ -135,6 +125,19 @@ impl<'s> UniformDeals<'s> {
                 .iter()
                 .map(|&k| lf[k])
                 .sum::<f64>()
+    }
+
+    /// Every split of suit `suit`'s cards among the owners that fits `remaining` (see
+    /// [`Self::for_each_split`]).
+    fn each_split(
+        &self,
+        suit: usize,
+        remaining: u64,
+        visit: &mut impl FnMut(&[usize; MAX_OWNERS]),
+    ) {
+        let mut split = [0usize; MAX_OWNERS];
+        let total = self.space.suit_totals[suit];
+        self.for_each_split(suit, remaining, &mut split, 0, total, visit);
     }
 
     /// Calls `visit` with every split of suit `suit`'s `left` cards among owners `owner..`.
@@ -169,35 +172,26 @@ impl<'s> UniformDeals<'s> {
     pub fn draw(&self, rng: &mut Rng, scratch: &mut Vec<Card>, out: &mut [Owner]) {
         let mut table = SuitLengths::default();
         let mut remaining = self.start;
-        let mut split = [0usize; MAX_OWNERS];
         for suit in 0..self.space.num_suits {
             let total = self.memo_value(suit, remaining);
             let mut u = rng.next_f64();
             let mut chosen = None;
             let mut last = None;
-            self.for_each_split(
-                suit,
-                remaining,
-                &mut split,
-                0,
-                self.space.suit_totals[suit],
-                &mut |k| {
-                    if chosen.is_some() {
-                        return;
-                    }
-                    let rest =
-                        self.memo_value(suit + 1, remaining - pack(&k[..self.space.num_owners]));
-                    let p = (self.log_multinomial(suit, k) + rest - total).exp();
-                    if p > 0.0 {
-                        last = Some(*k);
-                    }
-                    if u < p {
-                        chosen = Some(*k);
-                    } else {
-                        u -= p;
-                    }
-                },
-            );
+            self.each_split(suit, remaining, &mut |k| {
+                if chosen.is_some() {
+                    return;
+                }
+                let rest = self.memo_value(suit + 1, remaining - pack(&k[..self.space.num_owners]));
+                let p = (self.log_multinomial(suit, k) + rest - total).exp();
+                if p > 0.0 {
+                    last = Some(*k);
+                }
+                if u < p {
+                    chosen = Some(*k);
+                } else {
+                    u -= p;
+                }
+            });
             // Rounding can leave u a hair above the last split's share: that split it is.
             let k = chosen.or(last).expect("a consistent split exists");
             for (o, &take) in k[..self.space.num_owners].iter().enumerate() {

@@ -16,6 +16,7 @@
 use super::baselines::UniformDeals;
 use super::chains::ChainSchedule;
 use super::constraints::{DealConstraints, Owner};
+use super::enumerate::normalised_exp;
 use super::error::{invalid, TtcgError};
 use super::game::TrickGame;
 use super::gibbs::Kernel;
@@ -195,14 +196,7 @@ pub struct WeightedSample {
 impl WeightedSample {
     /// Normalised weights.
     pub fn weights(&self) -> Vec<f64> {
-        let max = self
-            .log_weights
-            .iter()
-            .cloned()
-            .fold(f64::NEG_INFINITY, f64::max);
-        let w: Vec<f64> = self.log_weights.iter().map(|l| (l - max).exp()).collect();
-        let z: f64 = w.iter().sum();
-        w.into_iter().map(|x| x / z).collect()
+        normalised_exp(&self.log_weights)
     }
 
     /// Kish's effective sample size of the weights.

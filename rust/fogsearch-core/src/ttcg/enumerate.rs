@@ -138,15 +138,16 @@ impl WeightedDeals {
 
     /// Normalised probabilities of the assignments (the exact joint range over deals).
     pub fn probabilities(&self) -> Vec<f64> {
-        let max = self
-            .log_reach
-            .iter()
-            .cloned()
-            .fold(f64::NEG_INFINITY, f64::max);
-        let w: Vec<f64> = self.log_reach.iter().map(|&l| (l - max).exp()).collect();
-        let z: f64 = w.iter().sum();
-        w.into_iter().map(|x| x / z).collect()
+        normalised_exp(&self.log_reach)
     }
+}
+
+/// `exp(logs)` scaled to sum to 1 (computed from the largest, so that no term overflows).
+pub(crate) fn normalised_exp(logs: &[f64]) -> Vec<f64> {
+    let max = logs.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let w: Vec<f64> = logs.iter().map(|&l| (l - max).exp()).collect();
+    let z: f64 = w.iter().sum();
+    w.into_iter().map(|x| x / z).collect()
 }
 
 /// Every consistent deal of positive reach with its log reach, in parallel on the current rayon

@@ -99,6 +99,24 @@ fn above(cards: Hand, winner: Card) -> Hand {
         .fold(0, |h, c| h | 1 << c)
 }
 
+/// The first of `preferences` that holds a card (the last, the legal cards, always does).
+fn first_held(preferences: &[Hand]) -> Hand {
+    let last = *preferences.last().expect("a preference");
+    preferences
+        .iter()
+        .copied()
+        .find(|&h| h != 0)
+        .unwrap_or(last)
+}
+
+/// The suit of `choices` in which `counted` holds the fewest cards (the first such).
+fn shortest_suit(choices: Hand, counted: Hand) -> usize {
+    (0..4)
+        .filter(|&s| choices & DECK.suit_mask(s) != 0)
+        .min_by_key(|&s| (counted & DECK.suit_mask(s)).count_ones())
+        .expect("a legal card")
+}
+
 /// Mr. Random: a uniformly random legal action.
 pub fn mr_random(legal: &[Action], rng: &mut Rng) -> Action {
     legal[rng.below(legal.len() as u64) as usize]
@@ -114,68 +132,104 @@ pub fn mr_if(v: &SeatView<'_>) -> Card {
     if v.public.trick_len == 0 {
         return if_lead(v, legal);
     }
-    let trick = v.public.trick();
-    let led = suit(trick[0]);
-    let winner_seat = v
-        .public
-        .winning_seat(&DECK, v.table)
-        .expect("a trick in progress");
-    let winning = trick[DECK.trick_winner(trick, None)];
-    let partner_wins = v.same_team(winner_seat);
-    let last = trick.len() == PLAYERS - 1;
-    let trick_points: i32 = trick.iter().map(|&c| card_points(c)).sum();
-    let pig_out = !v.is_played(PIG);
-    if legal & DECK.suit_mask(led) != 0 {
-        // Following suit.
-        // 1. The pig goes under an opponent's ace or king of spades.
-        if led == SPADES && v.holds(PIG) && !partner_wins && rank(winning) > QUEEN {
-            return PIG;
+    let trick = TrickSoFar::of(v);
+    if legal & DECK.suit_mask(trick.led) != 0 {
+        if_follow(v, legal, &trick)
+    } else {
+        if_discard(v, legal, &trick)
+    }
+}
+
+/// The trick Mr. If answers, as its rules read it.
+struct TrickSoFar<'a> {
+    cards: &'a [Card],
+    led: usize,
+    winner_seat: usize,
+    /// The card winning the trick so far.
+    winning: Card,
+    partner_wins: bool,
+    /// Whether this seat plays the trick's last card.
+    last: bool,
+    points: i32,
+}
+
+impl<'a> TrickSoFar<'a> {
+    fn of(v: &SeatView<'a>) -> Self {
+        let trick = v.public.trick();
+        let winner_seat = v
+            .public
+            .winning_seat(&DECK, v.table)
+            .expect("a trick in progress");
+        TrickSoFar {
+            cards: trick,
+            led: suit(trick[0]),
+            winner_seat,
+            winning: trick[DECK.trick_winner(trick, None)],
+            partner_wins: v.same_team(winner_seat),
+            last: trick.len() == PLAYERS - 1,
+            points: trick.iter().map(|&c| card_points(c)).sum(),
         }
-        // 2. The sheep goes to a partner who is winning the diamonds above it, when nobody is left.
-        if led == DIAMONDS && v.holds(SHEEP) && partner_wins && last && rank(winning) > JACK {
-            return SHEEP;
-        }
-        // 3. The sheep on the table is worth winning, with the lowest card that does.
-        if trick.contains(&SHEEP) && !partner_wins && above(legal, winning) != 0 {
-            return lowest(above(legal, winning));
-        }
-        let under = below(legal, winning) & !(1 << PIG);
-        // 4. Under a partner who is winning, shed the highest card that stays under.
-        if partner_wins {
-            if under != 0 {
-                return highest(under);
-            }
-            return lowest(without_pig(legal));
-        }
-        if last {
-            // 5. A trick that costs points is ducked if possible, else won with the highest card.
-            if trick_points < 0 || trick.contains(&TRANSFORMER) {
-                if under != 0 {
-                    return highest(under);
-                }
-                return highest(without_pig(legal));
-            }
-            // 6. A harmless trick is taken with the highest card (it sheds a dangerous one), but
-            //    not with the pig.
-            let over = above(legal, winning) & !(1 << PIG);
-            if over != 0 {
-                return highest(over);
-            }
-            return lowest(legal);
-        }
-        // 7. Not last: duck under the winning card with the highest card that does.
+    }
+}
+
+/// Mr. If following suit (rules 1 to 8).
+fn if_follow(v: &SeatView<'_>, legal: Hand, t: &TrickSoFar<'_>) -> Card {
+    let (trick, led, winning, partner_wins, last) =
+        (t.cards, t.led, t.winning, t.partner_wins, t.last);
+    let trick_points = t.points;
+    // 1. The pig goes under an opponent's ace or king of spades.
+    if led == SPADES && v.holds(PIG) && !partner_wins && rank(winning) > QUEEN {
+        return PIG;
+    }
+    // 2. The sheep goes to a partner who is winning the diamonds above it, when nobody is left.
+    if led == DIAMONDS && v.holds(SHEEP) && partner_wins && last && rank(winning) > JACK {
+        return SHEEP;
+    }
+    // 3. The sheep on the table is worth winning, with the lowest card that does.
+    if trick.contains(&SHEEP) && !partner_wins && above(legal, winning) != 0 {
+        return lowest(above(legal, winning));
+    }
+    let under = below(legal, winning) & !(1 << PIG);
+    // 4. Under a partner who is winning, shed the highest card that stays under.
+    if partner_wins {
         if under != 0 {
             return highest(under);
         }
-        // 8. Forced to go over: the lowest card, so a later player may still take the trick; the
-        //    ace and king of spades go before the pig does.
-        let over = legal & !(1 << PIG);
-        if over != 0 {
-            return lowest(over);
-        }
-        return PIG;
+        return lowest(without_pig(legal));
     }
-    // Void in the led suit: a discard.
+    if last {
+        // 5. A trick that costs points is ducked if possible, else won with the highest card.
+        if trick_points < 0 || trick.contains(&TRANSFORMER) {
+            if under != 0 {
+                return highest(under);
+            }
+            return highest(without_pig(legal));
+        }
+        // 6. A harmless trick is taken with the highest card (it sheds a dangerous one), but
+        //    not with the pig.
+        let over = above(legal, winning) & !(1 << PIG);
+        if over != 0 {
+            return highest(over);
+        }
+        return lowest(legal);
+    }
+    // 7. Not last: duck under the winning card with the highest card that does.
+    if under != 0 {
+        return highest(under);
+    }
+    // 8. Forced to go over: the lowest card, so a later player may still take the trick; the
+    //    ace and king of spades go before the pig does.
+    let over = legal & !(1 << PIG);
+    if over != 0 {
+        return lowest(over);
+    }
+    PIG
+}
+
+/// Mr. If void in the led suit: a discard (rules 9 to 14).
+fn if_discard(v: &SeatView<'_>, legal: Hand, t: &TrickSoFar<'_>) -> Card {
+    let (winner_seat, partner_wins) = (t.winner_seat, t.partner_wins);
+    let pig_out = !v.is_played(PIG);
     // 9. The pig onto an opponent's trick.
     if v.holds(PIG) && !partner_wins {
         return PIG;
@@ -202,17 +256,8 @@ pub fn mr_if(v: &SeatView<'_>) -> Card {
     // 14. Otherwise the highest card of the shortest suit that is not hearts and not a gift (the
     //     sheep to an opponent, the transformer anywhere).
     let keep = 1u64 << SHEEP | 1u64 << TRANSFORMER | 1u64 << PIG;
-    let choices = if legal & !keep & !ALL_HEARTS != 0 {
-        legal & !keep & !ALL_HEARTS
-    } else if legal & !keep != 0 {
-        legal & !keep
-    } else {
-        legal
-    };
-    let shortest = (0..4)
-        .filter(|&s| choices & DECK.suit_mask(s) != 0)
-        .min_by_key(|&s| (v.hand & DECK.suit_mask(s)).count_ones())
-        .expect("a legal card");
+    let choices = first_held(&[legal & !keep & !ALL_HEARTS, legal & !keep, legal]);
+    let shortest = shortest_suit(choices, v.hand);
     highest(choices & DECK.suit_mask(shortest))
 }
 
@@ -236,17 +281,8 @@ fn if_lead(v: &SeatView<'_>, legal: Hand) -> Card {
     if pig_out && (v.holds(card(ACE, SPADES)) || v.holds(card(KING, SPADES))) {
         avoid |= DECK.suit_mask(SPADES);
     }
-    let choices = if legal & !avoid != 0 {
-        legal & !avoid
-    } else if legal & !ALL_HEARTS != 0 {
-        legal & !ALL_HEARTS
-    } else {
-        legal
-    };
-    let shortest = (0..4)
-        .filter(|&s| choices & DECK.suit_mask(s) != 0)
-        .min_by_key(|&s| (choices & DECK.suit_mask(s)).count_ones())
-        .expect("a legal card");
+    let choices = first_held(&[legal & !avoid, legal & !ALL_HEARTS, legal]);
+    let shortest = shortest_suit(choices, choices);
     // 17. Within it the lowest card, but not the transformer or the sheep if another is left.
     let suit_cards = choices & DECK.suit_mask(shortest);
     let safe = suit_cards & !(1u64 << TRANSFORMER | 1u64 << SHEEP);

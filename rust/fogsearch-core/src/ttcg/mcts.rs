@@ -13,25 +13,80 @@ use crate::stop::Stop;
 /// Iterations between looks at the clock and the stop flag.
 const POLL_EVERY: u64 = 64;
 
-struct Node {
-    state: TableState,
+/// A node of either tree: its children, the tally of the playouts through it, and what its kind
+/// keeps besides (`K`).
+struct TreeNode<K> {
     children: Vec<(Action, u32)>,
-    untried: Vec<Action>,
     visits: u32,
     /// Sum of the returns of every seat over the playouts through this node.
     sum: [f64; MAX_PLAYERS],
+    own: K,
 }
 
-impl Node {
-    fn new(game: &dyn TrickGame, state: TableState) -> Self {
-        Node {
-            untried: state.legal_action_vec(game),
-            state,
+impl<K> TreeNode<K> {
+    fn with(own: K) -> Self {
+        TreeNode {
             children: Vec::new(),
             visits: 0,
             sum: [0.0; MAX_PLAYERS],
+            own,
         }
     }
+}
+
+/// A node of the one-deal tree ([`search`]): its state, and its actions not yet tried.
+struct Position {
+    state: TableState,
+    untried: Vec<Action>,
+}
+
+type Node = TreeNode<Position>;
+
+impl Node {
+    fn new(game: &dyn TrickGame, state: TableState) -> Self {
+        TreeNode::with(Position {
+            untried: state.legal_action_vec(game),
+            state,
+        })
+    }
+}
+
+/// A node of the shared tree ([`search_shared`]), a sequence of actions whichever deal it is
+/// played in; it keeps how often it could have been chosen (it was legal in the deal played).
+type SharedNode = TreeNode<u32>;
+
+/// Whether a search that has run `done` iterations ends here: every [`POLL_EVERY`] iterations
+/// it looks at the stop flag and the clock.
+fn time_to_stop(done: u64, deadline: Option<Instant>, stop: &Stop) -> bool {
+    done.is_multiple_of(POLL_EVERY)
+        && done > 0
+        && (stop.requested() || deadline.is_some_and(|d| Instant::now() >= d))
+}
+
+/// Adds a playout's `returns` to every node on its `path`.
+fn back_up<K>(nodes: &mut [TreeNode<K>], path: &[usize], returns: &Scores) {
+    for &id in path {
+        let node = &mut nodes[id];
+        node.visits += 1;
+        for (s, r) in node.sum.iter_mut().zip(returns) {
+            *s += r;
+        }
+    }
+}
+
+/// The statistics of a tree whose root (node 0) is `root`, after `iterations` playouts.
+fn tree_stats<K>(
+    game: &dyn TrickGame,
+    root: &TableState,
+    iterations: u64,
+    nodes: &[TreeNode<K>],
+) -> RootStats {
+    let seat = root.to_act();
+    root_stats(game, root, iterations, |action| {
+        let &(_, id) = nodes[0].children.iter().find(|(b, _)| *b == action)?;
+        let c = &nodes[id as usize];
+        Some((c.visits, c.sum[seat]))
+    })
 }
 
 /// The root's statistics after a search.
@@ -66,32 +121,24 @@ pub fn search(
     rng: &mut Rng,
     stop: &Stop,
 ) -> RootStats {
-    let Budget {
-        iterations,
-        exploration,
-        deadline,
-    } = budget;
     let mut nodes = vec![Node::new(game, *root)];
     let mut path: Vec<usize> = Vec::with_capacity(64);
     let mut done = 0;
-    while done < iterations {
-        if done % POLL_EVERY == 0
-            && done > 0
-            && (stop.requested() || deadline.is_some_and(|d| Instant::now() >= d))
-        {
+    while done < budget.iterations {
+        if time_to_stop(done, budget.deadline, stop) {
             break;
         }
         path.clear();
         let mut at = 0usize;
         path.push(at);
         loop {
-            if nodes[at].state.is_over() {
+            if nodes[at].own.state.is_over() {
                 break;
             }
-            if !nodes[at].untried.is_empty() {
-                let k = rng.below(nodes[at].untried.len() as u64) as usize;
-                let action = nodes[at].untried.swap_remove(k);
-                let mut next = nodes[at].state;
+            if !nodes[at].own.untried.is_empty() {
+                let k = rng.below(nodes[at].own.untried.len() as u64) as usize;
+                let action = nodes[at].own.untried.swap_remove(k);
+                let mut next = nodes[at].own.state;
                 next.apply(action);
                 let id = nodes.len() as u32;
                 nodes.push(Node::new(game, next));
@@ -100,13 +147,13 @@ pub fn search(
                 path.push(at);
                 break;
             }
-            let mover = nodes[at].state.to_act();
+            let mover = nodes[at].own.state.to_act();
             let log_n = (nodes[at].visits.max(1) as f64).ln();
             let mut best = (f64::NEG_INFINITY, 0usize);
             for &(_, child) in &nodes[at].children {
                 let c = &nodes[child as usize];
                 let n = c.visits.max(1) as f64;
-                let score = c.sum[mover] / n + exploration * (log_n / n).sqrt();
+                let score = c.sum[mover] / n + budget.exploration * (log_n / n).sqrt();
                 if score > best.0 {
                     best = (score, child as usize);
                 }
@@ -114,22 +161,11 @@ pub fn search(
             at = best.1;
             path.push(at);
         }
-        let returns = playout(game, nodes[at].state, rng);
-        for &id in &path {
-            let node = &mut nodes[id];
-            node.visits += 1;
-            for (s, r) in node.sum.iter_mut().zip(&returns) {
-                *s += r;
-            }
-        }
+        let returns = playout(game, nodes[at].own.state, rng);
+        back_up(&mut nodes, &path, &returns);
         done += 1;
     }
-    let seat = root.to_act();
-    root_stats(game, root, done, |action| {
-        let &(_, id) = nodes[0].children.iter().find(|(b, _)| *b == action)?;
-        let c = &nodes[id as usize];
-        Some((c.visits, c.sum[seat]))
-    })
+    tree_stats(game, root, done, &nodes)
 }
 
 /// The statistics of `root` after `iterations` playouts: per legal action, the visits of its
@@ -172,96 +208,84 @@ pub fn search_shared(
         exploration,
         deadline,
     } = budget;
-    struct SharedNode {
-        children: Vec<(Action, u32)>,
-        visits: u32,
-        available: u32,
-        sum: [f64; MAX_PLAYERS],
-    }
-    let new_node = || SharedNode {
-        children: Vec::new(),
-        visits: 0,
-        available: 0,
-        sum: [0.0; MAX_PLAYERS],
-    };
     let mut cumulative = Vec::with_capacity(weights.len());
     let mut running = 0.0;
     for &w in weights {
         running += w;
         cumulative.push(running);
     }
-    let mut nodes = vec![new_node()];
+    let mut nodes = vec![SharedNode::with(0)];
     let mut path: Vec<usize> = Vec::with_capacity(64);
-    let mut legal = [0; MAX_LEGAL];
     let mut done = 0;
     while done < iterations {
-        if done % POLL_EVERY == 0
-            && done > 0
-            && (stop.requested() || deadline.is_some_and(|d| Instant::now() >= d))
-        {
+        if time_to_stop(done, deadline, stop) {
             break;
         }
         let u = rng.next_f64() * running;
         let deal = cumulative.partition_point(|&c| c <= u).min(roots.len() - 1);
         let mut state = roots[deal];
-        path.clear();
-        let mut at = 0usize;
-        path.push(at);
-        while !state.is_over() {
-            let n = state.legal_actions(game, &mut legal);
-            let legal = &legal[..n];
-            let untried: Vec<Action> = legal
-                .iter()
-                .copied()
-                .filter(|a| !nodes[at].children.iter().any(|(b, _)| b == a))
-                .collect();
-            if !untried.is_empty() {
-                let action = untried[rng.below(untried.len() as u64) as usize];
-                let id = nodes.len() as u32;
-                nodes.push(new_node());
-                nodes[at].children.push((action, id));
-                state.apply(action);
-                at = id as usize;
-                path.push(at);
-                break;
-            }
-            let mover = state.to_act();
-            let mut best = (f64::NEG_INFINITY, 0usize, 0 as Action);
-            for k in 0..nodes[at].children.len() {
-                let (action, child) = nodes[at].children[k];
-                if !legal.contains(&action) {
-                    continue;
-                }
-                let c = &mut nodes[child as usize];
-                c.available += 1;
-                let visits = c.visits.max(1) as f64;
-                let score = c.sum[mover] / visits
-                    + exploration * ((c.available.max(1) as f64).ln() / visits).sqrt();
-                if score > best.0 {
-                    best = (score, child as usize, action);
-                }
-            }
-            state.apply(best.2);
-            at = best.1;
-            path.push(at);
-        }
+        descend_shared(game, &mut nodes, &mut state, &mut path, exploration, rng);
         let returns = playout(game, state, rng);
-        for &id in &path {
-            let node = &mut nodes[id];
-            node.visits += 1;
-            for (s, r) in node.sum.iter_mut().zip(&returns) {
-                *s += r;
-            }
-        }
+        back_up(&mut nodes, &path, &returns);
         done += 1;
     }
-    let root = &roots[0];
-    let seat = root.to_act();
-    root_stats(game, root, done, |action| {
-        let &(_, id) = nodes[0].children.iter().find(|(b, _)| *b == action)?;
-        let c = &nodes[id as usize];
-        Some((c.visits, c.sum[seat]))
-    })
+    tree_stats(game, &roots[0], done, &nodes)
+}
+
+/// One descent of the shared tree in the deal `state` (left where the descent ends): down by UCB
+/// with availability among the children legal in this deal, to a new child or the game's end.
+/// `path` is the nodes passed.
+fn descend_shared(
+    game: &dyn TrickGame,
+    nodes: &mut Vec<SharedNode>,
+    state: &mut TableState,
+    path: &mut Vec<usize>,
+    exploration: f64,
+    rng: &mut Rng,
+) {
+    path.clear();
+    let mut at = 0usize;
+    path.push(at);
+    let mut legal = [0; MAX_LEGAL];
+    while !state.is_over() {
+        let n = state.legal_actions(game, &mut legal);
+        let legal = &legal[..n];
+        let untried: Vec<Action> = legal
+            .iter()
+            .copied()
+            .filter(|a| !nodes[at].children.iter().any(|(b, _)| b == a))
+            .collect();
+        if !untried.is_empty() {
+            let action = untried[rng.below(untried.len() as u64) as usize];
+            let id = nodes.len() as u32;
+            nodes.push(SharedNode::with(0));
+            nodes[at].children.push((action, id));
+            state.apply(action);
+            at = id as usize;
+            path.push(at);
+            break;
+        }
+        let mover = state.to_act();
+        let mut best = (f64::NEG_INFINITY, 0usize, 0 as Action);
+        for k in 0..nodes[at].children.len() {
+            let (action, child) = nodes[at].children[k];
+            if !legal.contains(&action) {
+                continue;
+            }
+            let c = &mut nodes[child as usize];
+            // `own`: the availability count, how often the child could have been chosen.
+            c.own += 1;
+            let visits = c.visits.max(1) as f64;
+            let score =
+                c.sum[mover] / visits + exploration * ((c.own.max(1) as f64).ln() / visits).sqrt();
+            if score > best.0 {
+                best = (score, child as usize, action);
+            }
+        }
+        state.apply(best.2);
+        at = best.1;
+        path.push(at);
+    }
 }
 
 /// Uniformly random play to the end; the returns.

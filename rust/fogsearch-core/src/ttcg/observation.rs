@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use super::cards::{Card, Hand};
+use super::cards::{Card, Deck, Hand};
 use super::constraints::{DealConstraints, Owner};
 use super::error::{invalid, TtcgError};
 use super::game::{Action, Table, TrickGame};
@@ -118,8 +118,67 @@ pub fn observe_play(
     observer: Option<usize>,
 ) -> Result<Observation, TtcgError> {
     let players = game.num_players();
-    let deck = game.deck();
-    let num_cards = deck.num_cards();
+    let num_cards = game.deck().num_cards();
+    check_deal(players, &table, dealt, observer)?;
+    let (actual_assignment, mut known_owner) = dealt_owners(num_cards, &table, dealt, observer);
+    let replayed = replay_public(&game, &table, dealt, public_actions, &mut known_owner)?;
+    let constraints = deal_constraints(
+        &game.deck(),
+        &table,
+        observer,
+        &replayed.played_by,
+        known_owner,
+        replayed.voids,
+    );
+    Ok(Observation {
+        observer,
+        constraints,
+        template: HistoryTemplate::new(game, table, replayed.events),
+        actual_assignment,
+    })
+}
+
+/// What `observer` knows of the deal: `known_owner`, the suits each seat showed void in, and how
+/// many cards each seat still hides (its dealt cards less the `played_by` it played; none for
+/// the observer itself), the rest of the deck undealt.
+fn deal_constraints(
+    deck: &Deck,
+    table: &Table,
+    observer: Option<usize>,
+    played_by: &[usize],
+    known_owner: Vec<Option<Owner>>,
+    voids: Vec<Vec<bool>>,
+) -> DealConstraints {
+    let players = played_by.len();
+    let mut hidden_counts: Vec<usize> = (0..players)
+        .map(|p| {
+            if Some(p) == observer {
+                0
+            } else {
+                table.num_tricks - played_by[p]
+            }
+        })
+        .collect();
+    let face_up = table.trump_card.map_or(0, |_| 1);
+    hidden_counts.push(deck.num_cards() - players * table.num_tricks - face_up);
+    DealConstraints {
+        num_players: players,
+        num_suits: deck.num_suits,
+        num_ranks: deck.num_ranks,
+        known_owner,
+        hidden_counts,
+        voids,
+    }
+}
+
+/// Checks [`observe_play`]'s observer and deal: one hand a seat, each of the table's size, no
+/// card in two hands or face up.
+fn check_deal(
+    players: usize,
+    table: &Table,
+    dealt: &[Hand],
+    observer: Option<usize>,
+) -> Result<(), TtcgError> {
     if let Some(p) = observer {
         if p >= players {
             return invalid(format!(
@@ -142,6 +201,19 @@ pub fn observe_play(
     if dealt_all.count_ones() as usize != players * table.num_tricks || dealt_all & face_up != 0 {
         return invalid("the hands of the deal overlap, or hold the face-up card");
     }
+    Ok(())
+}
+
+/// Every card's owner in the deal `dealt` (the undealt and the face-up card have owners of their
+/// own past the seats), and the owners `observer` knows before any play: its own hand's and the
+/// face-up card's.
+fn dealt_owners(
+    num_cards: usize,
+    table: &Table,
+    dealt: &[Hand],
+    observer: Option<usize>,
+) -> (Vec<Owner>, Vec<Option<Owner>>) {
+    let players = dealt.len();
     let undealt = players as Owner;
     let face_up_owner = players as Owner + 1;
     let mut actual_assignment = vec![undealt; num_cards];
@@ -158,8 +230,29 @@ pub fn observe_play(
         actual_assignment[c as usize] = face_up_owner;
         known_owner[c as usize] = Some(face_up_owner);
     }
+    (actual_assignment, known_owner)
+}
 
-    let mut state = TableState::new(&*game, table, dealt);
+/// What the public actions of a game show: the events, the suits each seat showed void in, and
+/// how many cards each seat played.
+struct PublicReplay {
+    events: Vec<PublicEvent>,
+    voids: Vec<Vec<bool>>,
+    played_by: Vec<usize>,
+}
+
+/// Replays `public_actions` from the deal `dealt`, checking each is legal; every card played
+/// becomes a known owner in `known_owner`.
+fn replay_public(
+    game: &Arc<dyn TrickGame>,
+    table: &Table,
+    dealt: &[Hand],
+    public_actions: &[Action],
+    known_owner: &mut [Option<Owner>],
+) -> Result<PublicReplay, TtcgError> {
+    let players = game.num_players();
+    let deck = game.deck();
+    let mut state = TableState::new(&**game, *table, dealt);
     let mut events = Vec::with_capacity(public_actions.len());
     let mut voids = vec![vec![false; deck.num_suits]; players];
     let mut played_by = vec![0usize; players];
@@ -169,10 +262,10 @@ pub fn observe_play(
                 "public action {i} ({a}) comes after the last trick"
             ));
         }
-        if !state.is_legal(&*game, a) {
+        if !state.is_legal(&**game, a) {
             return invalid(format!(
                 "public action {i} ({a}) is not legal (legal: {:?})",
-                state.legal_action_vec(&*game)
+                state.legal_action_vec(&**game)
             ));
         }
         let player = state.to_act();
@@ -192,31 +285,10 @@ pub fn observe_play(
         });
         state.apply(a);
     }
-
-    let mut hidden_counts = vec![0usize; players + 1];
-    for p in 0..players {
-        hidden_counts[p] = if Some(p) == observer {
-            0
-        } else {
-            table.num_tricks - played_by[p]
-        };
-    }
-    hidden_counts[players] =
-        num_cards - players * table.num_tricks - table.trump_card.map_or(0, |_| 1);
-
-    let constraints = DealConstraints {
-        num_players: players,
-        num_suits: deck.num_suits,
-        num_ranks: deck.num_ranks,
-        known_owner,
-        hidden_counts,
+    Ok(PublicReplay {
+        events,
         voids,
-    };
-    Ok(Observation {
-        observer,
-        constraints,
-        template: HistoryTemplate::new(game, table, events),
-        actual_assignment,
+        played_by,
     })
 }
 
@@ -286,16 +358,6 @@ pub fn observe_seat(
         });
         state.apply(a);
     }
-    let mut hidden_counts = vec![0usize; players + 1];
-    for p in 0..players {
-        hidden_counts[p] = if p == seat {
-            0
-        } else {
-            table.num_tricks - played_by[p]
-        };
-    }
-    hidden_counts[players] =
-        num_cards - players * table.num_tricks - table.trump_card.map_or(0, |_| 1);
     let voids = (0..players)
         .map(|p| {
             (0..deck.num_suits)
@@ -303,14 +365,7 @@ pub fn observe_seat(
                 .collect()
         })
         .collect();
-    let constraints = DealConstraints {
-        num_players: players,
-        num_suits: deck.num_suits,
-        num_ranks: deck.num_ranks,
-        known_owner,
-        hidden_counts,
-        voids,
-    };
+    let constraints = deal_constraints(&deck, &table, Some(seat), &played_by, known_owner, voids);
     let actual_assignment = super::flow::construct_assignment(&constraints)?;
     Ok(Observation {
         observer: Some(seat),

@@ -160,45 +160,89 @@ pub fn search_move(
     let weights = sample.weights();
     let players = game.num_players();
     let roots = present_roots(state, &sample.deals, players);
-    if config.shared_tree {
-        let mut rng = Rng::stream(seed, 0);
-        let budget = mcts::Budget {
-            iterations: shared_iterations(config.iterations, roots.len()),
-            exploration: config.exploration,
-            deadline,
-        };
-        let stats = mcts::search_shared(&**game, &roots, &weights, budget, &mut rng, stop);
-        if stop.requested() {
-            return Err(TtcgError::Interrupted);
-        }
-        let values: Vec<(Action, f64)> = stats
-            .actions
-            .iter()
-            .zip(&stats.values)
-            .zip(&stats.visits)
-            .map(|((&a, &v), &n)| (a, if n > 0 { v } else { f64::NEG_INFINITY }))
-            .collect();
-        // The most visited action, as ISMCTS plays: its value is the best estimated.
-        let action = stats
-            .actions
-            .iter()
-            .zip(&stats.visits)
-            .fold((stats.actions[0], 0), |best, (&a, &n)| {
-                if n > best.1 {
-                    (a, n)
-                } else {
-                    best
-                }
-            })
-            .0;
-        return Ok(SearchResult {
-            action,
-            values,
-            deals: sample.deals.len(),
-            effective_deals: sample.effective_size(),
-            iterations: stats.iterations,
-        });
+    let deals = Deals {
+        roots: &roots,
+        weights: &weights,
+        seed,
+        deadline,
+    };
+    let (action, values, iterations) = if config.shared_tree {
+        search_one_tree(&**game, &deals, config, stop)?
+    } else {
+        let actions = state.legal_action_vec(&**game);
+        search_each_deal(&**game, &deals, &actions, config, stop)?
+    };
+    Ok(SearchResult {
+        action,
+        values,
+        deals: sample.deals.len(),
+        effective_deals: sample.effective_size(),
+        iterations,
+    })
+}
+
+/// The sampled deals a move is searched over, brought to the present, with their weights, and
+/// the search's seed and deadline.
+struct Deals<'a> {
+    roots: &'a [TableState],
+    weights: &'a [f64],
+    seed: u64,
+    deadline: Option<Instant>,
+}
+
+/// A search's chosen action, each legal action's value, and the iterations it ran.
+type Searched = (Action, Vec<(Action, f64)>, u64);
+
+/// One information-set tree over every deal (`shared_tree`): the most visited action.
+fn search_one_tree(
+    game: &dyn TrickGame,
+    deals: &Deals<'_>,
+    config: &CardSearchConfig,
+    stop: &Stop,
+) -> Result<Searched, TtcgError> {
+    let mut rng = Rng::stream(deals.seed, 0);
+    let budget = mcts::Budget {
+        iterations: shared_iterations(config.iterations, deals.roots.len()),
+        exploration: config.exploration,
+        deadline: deals.deadline,
+    };
+    let stats = mcts::search_shared(game, deals.roots, deals.weights, budget, &mut rng, stop);
+    if stop.requested() {
+        return Err(TtcgError::Interrupted);
     }
+    let values: Vec<(Action, f64)> = stats
+        .actions
+        .iter()
+        .zip(&stats.values)
+        .zip(&stats.visits)
+        .map(|((&a, &v), &n)| (a, if n > 0 { v } else { f64::NEG_INFINITY }))
+        .collect();
+    // The most visited action, as ISMCTS plays: its value is the best estimated.
+    let action = stats
+        .actions
+        .iter()
+        .zip(&stats.visits)
+        .fold((stats.actions[0], 0), |best, (&a, &n)| {
+            if n > best.1 {
+                (a, n)
+            } else {
+                best
+            }
+        })
+        .0;
+    Ok((action, values, stats.iterations))
+}
+
+/// A tree a deal (determinized search), the deals shared out to `config.threads` workers: the
+/// action of best weighted mean value over the deals (`actions`, the legal ones).
+fn search_each_deal(
+    game: &dyn TrickGame,
+    deals: &Deals<'_>,
+    actions: &[Action],
+    config: &CardSearchConfig,
+    stop: &Stop,
+) -> Result<Searched, TtcgError> {
+    let (roots, seed, deadline) = (deals.roots, deals.seed, deals.deadline);
     // A time budget is shared out so that every deal gets a slice as the pool works through them.
     let per_deal = deadline.map(|d| {
         let left = d.saturating_duration_since(Instant::now());
@@ -217,7 +261,7 @@ pub fn search_move(
                     exploration: config.exploration,
                     deadline: until,
                 };
-                mcts::search(&**game, root, budget, &mut rng, stop)
+                mcts::search(game, root, budget, &mut rng, stop)
             })
             .collect()
     })
@@ -225,8 +269,7 @@ pub fn search_move(
     if stop.requested() {
         return Err(TtcgError::Interrupted);
     }
-    let actions = state.legal_action_vec(&**game);
-    let values = weighted_values(&actions, &searched, &weights);
+    let values = weighted_values(actions, &searched, deals.weights);
     let best = values
         .iter()
         .copied()
@@ -235,13 +278,7 @@ pub fn search_move(
             _ => Some((a, v)),
         })
         .expect("a legal action");
-    Ok(SearchResult {
-        action: best.0,
-        values,
-        deals: sample.deals.len(),
-        effective_deals: sample.effective_size(),
-        iterations: searched.iter().map(|s| s.iterations).sum(),
-    })
+    Ok((best.0, values, searched.iter().map(|s| s.iterations).sum()))
 }
 
 /// Each sampled deal brought to the present `state`: every seat holds its dealt cards not yet
