@@ -76,7 +76,8 @@ class Game:
         ``utility``, ``chance_prob``."""
 
     def action_label(self, player: int, action: int) -> str | None:
-        """The label of ``action`` for ``player`` (-1: chance)."""
+        """The label of ``action`` for ``player`` (OpenSpiel's ids: -1 chance); None for an id or
+        action without one."""
 
     def deal_view(self, player: int, action: int) -> str | None:
         """What ``player`` sees of the deal ``action`` at the root (its private value)."""
