@@ -45,6 +45,7 @@ __all__ = [
     "MATE",
     "MATE_BOUND",
     "MATED",
+    "KING_LOST_IN_SEARCH",
     "MAX_BOARD_PLIES",
     "MAX_DEPTH",
     "MATERIAL_POINTS",
@@ -75,6 +76,9 @@ MATED: int = _native.MATED
 """The one-reply outcome of a board where the opponent forces our king's capture next move
 (:func:`mean_reply_values` with ``mate_threats``) is ``-MATED``: below any evaluation, above a
 capture within the search."""
+KING_LOST_IN_SEARCH: int = _native.KING_LOST_IN_SEARCH
+"""A set-search value at or below ``-KING_LOST_IN_SEARCH`` loses our king on some board whatever
+we request (the core's threshold; see its doc for why it is not ``MATE_BOUND``)."""
 MAX_DEPTH: int = _native.MAX_DEPTH
 """The deepest :func:`search`: deeper ones never finish."""
 MAX_BOARD_PLIES: int = _native.MAX_BOARD_PLIES
