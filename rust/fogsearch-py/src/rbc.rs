@@ -132,16 +132,12 @@ fn parse_piece(piece: Option<(u8, bool)>) -> PyResult<Option<Piece>> {
 /// Bulk-counted RBC pseudo-legal perft of `fen` to `depth`.
 #[pyfunction]
 fn perft(py: Python<'_>, fen: &str, depth: u32) -> PyResult<u64> {
-    if depth > MAX_PERFT_DEPTH {
-        return Err(PyValueError::new_err(format!(
-            "perft depth must be at most {MAX_PERFT_DEPTH} (deeper counts take weeks), got {depth}"
-        )));
-    }
     let board = parse_board(fen)?;
     // None only when stopped, and then the KeyboardInterrupt is what Python sees.
     detach_interruptible(py, move |stop| {
-        board.perft_stoppable(depth, stop).unwrap_or(0)
-    })
+        board.perft_checked(depth, stop).map(|n| n.unwrap_or(0))
+    })?
+    .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// The FEN as fogsearch stores it (e.p. square only where an e.p. capture is possible).
