@@ -242,8 +242,10 @@ def _result(raw: dict) -> SearchResult:
 
 
 def _check_depth(depth: object) -> None:
-    if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
-        raise ValueError(f"depth must be an integer in 1..{MAX_DEPTH}, got {depth!r}")
+    """The type only (an int the native u32 holds); the core refuses 0 and depths above
+    MAX_DEPTH with a SearchError (a ValueError) naming the depth."""
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth < 2**32:
+        raise ValueError(f"depth must be a non-negative integer, got {depth!r}")
 
 
 def _config(config: object) -> SearchConfig:
