@@ -13,6 +13,7 @@ from fogsearch._core import JpsError as JpsError
 __all__ = [
     "JpsError",
     "MAX_STATES",
+    "MAX_SEEDS",
     "Game",
     "expected_reward",
     "purified",
@@ -28,6 +29,7 @@ __all__ = [
 ]
 
 MAX_STATES: int
+MAX_SEEDS: int
 """No game is enumerated with more states than this."""
 
 _Probs = npt.NDArray[np.float64]

@@ -13,13 +13,13 @@ import argparse
 import json
 import sys
 
-from fogsearch._core.jps import JpsError
+from fogsearch._core.jps import MAX_SEEDS, JpsError
 from fogsearch.arguments import UsageError, bounded_int, cores
 from fogsearch.jps.game import load_game
 from fogsearch.jps.seeds import run_seeds
 from fogsearch.limits import MAX_THREADS
 
-SEEDS = bounded_int(1, 1_000_000, "each seed runs CFR and JPS once")
+SEEDS = bounded_int(1, MAX_SEEDS, "each seed runs CFR and JPS once")
 THREADS = bounded_int(1, MAX_THREADS, "more threads than cores only add switching")
 SAMPLES = bounded_int(1, 10_000, "the paper samples at most 30; more is all states anyway")
 

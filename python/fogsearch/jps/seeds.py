@@ -143,8 +143,9 @@ def run_seeds_many(
             )
         )
     workers = _threads(threads)
-    if not 1 <= seeds <= 1_000_000:
-        raise JpsError(f"seeds must be between 1 and 1000000, got {seeds}")
+    # The core sees one chunk of seeds at a time, so the total is checked here, with its bound.
+    if not 1 <= seeds <= _native.MAX_SEEDS:
+        raise JpsError(f"seeds must be between 1 and {_native.MAX_SEEDS}, got {seeds}")
     # Chunks keep the progress bar moving; each chunk still uses every worker.
     chunk = max(4 * workers, 8)
     parts: list[dict[str, Any]] = []

@@ -35,6 +35,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     submodule::add(m, "jps", |m| {
         m.add("JpsError", py.get_type::<JpsError>())?;
         m.add("MAX_STATES", jps::MAX_STATES)?;
+        m.add("MAX_SEEDS", jps::MAX_SEEDS)?;
         m.add_class::<PyGame>()?;
         m.add_function(wrap_pyfunction!(expected_reward, m)?)?;
         m.add_function(wrap_pyfunction!(purified, m)?)?;

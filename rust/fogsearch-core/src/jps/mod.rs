@@ -34,7 +34,9 @@ pub use mini_bridge::MiniBridge;
 pub use mini_hanabi::{MiniHanabi, PAYOFF as MINI_HANABI_PAYOFF};
 pub use openspiel_ids::{OPENSPIEL_CHANCE_PLAYER, OPENSPIEL_TERMINAL_PLAYER};
 pub use policy::{expected_reward, JointPolicy, Sweep};
-pub use runs::{run_seed, run_seeds, Init, RunConfig, SearchRun, SearchSettings, SeedRun};
+pub use runs::{
+    run_seed, run_seeds, Init, RunConfig, SearchRun, SearchSettings, SeedRun, MAX_SEEDS,
+};
 pub use search::{
     brute_force_step, joint_policy_search, jps_step, start_infosets, JpsOutcome, JpsSearchConfig,
     JpsSearchStats, Start, Step,
