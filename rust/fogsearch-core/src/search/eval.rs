@@ -181,9 +181,9 @@ mod tests {
     #[test]
     fn the_lost_king_threshold_sits_between_every_capture_and_the_mate_bound() {
         // Our moves and replies up to MAX_DEPTH, then the per-board plies: far below 1,000.
-        let deepest = (2 * crate::search::MAX_DEPTH + crate::search::MAX_BOARD_PLIES) as i32;
-        assert!(-(MATE - deepest) <= -KING_LOST_IN_SEARCH);
-        assert!(KING_LOST_IN_SEARCH > MATE_BOUND && KING_LOST_IN_SEARCH < MATE);
+        const DEEPEST: i32 = (2 * crate::search::MAX_DEPTH + crate::search::MAX_BOARD_PLIES) as i32;
+        const { assert!(-(MATE - DEEPEST) <= -KING_LOST_IN_SEARCH) };
+        const { assert!(KING_LOST_IN_SEARCH > MATE_BOUND && KING_LOST_IN_SEARCH < MATE) };
     }
 
     #[test]
