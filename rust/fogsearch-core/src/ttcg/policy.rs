@@ -286,6 +286,28 @@ impl Policy for BuiltinPolicy {
 mod tests {
     use super::*;
 
+    #[test]
+    fn policy_parameters_are_checked_where_they_enter() {
+        assert!(BiasPolicy::new(1, 0.0).is_ok() && BiasPolicy::new(1, 1.0).is_ok());
+        for bad in [-0.1, 1.1, f64::NAN] {
+            let err = BiasPolicy::new(1, bad).unwrap_err();
+            assert!(err.to_string().starts_with("bias must be in [0, 1]"));
+        }
+        assert!(SoftmaxPolicy::new(1, 0.0).is_ok());
+        for bad in [-1.0, f64::INFINITY, f64::NAN] {
+            let err = SoftmaxPolicy::new(1, bad).unwrap_err();
+            assert!(err.to_string().starts_with("beta must be finite and >= 0"));
+        }
+        assert!(
+            crate::ttcg::GreedPolicy::new(f64::NAN).is_err()
+                && crate::ttcg::IecWeight::new(-1.0).is_err()
+        );
+        assert!(
+            crate::ttcg::GreedPolicy::new(0.015).is_ok()
+                && crate::ttcg::IecWeight::new(0.015).is_ok()
+        );
+    }
+
     const TABLE: Table = Table {
         num_tricks: 3,
         dealer: 0,
