@@ -20,7 +20,7 @@ from fogsearch.bot.requests import (
     undoes,
 )
 from fogsearch.rbc import BoardSet
-from fogsearch.search import MATE
+from fogsearch.search import KING_LOST_IN_SEARCH, MATE
 
 
 def _key(move: chess.Move | None) -> str:
@@ -148,3 +148,10 @@ def test_our_pawns_are_read_from_the_set():
 )
 def test_material_lead_is_ours_minus_theirs_for_the_side_to_move(fen, lead):
     assert material_lead(chess.Board(fen)) == lead
+
+
+def test_the_lost_king_threshold_is_the_cores():
+    # One value, read from the core; the same as the -MATE + 1000 the bot played with before.
+    from fogsearch.bot import requests
+
+    assert requests.LOST == -KING_LOST_IN_SEARCH == -MATE + 1000

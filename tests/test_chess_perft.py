@@ -44,3 +44,14 @@ def test_notes_perft_values(fen, depth, nodes):
 def test_deeper_kiwipete_against_reference():
     fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -"
     assert perft(fen, 3) == reference_perft(chess.Board(fen), 3)
+
+
+def test_a_bad_perft_depth_is_a_value_error_naming_it():
+    # Python checks the type; the core refuses a depth above its limit, and says which.
+    from fogsearch.rbc import MAX_PERFT_DEPTH
+
+    with pytest.raises(ValueError, match=f"perft depth must be at most {MAX_PERFT_DEPTH}"):
+        perft(chess.STARTING_FEN, MAX_PERFT_DEPTH + 1)
+    for depth in (-1, 2.0, True):
+        with pytest.raises(ValueError, match="depth must be a non-negative integer"):
+            perft(chess.STARTING_FEN, depth)

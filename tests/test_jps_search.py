@@ -166,7 +166,7 @@ def test_bad_requests_raise_jps_errors():
         jps(game, Policy.uniform(game), iterations=0)
     with pytest.raises(JpsError, match="samples per information set"):
         jps(game, Policy.uniform(game), samples=0)
-    with pytest.raises(JpsError, match="init must be 'uniform' or 'cfr<iterations>'"):
+    with pytest.raises(JpsError, match="init must be 'random' or 'cfr<iterations>'"):
         run_seeds(game, "cfr", 2)
     with pytest.raises(JpsError, match="threads must be between 1 and 256"):
         run_seeds(game, "uniform", 2, threads=0)
@@ -174,3 +174,14 @@ def test_bad_requests_raise_jps_errors():
         jps_step(game, Policy.uniform(game), [99])
     with pytest.raises(KeyError, match="no information set"):
         Policy.uniform(game).at("p2:d0")
+
+
+def test_init_random_is_the_new_name_of_the_deprecated_uniform():
+    # JPS's "uniform" start was a random policy (unlike CFR's start="uniform"): now "random", the
+    # old spelling kept with a DeprecationWarning because the CLI offered it.
+    game = load_game("comm:l=3")
+    new = run_seeds(game, "random", 3, threads=1)
+    with pytest.warns(DeprecationWarning, match="call it 'random'"):
+        old = run_seeds(game, "uniform", 3, threads=1)
+    np.testing.assert_array_equal(new.init_values, old.init_values)
+    np.testing.assert_array_equal(new.values, old.values)

@@ -37,3 +37,16 @@ def test_the_thread_bound_is_the_native_one_on_both_sides_of_it():
 def test_an_engine_limit_past_the_core_bound_is_refused(name, value):
     with pytest.raises(ValueError, match=f"{name} must be an integer in"):
         search.EngineJudge("stockfish", **{name: value})
+
+
+def test_depth_and_plies_past_the_core_bound_are_refused_by_the_core():
+    # Python checks only the type; the core's SearchError (a ValueError) names the value.
+    fen = "4k3/8/8/8/8/8/8/3KR3 w - - 0 1"
+    with pytest.raises(ValueError, match=f"depth must be at most {search.MAX_DEPTH}"):
+        search.search([fen], search.MAX_DEPTH + 1)
+    with pytest.raises(ValueError, match=f"plies must be at most {search.MAX_BOARD_PLIES}"):
+        search.board_values([fen], plies=search.MAX_BOARD_PLIES + 1)
+    with pytest.raises(ValueError, match="most_plies"):
+        search.board_table([fen], most_plies=search.MAX_BOARD_PLIES + 1)
+    with pytest.raises(ValueError, match="depth must be a non-negative integer"):
+        search.search([fen], -1)

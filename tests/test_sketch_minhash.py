@@ -100,6 +100,15 @@ def test_intersection_formula_is_j_times_sum_over_one_plus_j():
         intersection_from_jaccard(0.3, -1, 70)
 
 
+@pytest.mark.parametrize("jaccard", [-0.1, 1.1, float("nan"), float("inf")])
+def test_a_jaccard_outside_zero_one_is_an_error_not_clamped(jaccard):
+    # One contract in Rust and Python: no estimator returns such a value, so it is a caller's
+    # mistake; clamping it would hide the mistake behind a plausible size.
+    with pytest.raises(SketchError, match=r"jaccard must lie in \[0, 1\]"):
+        intersection_from_jaccard(jaccard, 60, 70)
+    assert intersection_from_jaccard(1.0, 60, 70) == 60
+
+
 def test_k_hash_agrees_with_datasketch_within_statistical_error():
     datasketch = pytest.importorskip("datasketch")
     rng = np.random.default_rng(5)

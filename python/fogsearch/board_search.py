@@ -126,8 +126,7 @@ def board_values(
     factor to the power ``plies``: keep sets small. Raises :class:`SearchError` as
     :func:`mean_reply_values` does, for ``plies`` outside 0..``MAX_BOARD_PLIES`` or a bad
     ``time_limit``. The GIL is released while it runs; Ctrl-C stops it."""
-    if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies <= MAX_BOARD_PLIES:
-        raise ValueError(f"plies must be an integer in 0..{MAX_BOARD_PLIES}, got {plies!r}")
+    _check_plies("plies", plies)
     if isinstance(time_limit, bool):
         raise ValueError(f"time_limit must be a number of seconds or None, got {time_limit!r}")
     raw = _native.board_values(_boards(board_set), ucis_of(requests, "requests"), plies, time_limit)
@@ -149,6 +148,13 @@ class BoardTable:
     values: np.ndarray
     plies: np.ndarray
     nodes: int
+
+
+def _check_plies(name: str, plies: object) -> None:
+    """The type only (an int the native u32 holds); the core refuses more than MAX_BOARD_PLIES
+    with a SearchError (a ValueError) naming the plies."""
+    if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies < 2**32:
+        raise ValueError(f"{name} must be a non-negative integer, got {plies!r}")
 
 
 def _threads(threads: int | None) -> int:
@@ -183,12 +189,7 @@ def board_table(
     if least_plies is not None:
         checked.append(("least_plies", least_plies))
     for name, plies in checked:
-        if (
-            isinstance(plies, bool)
-            or not isinstance(plies, int)
-            or not 0 <= plies <= MAX_BOARD_PLIES
-        ):
-            raise ValueError(f"{name} must be an integer in 0..{MAX_BOARD_PLIES}, got {plies!r}")
+        _check_plies(name, plies)
     if isinstance(time_limit, bool):
         raise ValueError(f"time_limit must be a number of seconds or None, got {time_limit!r}")
     ucis, values, plies_done, nodes = _native.board_table(

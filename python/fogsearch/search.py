@@ -45,6 +45,7 @@ __all__ = [
     "MATE",
     "MATE_BOUND",
     "MATED",
+    "KING_LOST_IN_SEARCH",
     "MAX_BOARD_PLIES",
     "MAX_DEPTH",
     "MATERIAL_POINTS",
@@ -75,6 +76,9 @@ MATED: int = _native.MATED
 """The one-reply outcome of a board where the opponent forces our king's capture next move
 (:func:`mean_reply_values` with ``mate_threats``) is ``-MATED``: below any evaluation, above a
 capture within the search."""
+KING_LOST_IN_SEARCH: int = _native.KING_LOST_IN_SEARCH
+"""A set-search value at or below ``-KING_LOST_IN_SEARCH`` loses our king on some board whatever
+we request (the core's threshold; see its doc for why it is not ``MATE_BOUND``)."""
 MAX_DEPTH: int = _native.MAX_DEPTH
 """The deepest :func:`search`: deeper ones never finish."""
 MAX_BOARD_PLIES: int = _native.MAX_BOARD_PLIES
@@ -238,8 +242,10 @@ def _result(raw: dict) -> SearchResult:
 
 
 def _check_depth(depth: object) -> None:
-    if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
-        raise ValueError(f"depth must be an integer in 1..{MAX_DEPTH}, got {depth!r}")
+    """The type only (an int the native u32 holds); the core refuses 0 and depths above
+    MAX_DEPTH with a SearchError (a ValueError) naming the depth."""
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth < 2**32:
+        raise ValueError(f"depth must be a non-negative integer, got {depth!r}")
 
 
 def _config(config: object) -> SearchConfig:

@@ -13,6 +13,7 @@ from fogsearch._core import JpsError as JpsError
 __all__ = [
     "JpsError",
     "MAX_STATES",
+    "MAX_SEEDS",
     "Game",
     "expected_reward",
     "purified",
@@ -28,6 +29,7 @@ __all__ = [
 ]
 
 MAX_STATES: int
+MAX_SEEDS: int
 """No game is enumerated with more states than this."""
 
 _Probs = npt.NDArray[np.float64]
@@ -76,7 +78,8 @@ class Game:
         ``utility``, ``chance_prob``."""
 
     def action_label(self, player: int, action: int) -> str | None:
-        """The label of ``action`` for ``player`` (-1: chance)."""
+        """The label of ``action`` for ``player`` (OpenSpiel's ids: -1 chance); None for an id or
+        action without one."""
 
     def deal_view(self, player: int, action: int) -> str | None:
         """What ``player`` sees of the deal ``action`` at the root (its private value)."""

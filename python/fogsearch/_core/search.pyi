@@ -17,6 +17,7 @@ __all__ = [
     "MATE",
     "MATE_BOUND",
     "MATED",
+    "KING_LOST_IN_SEARCH",
     "PIECE_VALUES",
     "MATERIAL_POINTS",
     "default_config",
@@ -39,6 +40,7 @@ MAX_BOARD_PLIES: int
 MATE: int
 MATE_BOUND: int
 MATED: int
+KING_LOST_IN_SEARCH: int
 PIECE_VALUES: list[int]
 MATERIAL_POINTS: list[int]
 

@@ -213,4 +213,6 @@ def mix64(key: int | np.integer) -> int:
     linearity of Zobrist keys. Takes an int or numpy integer in ``[0, 2**64)``."""
 
 def intersection_from_jaccard(jaccard: float, size_a: float, size_b: float) -> float:
-    """|A∩B| = J(|A|+|B|)/(1+J), clamped to [0, min(|A|, |B|)] (the paper's (1-J) is an erratum)."""
+    """|A∩B| = J(|A|+|B|)/(1+J), clamped to [0, min(|A|, |B|)] (the paper's (1-J) is an erratum).
+    A ``jaccard`` outside [0, 1] or a negative or non-finite size raises ``SketchError``, as in
+    the core."""

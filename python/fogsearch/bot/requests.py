@@ -14,13 +14,11 @@ from collections.abc import Callable
 import chess
 
 from fogsearch.rbc import BoardSet, revise_move
-from fogsearch.search import MATE, MATERIAL_POINTS
+from fogsearch.search import KING_LOST_IN_SEARCH, MATE, MATERIAL_POINTS
 
-LOST = -MATE + 1000
-"""Values at or below this lose our king on some board whatever we do: a king capture within the
-set search (``-(MATE - ply)``, no search reaching 1,000 plies). Not ``-MATE_BOUND``, which is
-equivalent on every search value but not on the boards judgement's ``-king_loss_cp`` (up to
-10^6), so it would change a setting's play."""
+LOST = -KING_LOST_IN_SEARCH
+"""Values at or below this lose our king on some board whatever we do (the core's
+``KING_LOST_IN_SEARCH``, which says why it is not ``-MATE_BOUND``)."""
 
 MeansOf = Callable[[list[chess.Move | None]], dict[str, float]]
 """Per candidate request, its mean outcome over the boards (UCI keys, ``"0000"`` for a pass)."""

@@ -13,13 +13,13 @@ import argparse
 import json
 import sys
 
-from fogsearch._core.jps import JpsError
+from fogsearch._core.jps import MAX_SEEDS, JpsError
 from fogsearch.arguments import UsageError, bounded_int, cores
 from fogsearch.jps.game import load_game
 from fogsearch.jps.seeds import run_seeds
 from fogsearch.limits import MAX_THREADS
 
-SEEDS = bounded_int(1, 1_000_000, "each seed runs CFR and JPS once")
+SEEDS = bounded_int(1, MAX_SEEDS, "each seed runs CFR and JPS once")
 THREADS = bounded_int(1, MAX_THREADS, "more threads than cores only add switching")
 SAMPLES = bounded_int(1, 10_000, "the paper samples at most 30; more is all states anyway")
 
@@ -39,8 +39,9 @@ def add_parser(subparsers) -> None:
     p.add_argument(
         "--init",
         required=True,
-        choices=["cfr1k", "uniform"],
-        help="start from the paper's CFR after 1,000 iterations, or from a random policy",
+        choices=["cfr1k", "random", "uniform"],
+        help="start from the paper's CFR after 1,000 iterations, or from a random policy "
+        "('uniform' is the old name of 'random')",
     )
     p.add_argument("--seeds", type=SEEDS, required=True, help="number of seeds (1-1000000)")
     p.add_argument(
@@ -66,9 +67,11 @@ def run(args: argparse.Namespace) -> int:
     native run at once (``fogsearch: interrupted``, exit 130)."""
     try:
         game = load_game(args.game)
+        if args.init == "uniform":
+            print("fogsearch jps: --init uniform is now called --init random", file=sys.stderr)
         result = run_seeds(
             game,
-            args.init,
+            "random" if args.init == "uniform" else args.init,
             args.seeds,
             samples=args.samples,
             threads=args.threads if args.threads is not None else min(cores(), MAX_THREADS),

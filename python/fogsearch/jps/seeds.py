@@ -4,6 +4,7 @@ random policy), then JPS with each setting from that start (Table 1 and Table 2 
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,12 +25,22 @@ _CFR_INIT = re.compile(r"cfr(\d+)(k?)")
 
 
 def _parse_init(init: str) -> tuple[str, int]:
-    """``"cfr1k"`` -> ("cfr", 1000), ``"cfr250"`` -> ("cfr", 250), ``"uniform"`` -> random."""
+    """``"cfr1k"`` -> ("cfr", 1000), ``"cfr250"`` -> ("cfr", 250), ``"random"`` -> a random
+    policy. ``"uniform"`` is the old spelling of ``"random"`` (the start was never the uniform
+    policy, which is what CFR's ``start="uniform"`` means); it still works, with a
+    DeprecationWarning, because ``fogsearch jps --init uniform`` offered it."""
     if init == "uniform":
+        warnings.warn(
+            "init 'uniform' starts from a random policy; call it 'random'",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        return "random", 0
+    if init == "random":
         return "random", 0
     m = _CFR_INIT.fullmatch(init)
     if m is None:
-        raise JpsError(f"init must be 'uniform' or 'cfr<iterations>' like 'cfr1k', got {init!r}")
+        raise JpsError(f"init must be 'random' or 'cfr<iterations>' like 'cfr1k', got {init!r}")
     return "cfr", int(m.group(1)) * (1000 if m.group(2) else 1)
 
 
@@ -108,7 +119,7 @@ def run_seeds_many(
     progress: bool = False,
 ) -> list[SeedsResult]:
     """For each seed: a start (``init``: ``"cfr1k"`` is the paper's CFR for 1,000 iterations,
-    ``"cfr<N>"`` for N, ``"uniform"`` a random policy), then JPS once per entry of ``settings``
+    ``"cfr<N>"`` for N, ``"random"`` a random policy), then JPS once per entry of ``settings``
     (keys ``depth``, ``samples``, ``iterations`` as :func:`jps`, and ``purify_start``: JPS starts
     from CFR's raw last iterate, as the paper's code does, unless it is true), all from the same
     start. Seeds run in parallel on ``threads`` workers (default: all cores); results do not
@@ -132,8 +143,9 @@ def run_seeds_many(
             )
         )
     workers = _threads(threads)
-    if not 1 <= seeds <= 1_000_000:
-        raise JpsError(f"seeds must be between 1 and 1000000, got {seeds}")
+    # The core sees one chunk of seeds at a time, so the total is checked here, with its bound.
+    if not 1 <= seeds <= _native.MAX_SEEDS:
+        raise JpsError(f"seeds must be between 1 and {_native.MAX_SEEDS}, got {seeds}")
     # Chunks keep the progress bar moving; each chunk still uses every worker.
     chunk = max(4 * workers, 8)
     parts: list[dict[str, Any]] = []

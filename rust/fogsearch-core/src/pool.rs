@@ -56,6 +56,15 @@ pub fn check_threads(threads: usize) -> Result<usize, PoolError> {
     }
 }
 
+/// The worker count of a request: all the cores this process may use (at most [`MAX_THREADS`])
+/// when it names none, else `threads` checked.
+pub fn threads_or_all_cores(threads: Option<usize>) -> Result<usize, PoolError> {
+    match threads {
+        None => Ok(available_cores().min(MAX_THREADS)),
+        Some(n) => check_threads(n),
+    }
+}
+
 static POOLS: Mutex<Vec<(usize, Arc<ThreadPool>)>> = Mutex::new(Vec::new());
 
 /// The shared pool of `threads` workers, started on first use.
@@ -93,6 +102,21 @@ pub fn install<R: Send>(threads: usize, op: impl FnOnce() -> R + Send) -> Result
     Ok(pool(threads)?.install(op))
 }
 
+/// Runs `op` in the shared pool of `threads` workers when that can pay, else on the calling
+/// thread: when one worker is asked for, or when `worth_splitting` is false (the work is too small
+/// to split, and waking a pool costs tens of microseconds).
+pub fn install_if_worth_it<R: Send>(
+    threads: usize,
+    worth_splitting: bool,
+    op: impl FnOnce() -> R + Send,
+) -> Result<R, PoolError> {
+    if threads == 1 || !worth_splitting {
+        Ok(op())
+    } else {
+        install(threads, op)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,6 +131,37 @@ mod tests {
         let b = pool(3).unwrap();
         assert!(Arc::ptr_eq(&a, &b));
         assert_eq!(install(3, rayon::current_num_threads).unwrap(), 3);
+    }
+
+    #[test]
+    fn small_work_or_one_worker_stays_on_the_calling_thread() {
+        let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+        let here = std::thread::current().id();
+        let on = |threads, worth| {
+            install_if_worth_it(threads, worth, || std::thread::current().id()).unwrap()
+        };
+        assert_eq!(on(1, true), here);
+        assert_eq!(on(3, false), here);
+        assert_ne!(on(3, true), here);
+        assert_eq!(
+            install_if_worth_it(3, true, rayon::current_num_threads),
+            Ok(3)
+        );
+        assert_eq!(
+            install_if_worth_it(0, true, || ()),
+            Err(PoolError::BadThreadCount(0))
+        );
+    }
+
+    #[test]
+    fn no_count_means_every_core_within_the_bound() {
+        let all = threads_or_all_cores(None).unwrap();
+        assert_eq!(all, available_cores().min(MAX_THREADS));
+        assert_eq!(threads_or_all_cores(Some(2)), Ok(2));
+        assert_eq!(
+            threads_or_all_cores(Some(MAX_THREADS + 1)),
+            Err(PoolError::BadThreadCount(MAX_THREADS + 1))
+        );
     }
 
     #[test]

@@ -29,3 +29,16 @@ fn kiwipete_depth_3() {
 fn promotions_depth_3() {
     assert_eq!(perft(PROMOTIONS, 3), 71_811);
 }
+
+#[test]
+fn a_perft_deeper_than_the_limit_is_refused_before_any_work() {
+    use fogsearch_core::chess::{PerftTooDeep, MAX_PERFT_DEPTH};
+    let board =
+        Board::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+    let stop = &fogsearch_core::stop::NEVER;
+    assert_eq!(
+        board.perft_checked(MAX_PERFT_DEPTH + 1, stop),
+        Err(PerftTooDeep(MAX_PERFT_DEPTH + 1))
+    );
+    assert_eq!(board.perft_checked(2, stop), Ok(Some(400)));
+}

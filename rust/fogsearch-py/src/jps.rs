@@ -12,8 +12,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use fogsearch_core::jps::{
-    self, Actor, CfrConfig, CfrStart, GameSpec, GameTree, Init, JpsError as CoreError,
-    JpsSearchConfig, JpsSearchStats, Policy, RunConfig, SearchSettings, Start, Step,
+    self, Actor, CfrConfig, CfrStart, GameSpec, GameTree, Init, JointPolicy, JpsError as CoreError,
+    JpsSearchConfig, JpsSearchStats, RunConfig, SearchSettings, Start, Step,
 };
 use fogsearch_core::stop::Stop;
 
@@ -28,10 +28,6 @@ create_exception!(
      range, or a policy that does not belong to the game."
 );
 
-/// OpenSpiel's player ids for chance and terminal states.
-const CHANCE_PLAYER_ID: i64 = -1;
-const TERMINAL_PLAYER_ID: i64 = -4;
-
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     // Every error class is also importable from `fogsearch._core` itself.
@@ -39,6 +35,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     submodule::add(m, "jps", |m| {
         m.add("JpsError", py.get_type::<JpsError>())?;
         m.add("MAX_STATES", jps::MAX_STATES)?;
+        m.add("MAX_SEEDS", jps::MAX_SEEDS)?;
         m.add_class::<PyGame>()?;
         m.add_function(wrap_pyfunction!(expected_reward, m)?)?;
         m.add_function(wrap_pyfunction!(purified, m)?)?;
@@ -173,16 +170,13 @@ impl PyGame {
                 first_child[k] = children.start as i64;
             }
             action[k] = tree.action(h) as i64;
-            player[k] = match tree.actor(h) {
-                Actor::Chance => {
-                    for (c, p) in children.zip(tree.chance_probs(h)) {
-                        chance_prob[c as usize] = *p;
-                    }
-                    CHANCE_PLAYER_ID
+            let actor = tree.actor(h);
+            if actor == Actor::Chance {
+                for (c, p) in children.zip(tree.chance_probs(h)) {
+                    chance_prob[c as usize] = *p;
                 }
-                Actor::Terminal => TERMINAL_PLAYER_ID,
-                Actor::Player(p) => p as i64,
-            };
+            }
+            player[k] = actor.openspiel_player_id();
             infoset[k] = tree.infoset_of(h).map_or(-1, i64::from);
             utility[k] = tree.utility(h);
         }
@@ -204,11 +198,7 @@ impl PyGame {
 
     /// The label of `action` for `player` (-1: chance), as OpenSpiel's `action_to_string`.
     fn action_label(&self, player: i64, action: u16) -> Option<String> {
-        let actor = if player < 0 {
-            Actor::Chance
-        } else {
-            Actor::Player(u8::try_from(player).ok()?)
-        };
+        let actor = Actor::from_openspiel_player_id(player)?;
         self.tree.action_label(actor, action).map(str::to_string)
     }
 
@@ -241,15 +231,15 @@ impl PyGame {
 }
 
 /// A policy array checked against the game.
-fn checked_policy(game: &PyGame, probs: PyReadonlyArray1<'_, f64>) -> PyResult<Policy> {
+fn checked_policy(game: &PyGame, probs: PyReadonlyArray1<'_, f64>) -> PyResult<JointPolicy> {
     let values = probs
         .as_slice()
         .map(<[f64]>::to_vec)
         .unwrap_or_else(|_| probs.as_array().to_vec());
-    Policy::from_probs(&game.tree, values).map_err(jps_error)
+    JointPolicy::from_probs(&game.tree, values).map_err(jps_error)
 }
 
-fn array<'py>(py: Python<'py>, policy: Policy) -> Bound<'py, PyArray1<f64>> {
+fn array<'py>(py: Python<'py>, policy: JointPolicy) -> Bound<'py, PyArray1<f64>> {
     policy.into_probs().into_pyarray(py)
 }
 
@@ -287,7 +277,7 @@ fn random_policy<'py>(
     let tree = &game.get().tree;
     array(
         py,
-        Policy::random(tree, &mut fogsearch_core::rng::Rng::new(seed)),
+        JointPolicy::random(tree, &mut fogsearch_core::rng::Rng::new(seed)),
     )
 }
 
@@ -311,15 +301,7 @@ fn cfr<'py>(
     exploration: f64,
     seed: u64,
 ) -> PyResult<CfrArrays<'py>> {
-    let start = match start {
-        "uniform" => CfrStart::Uniform,
-        "random" => CfrStart::Random,
-        other => {
-            return Err(JpsError::new_err(format!(
-                "cfr start must be 'uniform' or 'random', got {other:?}"
-            )))
-        }
-    };
+    let start: CfrStart = start.parse().map_err(jps_error)?;
     let config = CfrConfig {
         iterations,
         plus,
@@ -461,7 +443,7 @@ fn brute_force_step<'py>(
 }
 
 /// One JPS iteration's search in the core ([`jps::jps_step`] or [`jps::brute_force_step`]).
-type StepFn = fn(&GameTree, &Policy, &[u32], Option<u16>, &Stop) -> Result<Step, CoreError>;
+type StepFn = fn(&GameTree, &JointPolicy, &[u32], Option<u16>, &Stop) -> Result<Step, CoreError>;
 
 /// The core's search of one iteration's chains, `step`, run without the GIL on `game` from the
 /// policy `probs`.
@@ -500,17 +482,7 @@ fn run_seeds<'py>(
     count: u64,
     threads: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let init = match init {
-        "cfr" => Init::Cfr {
-            iterations: cfr_iterations,
-        },
-        "random" => Init::Random,
-        other => {
-            return Err(JpsError::new_err(format!(
-                "init must be 'cfr' or 'random', got {other:?}"
-            )))
-        }
-    };
+    let init = Init::from_kind(init, cfr_iterations).map_err(jps_error)?;
     let config = RunConfig {
         init,
         searches: searches

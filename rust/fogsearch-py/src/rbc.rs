@@ -132,16 +132,12 @@ fn parse_piece(piece: Option<(u8, bool)>) -> PyResult<Option<Piece>> {
 /// Bulk-counted RBC pseudo-legal perft of `fen` to `depth`.
 #[pyfunction]
 fn perft(py: Python<'_>, fen: &str, depth: u32) -> PyResult<u64> {
-    if depth > MAX_PERFT_DEPTH {
-        return Err(PyValueError::new_err(format!(
-            "perft depth must be at most {MAX_PERFT_DEPTH} (deeper counts take weeks), got {depth}"
-        )));
-    }
     let board = parse_board(fen)?;
     // None only when stopped, and then the KeyboardInterrupt is what Python sees.
     detach_interruptible(py, move |stop| {
-        board.perft_stoppable(depth, stop).unwrap_or(0)
-    })
+        board.perft_checked(depth, stop).map(|n| n.unwrap_or(0))
+    })?
+    .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// The FEN as fogsearch stores it (e.p. square only where an e.p. capture is possible).
@@ -213,23 +209,9 @@ impl PyBoardSet {
         let inner = &self.inner;
         let threads = self.threads;
         detach_guarded(py, move || {
-            in_pool(threads, inner.would_use_threads(), || f(inner))
+            pool::install_if_worth_it(threads, inner.would_use_threads(), || f(inner))
         })?
         .map_err(|e| FogsearchError::new_err(e.to_string()))
-    }
-}
-
-/// Runs `f` in the shared pool of `threads` workers, or on this thread when one is asked for or the
-/// work is too small to split (waking a pool costs tens of microseconds).
-fn in_pool<T: Send>(
-    threads: usize,
-    large: bool,
-    f: impl FnOnce() -> T + Send,
-) -> Result<T, pool::PoolError> {
-    if threads == 1 || !large {
-        Ok(f())
-    } else {
-        pool::install(threads, f)
     }
 }
 
@@ -245,7 +227,7 @@ fn update(
     let inner = &mut this.inner;
     let large = inner.would_use_threads();
     detach_interruptible(slf.py(), move |stop| {
-        in_pool(threads, large, || f(inner, stop))
+        pool::install_if_worth_it(threads, large, || f(inner, stop))
     })?
     .map_err(|e| FogsearchError::new_err(e.to_string()))?
     .map_err(rbc_err)
@@ -262,10 +244,8 @@ impl PyBoardSet {
         threads: Option<usize>,
         max_boards: Option<usize>,
     ) -> PyResult<Self> {
-        let threads = match threads {
-            None => pool::available_cores(),
-            Some(n) => pool::check_threads(n).map_err(|e| PyValueError::new_err(e.to_string()))?,
-        };
+        let threads = pool::threads_or_all_cores(threads)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
         let color = Color::from_python_bool(white);
         let mut inner = match fens {
             None => BoardSet::start(color),
@@ -448,7 +428,8 @@ impl PyBoardSet {
         let inner = detach_guarded(py, move || BoardSet::from_bytes(&data))?.map_err(rbc_err)?;
         Ok(PyBoardSet {
             inner,
-            threads: pool::available_cores(),
+            threads: pool::threads_or_all_cores(None)
+                .map_err(|e| PyValueError::new_err(e.to_string()))?,
         })
     }
 

@@ -39,6 +39,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add("MATE", search::MATE)?;
         m.add("MATE_BOUND", search::MATE_BOUND)?;
         m.add("MATED", search::MATED)?;
+        m.add("KING_LOST_IN_SEARCH", search::KING_LOST_IN_SEARCH)?;
         m.add("PIECE_VALUES", search::PIECE_VALUES.to_vec())?;
         m.add(
             "MATERIAL_POINTS",

@@ -751,22 +751,11 @@ fn mix64(key: &Bound<'_, PyAny>) -> PyResult<u64> {
     Ok(core::mix64(scalar_key(key)?))
 }
 
-/// |A ∩ B| = J(|A| + |B|)/(1 + J), clamped to [0, min(|A|, |B|)].
+/// |A ∩ B| = J(|A| + |B|)/(1 + J), clamped to [0, min(|A|, |B|)]; the core rejects a Jaccard
+/// outside [0, 1] and a bad size.
 #[pyfunction]
 fn intersection_from_jaccard(jaccard: f64, size_a: f64, size_b: f64) -> PyResult<f64> {
-    for (name, value) in [("size_a", size_a), ("size_b", size_b)] {
-        if !(value.is_finite() && value >= 0.0) {
-            return Err(PyValueError::new_err(format!(
-                "{name} must be a finite non-negative set size, got {value}"
-            )));
-        }
-    }
-    if !(0.0..=1.0).contains(&jaccard) {
-        return Err(PyValueError::new_err(format!(
-            "jaccard must lie in [0, 1], got {jaccard}"
-        )));
-    }
-    Ok(core::intersection_from_jaccard(jaccard, size_a, size_b))
+    core::intersection_from_jaccard(jaccard, size_a, size_b).map_err(sketch_err)
 }
 
 /// `fogsearch._core.sketch`; `SketchError` is also on `fogsearch._core`, beside every other

@@ -23,7 +23,7 @@ pub use bitboard::Bitboard;
 pub use board::Board;
 pub use encoding::ENCODED_BOARD_BYTES;
 pub use fen::FenError;
-pub use movegen::{MoveList, MAX_PERFT_DEPTH};
+pub use movegen::{MoveList, PerftTooDeep, MAX_PERFT_DEPTH};
 pub use types::{
     parse_square, square_file, square_name, square_rank, Color, Move, MoveParseError, Piece,
     PieceType, Square, MATERIAL_POINTS,

@@ -75,6 +75,22 @@ const PROMOTIONS: [PieceType; 4] = [
 /// nodes, weeks of work (and the recursion needs a frame per ply).
 pub const MAX_PERFT_DEPTH: u32 = 10;
 
+/// A perft depth above [`MAX_PERFT_DEPTH`], refused where it enters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PerftTooDeep(pub u32);
+
+impl std::fmt::Display for PerftTooDeep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "perft depth must be at most {MAX_PERFT_DEPTH} (deeper counts take weeks), got {}",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for PerftTooDeep {}
+
 impl Board {
     /// Appends every RBC pseudo-legal move to `out` (which is cleared first).
     pub fn pseudo_legal_moves(&self, out: &mut MoveList) {
@@ -294,6 +310,19 @@ impl Board {
             return Some(total);
         }
         Some(self.perft_small(depth))
+    }
+
+    /// [`Board::perft_stoppable`] for a depth from outside: one above [`MAX_PERFT_DEPTH`] is
+    /// refused before any work.
+    pub fn perft_checked(
+        &self,
+        depth: u32,
+        stop: &crate::stop::Stop,
+    ) -> Result<Option<u64>, PerftTooDeep> {
+        if depth > MAX_PERFT_DEPTH {
+            return Err(PerftTooDeep(depth));
+        }
+        Ok(self.perft_stoppable(depth, stop))
     }
 
     fn perft_small(&self, depth: u32) -> u64 {

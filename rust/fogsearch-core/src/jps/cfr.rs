@@ -15,7 +15,7 @@ use crate::rng::Rng;
 use crate::stop::Stop;
 
 use super::error::{bounded, JpsError};
-use super::policy::{dot, Policy};
+use super::policy::{dot, JointPolicy};
 use super::tree::{Actor, GameTree};
 
 /// At most this many CFR iterations per call.
@@ -28,6 +28,21 @@ pub enum CfrStart {
     Uniform,
     /// Independent U(0, 1) weights per information set, normalised, from the seed (the paper).
     Random,
+}
+
+impl std::str::FromStr for CfrStart {
+    type Err = JpsError;
+
+    /// `"uniform"` or `"random"`, as the Python API spells them.
+    fn from_str(name: &str) -> Result<Self, JpsError> {
+        match name {
+            "uniform" => Ok(CfrStart::Uniform),
+            "random" => Ok(CfrStart::Random),
+            other => Err(JpsError::OutOfRange(format!(
+                "cfr start must be 'uniform' or 'random', got {other:?}"
+            ))),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -74,9 +89,9 @@ impl CfrConfig {
 #[derive(Clone, Debug)]
 pub struct CfrResult {
     /// The last iterate.
-    pub current: Policy,
+    pub current: JointPolicy,
     /// The reach-weighted average of the iterates (linearly weighted for CFR+).
-    pub average: Policy,
+    pub average: JointPolicy,
     /// The game value of the current policy, averaged over the iterations.
     pub mean_value: f64,
 }
@@ -167,9 +182,9 @@ struct Solver<'t> {
 impl<'t> Solver<'t> {
     fn new(tree: &'t GameTree, config: &CfrConfig) -> Solver<'t> {
         let policy = match config.start {
-            CfrStart::Uniform => Policy::uniform(tree),
+            CfrStart::Uniform => JointPolicy::uniform(tree),
             CfrStart::Random => {
-                Policy::random(tree, &mut Rng::stream(config.seed, STREAM_CFR_START))
+                JointPolicy::random(tree, &mut Rng::stream(config.seed, STREAM_CFR_START))
             }
         };
         let slots = tree.num_slots();
@@ -303,18 +318,20 @@ impl<'t> Solver<'t> {
         }
     }
 
-    fn current(&self) -> Policy {
+    fn current(&self) -> JointPolicy {
         let probs = self.probs[..self.tree.num_slots()].to_vec();
-        Policy::from_probs(self.tree, probs).unwrap_or_else(|_| Policy::uniform(self.tree))
+        JointPolicy::from_probs(self.tree, probs)
+            .unwrap_or_else(|_| JointPolicy::uniform(self.tree))
     }
 
-    fn average(&self) -> Policy {
+    fn average(&self) -> JointPolicy {
         let mut probs = self.policy_sum.clone();
         for info in self.tree.infosets() {
             let o = info.offset as usize;
             super::policy::normalise(&mut probs[o..o + info.num_actions as usize]);
         }
-        Policy::from_probs(self.tree, probs).unwrap_or_else(|_| Policy::uniform(self.tree))
+        JointPolicy::from_probs(self.tree, probs)
+            .unwrap_or_else(|_| JointPolicy::uniform(self.tree))
     }
 }
 
@@ -340,7 +357,7 @@ mod tests {
         iterations: u32,
         plus: bool,
         alternating: bool,
-    ) -> (Policy, Policy) {
+    ) -> (JointPolicy, JointPolicy) {
         fn walk(
             tree: &GameTree,
             node: u32,
@@ -390,7 +407,7 @@ mod tests {
                 }
             }
         }
-        let mut sigma = Policy::uniform(tree).into_probs();
+        let mut sigma = JointPolicy::uniform(tree).into_probs();
         let mut regret = vec![0.0; sigma.len()];
         let mut sum = vec![0.0; sigma.len()];
         let matching = |sigma: &mut [f64], regret: &mut [f64], only: Option<u8>| {
@@ -450,12 +467,12 @@ mod tests {
             super::super::policy::normalise(&mut sum[o..o + info.num_actions as usize]);
         }
         (
-            Policy::from_probs(tree, sigma).unwrap(),
-            Policy::from_probs(tree, sum).unwrap(),
+            JointPolicy::from_probs(tree, sigma).unwrap(),
+            JointPolicy::from_probs(tree, sum).unwrap(),
         )
     }
 
-    fn close(a: &Policy, b: &Policy) -> f64 {
+    fn close(a: &JointPolicy, b: &JointPolicy) -> f64 {
         a.probs()
             .iter()
             .zip(b.probs())
@@ -492,7 +509,7 @@ mod tests {
         let (a, b, c) = (run(1), run(1), run(2));
         assert_eq!(a.current, b.current);
         assert_ne!(a.current, c.current);
-        let uniform = expected_reward(tree, &Policy::uniform(tree)).unwrap();
+        let uniform = expected_reward(tree, &JointPolicy::uniform(tree)).unwrap();
         let purified = expected_reward(tree, &a.current.purified(tree)).unwrap();
         assert!(purified > uniform + 1.0, "{purified} vs {uniform}");
         assert!(a.mean_value > uniform);

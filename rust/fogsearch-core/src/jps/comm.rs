@@ -155,13 +155,13 @@ impl Rules for Comm {
 
 #[cfg(test)]
 mod tests {
-    use crate::jps::policy::{expected_reward, Policy};
+    use crate::jps::policy::{expected_reward, JointPolicy};
     use crate::jps::testing::game;
 
     /// P1 sends `s1` in binary, P2 reads it back: the perfect code every L allows.
-    fn binary_code(l: u32) -> Policy {
+    fn binary_code(l: u32) -> JointPolicy {
         let tree = game(&format!("comm:l={l}"));
-        let mut policy = Policy::uniform(tree);
+        let mut policy = JointPolicy::uniform(tree);
         for i in 0..tree.num_infosets() as u32 {
             // Labels read "p0 s=5 signals=01" or "p1 signals=011" (first signal first).
             let label = tree.infoset_label(i).to_string();
@@ -192,7 +192,7 @@ mod tests {
         for l in [3, 5] {
             let tree = game(&format!("comm:l={l}"));
             assert_eq!(expected_reward(tree, &binary_code(l)).unwrap(), 1.0);
-            let uniform = expected_reward(tree, &Policy::uniform(tree)).unwrap();
+            let uniform = expected_reward(tree, &JointPolicy::uniform(tree)).unwrap();
             assert!((uniform - 1.0 / (1u32 << l) as f64).abs() < 1e-12);
         }
     }

@@ -12,7 +12,7 @@
 //! re-evaluation.
 
 use super::error::JpsError;
-use super::policy::{dot, Policy, Sweep};
+use super::policy::{dot, JointPolicy, Sweep};
 use super::tree::GameTree;
 
 /// Theorem 1's terms for one policy change.
@@ -27,8 +27,8 @@ pub struct ValueChange {
 /// `rho(h)` for every state (zero for chance and terminal states, where nobody decides).
 pub fn policy_change_density(
     tree: &GameTree,
-    old: &Policy,
-    new: &Policy,
+    old: &JointPolicy,
+    new: &JointPolicy,
 ) -> Result<Vec<f64>, JpsError> {
     old.check(tree)?;
     new.check(tree)?;
@@ -44,7 +44,11 @@ pub fn policy_change_density(
 
 /// Theorem 1: the change of the game value, information set by information set, from the
 /// values under `old` and the reach under `new` alone.
-pub fn value_change(tree: &GameTree, old: &Policy, new: &Policy) -> Result<ValueChange, JpsError> {
+pub fn value_change(
+    tree: &GameTree,
+    old: &JointPolicy,
+    new: &JointPolicy,
+) -> Result<ValueChange, JpsError> {
     old.check(tree)?;
     new.check(tree)?;
     let (before, after) = sweeps(tree, old, new);
@@ -65,7 +69,7 @@ pub fn value_change(tree: &GameTree, old: &Policy, new: &Policy) -> Result<Value
     Ok(ValueChange { by_infoset, total })
 }
 
-fn sweeps(tree: &GameTree, old: &Policy, new: &Policy) -> (Sweep, Sweep) {
+fn sweeps(tree: &GameTree, old: &JointPolicy, new: &JointPolicy) -> (Sweep, Sweep) {
     let mut before = Sweep::new(tree);
     before.evaluate(tree, old.probs());
     let mut after = Sweep::new(tree);
@@ -98,7 +102,7 @@ mod tests {
             let mut rng = Rng::new(33);
             let trials = if tree.num_states() > 1_000_000 { 2 } else { 6 };
             for trial in 0..trials {
-                let old = Policy::random(tree, &mut rng);
+                let old = JointPolicy::random(tree, &mut rng);
                 let count = [1, 3, tree.num_infosets() / 10 + 1][trial % 3];
                 let changed = some_infosets(tree, count, &mut rng);
                 let new = perturb(tree, &old, &changed, &mut rng);
@@ -120,7 +124,7 @@ mod tests {
     fn density_vanishes_where_the_policy_is_unchanged_and_sums_to_the_change() {
         let tree = game("mini_bridge:n=3");
         let mut rng = Rng::new(7);
-        let old = Policy::random(tree, &mut rng);
+        let old = JointPolicy::random(tree, &mut rng);
         let changed = some_infosets(tree, 20, &mut rng);
         let new = perturb(tree, &old, &changed, &mut rng);
         let rho = policy_change_density(tree, &old, &new).unwrap();

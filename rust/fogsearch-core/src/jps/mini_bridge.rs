@@ -197,7 +197,7 @@ impl Rules for MiniBridge {
 mod tests {
     use std::collections::HashMap;
 
-    use crate::jps::policy::{expected_reward, Policy};
+    use crate::jps::policy::{expected_reward, JointPolicy};
     use crate::jps::testing::game;
     use crate::jps::tree::Actor;
 
@@ -251,7 +251,7 @@ mod tests {
             }
             assert!(tree.children(node).is_empty(), "{row} ends the auction");
         }
-        let mut policy = Policy::uniform(tree);
+        let mut policy = JointPolicy::uniform(tree);
         for (i, a) in choice {
             let index = tree
                 .children(tree.states(i)[0])

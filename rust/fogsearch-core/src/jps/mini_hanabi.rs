@@ -127,12 +127,12 @@ impl Rules for MiniHanabi {
 
 #[cfg(test)]
 mod tests {
-    use crate::jps::policy::{expected_reward, Policy};
+    use crate::jps::policy::{expected_reward, JointPolicy};
     use crate::jps::testing::game;
 
-    fn pure(choices: &[(&str, u16)]) -> Policy {
+    fn pure(choices: &[(&str, u16)]) -> JointPolicy {
         let tree = game("mini_hanabi");
-        let mut policy = Policy::uniform(tree);
+        let mut policy = JointPolicy::uniform(tree);
         for i in 0..tree.num_infosets() as u32 {
             let (_, a) = choices
                 .iter()

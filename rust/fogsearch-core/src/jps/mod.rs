@@ -3,7 +3,7 @@
 //!
 //! - games ([`GameSpec`], [`GameTree`]): Simple Communication, Mini-Hanabi, Simple Bidding and
 //!   2-Suit Mini-Bridge, enumerated state by state;
-//! - [`Policy`] and [`expected_reward`]; [`cfr`], vanilla or CFR+;
+//! - [`JointPolicy`] and [`expected_reward`]; [`cfr`], vanilla or CFR+;
 //! - the policy-change density and Theorem 1's decomposition ([`value_change`]);
 //! - [`joint_policy_search`] (Algorithm 1, full-state or sample-based), one iteration of it or of
 //!   the brute-force search it replaces ([`jps_step`], [`brute_force_step`]);
@@ -15,6 +15,7 @@ mod density;
 mod error;
 mod mini_bridge;
 mod mini_hanabi;
+mod openspiel_ids;
 mod policy;
 mod runs;
 mod search;
@@ -31,8 +32,11 @@ pub use density::{policy_change_density, value_change, ValueChange};
 pub use error::JpsError;
 pub use mini_bridge::MiniBridge;
 pub use mini_hanabi::{MiniHanabi, PAYOFF as MINI_HANABI_PAYOFF};
-pub use policy::{expected_reward, Policy, Sweep};
-pub use runs::{run_seed, run_seeds, Init, RunConfig, SearchRun, SearchSettings, SeedRun};
+pub use openspiel_ids::{OPENSPIEL_CHANCE_PLAYER, OPENSPIEL_TERMINAL_PLAYER};
+pub use policy::{expected_reward, JointPolicy, Sweep};
+pub use runs::{
+    run_seed, run_seeds, Init, RunConfig, SearchRun, SearchSettings, SeedRun, MAX_SEEDS,
+};
 pub use search::{
     brute_force_step, joint_policy_search, jps_step, start_infosets, JpsOutcome, JpsSearchConfig,
     JpsSearchStats, Start, Step,

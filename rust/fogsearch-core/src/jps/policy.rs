@@ -9,28 +9,28 @@ use super::tree::GameTree;
 /// Action probabilities for every decision information set, flat: information set `I`'s
 /// probabilities are `probs[I.offset .. I.offset + |A(I)|]`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Policy {
+pub struct JointPolicy {
     probs: Vec<f64>,
 }
 
 /// How far a policy's probabilities at one information set may sum away from 1.
 const SUM_TOLERANCE: f64 = 1e-9;
 
-impl Policy {
+impl JointPolicy {
     /// Every action of every information set equally likely.
-    pub fn uniform(tree: &GameTree) -> Policy {
+    pub fn uniform(tree: &GameTree) -> JointPolicy {
         let mut probs = vec![0.0; tree.num_slots()];
         for info in tree.infosets() {
             let n = info.num_actions as usize;
             let o = info.offset as usize;
             probs[o..o + n].fill(1.0 / n as f64);
         }
-        Policy { probs }
+        JointPolicy { probs }
     }
 
     /// At each information set, independent U(0, 1) weights, normalised: the random starting
     /// policy of the paper's code (and its "uniform random" initialisation).
-    pub fn random(tree: &GameTree, rng: &mut Rng) -> Policy {
+    pub fn random(tree: &GameTree, rng: &mut Rng) -> JointPolicy {
         let mut probs = vec![0.0; tree.num_slots()];
         for info in tree.infosets() {
             let o = info.offset as usize;
@@ -40,12 +40,12 @@ impl Policy {
             }
             normalise(slice);
         }
-        Policy { probs }
+        JointPolicy { probs }
     }
 
     /// A policy from flat probabilities; each information set's must be finite, non-negative
     /// and sum to 1.
-    pub fn from_probs(tree: &GameTree, probs: Vec<f64>) -> Result<Policy, JpsError> {
+    pub fn from_probs(tree: &GameTree, probs: Vec<f64>) -> Result<JointPolicy, JpsError> {
         if probs.len() != tree.num_slots() {
             return Err(JpsError::PolicyMismatch(format!(
                 "{} needs {} action probabilities, got {}",
@@ -66,7 +66,7 @@ impl Policy {
                 )));
             }
         }
-        Ok(Policy { probs })
+        Ok(JointPolicy { probs })
     }
 
     pub fn probs(&self) -> &[f64] {
@@ -94,7 +94,7 @@ impl Policy {
 
     /// The pure policy playing each information set's most likely action (the lowest action
     /// on ties): the "purified" CFR policy the paper reports.
-    pub fn purified(&self, tree: &GameTree) -> Policy {
+    pub fn purified(&self, tree: &GameTree) -> JointPolicy {
         let mut out = self.clone();
         for i in 0..tree.num_infosets() as u32 {
             let best = argmax(self.at(tree, i));
@@ -216,7 +216,7 @@ impl Sweep {
 }
 
 /// The expected common reward of `policy` (every player's, as payoffs are shared).
-pub fn expected_reward(tree: &GameTree, policy: &Policy) -> Result<f64, JpsError> {
+pub fn expected_reward(tree: &GameTree, policy: &JointPolicy) -> Result<f64, JpsError> {
     policy.check(tree)?;
     let mut sweep = Sweep::new(tree);
     sweep.evaluate(tree, policy.probs());
@@ -238,7 +238,7 @@ mod tests {
         ] {
             let tree = game(name);
             for seed in 0..3 {
-                let policy = Policy::random(tree, &mut Rng::new(seed));
+                let policy = JointPolicy::random(tree, &mut Rng::new(seed));
                 let mut sweep = Sweep::new(tree);
                 sweep.evaluate(tree, policy.probs());
                 let naive = naive_value(tree, &policy);
@@ -254,25 +254,27 @@ mod tests {
     fn policies_from_outside_are_checked() {
         let tree = game("mini_hanabi");
         let n = tree.num_slots();
-        assert!(Policy::from_probs(tree, vec![0.5; n - 1]).is_err());
-        let mut probs = Policy::uniform(tree).into_probs();
+        assert!(JointPolicy::from_probs(tree, vec![0.5; n - 1]).is_err());
+        let mut probs = JointPolicy::uniform(tree).into_probs();
         probs[0] = 0.9;
-        let err = Policy::from_probs(tree, probs).unwrap_err().to_string();
+        let err = JointPolicy::from_probs(tree, probs)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("p0:d0") && err.contains("sum to 1"), "{err}");
-        let mut probs = Policy::uniform(tree).into_probs();
+        let mut probs = JointPolicy::uniform(tree).into_probs();
         probs[0] = f64::NAN;
-        assert!(Policy::from_probs(tree, probs).is_err());
+        assert!(JointPolicy::from_probs(tree, probs).is_err());
         let other = game("comm:l=3");
-        let err = expected_reward(other, &Policy::uniform(tree)).unwrap_err();
+        let err = expected_reward(other, &JointPolicy::uniform(tree)).unwrap_err();
         assert!(matches!(err, JpsError::PolicyMismatch(_)));
     }
 
     #[test]
     fn purifying_keeps_the_most_likely_action_and_the_lowest_on_ties() {
         let tree = game("mini_hanabi");
-        let mut probs = Policy::uniform(tree).into_probs();
+        let mut probs = JointPolicy::uniform(tree).into_probs();
         probs[0..3].copy_from_slice(&[0.2, 0.5, 0.3]);
-        let pure = Policy::from_probs(tree, probs).unwrap().purified(tree);
+        let pure = JointPolicy::from_probs(tree, probs).unwrap().purified(tree);
         assert_eq!(pure.at(tree, 0), &[0.0, 1.0, 0.0]);
         assert_eq!(pure.at(tree, 1), &[1.0, 0.0, 0.0]);
     }

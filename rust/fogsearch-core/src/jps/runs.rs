@@ -15,7 +15,7 @@ use crate::stop::Stop;
 
 use super::cfr::{cfr, CfrConfig, MAX_ITERATIONS};
 use super::error::{bounded, JpsError};
-use super::policy::{expected_reward, Policy};
+use super::policy::{expected_reward, JointPolicy};
 use super::search::{joint_policy_search, JpsSearchConfig, JpsSearchStats};
 use super::tree::GameTree;
 
@@ -35,6 +35,21 @@ pub enum Init {
     /// Independent U(0, 1) weights per information set, normalised (the paper's "uniform
     /// random" start).
     Random,
+}
+
+impl Init {
+    /// The start named `kind`: `"cfr"` (run for `cfr_iterations`) or `"random"`.
+    pub fn from_kind(kind: &str, cfr_iterations: u32) -> Result<Self, JpsError> {
+        match kind {
+            "cfr" => Ok(Init::Cfr {
+                iterations: cfr_iterations,
+            }),
+            "random" => Ok(Init::Random),
+            other => Err(JpsError::OutOfRange(format!(
+                "init must be 'cfr' or 'random', got {other:?}"
+            ))),
+        }
+    }
 }
 
 /// One JPS setting to run from each seed's start.
@@ -155,7 +170,7 @@ pub fn run_seed(
             (expected_reward(tree, &purified)?, result.current, purified)
         }
         Init::Random => {
-            let policy = Policy::random(tree, &mut Rng::stream(seed, STREAM_RANDOM_START));
+            let policy = JointPolicy::random(tree, &mut Rng::stream(seed, STREAM_RANDOM_START));
             (expected_reward(tree, &policy)?, policy.clone(), policy)
         }
     };

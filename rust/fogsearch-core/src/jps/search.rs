@@ -30,7 +30,7 @@ use crate::rng::Rng;
 use crate::stop::Stop;
 
 use super::error::{bounded, JpsError};
-use super::policy::{Policy, Sweep};
+use super::policy::{JointPolicy, Sweep};
 use super::tree::{GameTree, NONE};
 
 /// No information set's action is switched.
@@ -118,7 +118,7 @@ pub struct Step {
 #[derive(Clone, Debug)]
 pub struct JpsOutcome {
     /// The final policy (full-state) or the best iterate (sample-based).
-    pub policy: Policy,
+    pub policy: JointPolicy,
     pub value: f64,
     pub initial_value: f64,
     /// The value of `sigma` at the start of each iteration, then of the final policy.
@@ -179,7 +179,7 @@ pub fn start_infosets(tree: &GameTree, start: Start) -> Vec<u32> {
 /// links.
 pub fn joint_policy_search(
     tree: &GameTree,
-    start: &Policy,
+    start: &JointPolicy,
     config: &JpsSearchConfig,
     stop: &Stop,
 ) -> Result<JpsOutcome, JpsError> {
@@ -203,7 +203,7 @@ pub fn joint_policy_search(
     let mut history = Vec::new();
     let mut predicted = Vec::new();
     let mut stats = JpsSearchStats::default();
-    let mut best: Option<(f64, Policy)> = None;
+    let mut best: Option<(f64, JointPolicy)> = None;
     let mut iterations = 0;
     let mut improvements = 0;
     for _ in 0..config.iterations {
@@ -273,7 +273,7 @@ pub fn joint_policy_search(
 /// One JPS iteration from `policy`: the best chain starting at `starts` (at most `depth` links).
 pub fn jps_step(
     tree: &GameTree,
-    policy: &Policy,
+    policy: &JointPolicy,
     starts: &[u32],
     depth: Option<u16>,
     stop: &Stop,
@@ -294,7 +294,7 @@ pub fn jps_step(
 /// policy and evaluating the whole game again (the paper's baseline, `O(|S| M)`).
 pub fn brute_force_step(
     tree: &GameTree,
-    policy: &Policy,
+    policy: &JointPolicy,
     starts: &[u32],
     depth: Option<u16>,
     stop: &Stop,
@@ -342,7 +342,7 @@ fn check_starts(tree: &GameTree, starts: &[u32]) -> Result<(), JpsError> {
 #[cfg(test)]
 pub(crate) fn visit_chains(
     tree: &GameTree,
-    policy: &Policy,
+    policy: &JointPolicy,
     starts: &[u32],
     depth: Option<u16>,
     visit: ChainVisitor<'_>,
@@ -356,7 +356,7 @@ pub(crate) fn visit_chains(
 
 struct ChainSearcher<'t, 'v> {
     tree: &'t GameTree,
-    policy: Policy,
+    policy: JointPolicy,
     sweep: Sweep,
     /// The action each information set of the current chain is switched to.
     switched: Vec<u16>,
@@ -388,7 +388,7 @@ struct ChainSearcher<'t, 'v> {
 }
 
 impl<'t, 'v> ChainSearcher<'t, 'v> {
-    fn new(tree: &'t GameTree, policy: Policy, stop: &'v Stop) -> ChainSearcher<'t, 'v> {
+    fn new(tree: &'t GameTree, policy: JointPolicy, stop: &'v Stop) -> ChainSearcher<'t, 'v> {
         let max_actions = tree
             .infosets()
             .iter()
@@ -639,7 +639,7 @@ impl<'t, 'v> ChainSearcher<'t, 'v> {
 
 struct BruteForce<'t, 'v> {
     tree: &'t GameTree,
-    policy: Policy,
+    policy: JointPolicy,
     sweep: Sweep,
     stop: &'v Stop,
     base: f64,
@@ -698,7 +698,7 @@ mod tests {
     use crate::jps::testing::{game, naive_value, raised, TABLE1};
     use crate::stop::NEVER;
 
-    fn applied(tree: &GameTree, policy: &Policy, chain: &[(u32, u16)]) -> Policy {
+    fn applied(tree: &GameTree, policy: &JointPolicy, chain: &[(u32, u16)]) -> JointPolicy {
         let mut out = policy.clone();
         for &(i, a) in chain {
             out.set_pure(tree, i, a);
@@ -710,7 +710,7 @@ mod tests {
     /// the whole game (`every`: check one chain in that many).
     fn check_chains(name: &str, depth: Option<u16>, start: Start, every: usize) -> usize {
         let tree = game(name);
-        let policy = Policy::random(tree, &mut Rng::new(11));
+        let policy = JointPolicy::random(tree, &mut Rng::new(11));
         let base = naive_value(tree, &policy);
         let starts = start_infosets(tree, start);
         let mut seen = 0usize;
@@ -759,7 +759,7 @@ mod tests {
         ] {
             let tree = game(name);
             for seed in 0..3 {
-                let policy = Policy::random(tree, &mut Rng::new(seed));
+                let policy = JointPolicy::random(tree, &mut Rng::new(seed));
                 let starts = start_infosets(tree, start);
                 let jps = jps_step(tree, &policy, &starts, depth, &NEVER).unwrap();
                 let brute = brute_force_step(tree, &policy, &starts, depth, &NEVER).unwrap();
@@ -792,7 +792,7 @@ mod tests {
                 iterations: if big { 2 } else { 30 },
                 seed: 5,
             };
-            let start = Policy::random(tree, &mut Rng::new(2));
+            let start = JointPolicy::random(tree, &mut Rng::new(2));
             let out = joint_policy_search(tree, &start, &config, &NEVER).unwrap();
             assert!(out.improvements > 0, "{name}");
             for (t, gain) in out.predicted.iter().enumerate() {
@@ -837,7 +837,7 @@ mod tests {
     #[test]
     fn sampling_every_state_is_full_state_search_and_sampling_runs_all_iterations() {
         let tree = game("simple_bidding:n=8");
-        let start = Policy::random(tree, &mut Rng::new(4));
+        let start = JointPolicy::random(tree, &mut Rng::new(4));
         let full = JpsSearchConfig {
             depth: Some(3),
             samples: None,
@@ -877,7 +877,7 @@ mod tests {
     #[test]
     fn a_raised_stop_flag_interrupts_and_bad_settings_are_refused() {
         let tree = game("comm:l=5");
-        let start = Policy::uniform(tree);
+        let start = JointPolicy::uniform(tree);
         let config = JpsSearchConfig {
             depth: None,
             samples: None,

@@ -171,7 +171,7 @@ impl Rules for SimpleBidding {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jps::policy::{expected_reward, Policy};
+    use crate::jps::policy::{expected_reward, JointPolicy};
     use crate::jps::testing::game;
     use crate::jps::tree::Actor;
 
@@ -194,7 +194,7 @@ mod tests {
     #[test]
     fn opening_with_1_and_passing_pays_1_unless_both_hold_0() {
         let tree = game("simple_bidding:n=4");
-        let mut policy = Policy::uniform(tree);
+        let mut policy = JointPolicy::uniform(tree);
         for i in 0..tree.num_infosets() as u32 {
             // Action 0 is the lowest bid at the opening and Pass afterwards.
             policy.set_pure(tree, i, 0);

@@ -6,7 +6,7 @@ use std::sync::{Mutex, OnceLock};
 use crate::rng::Rng;
 use crate::stop::Stop;
 
-use super::policy::Policy;
+use super::policy::JointPolicy;
 use super::spec::load_game;
 use super::tree::{Actor, GameTree};
 
@@ -42,8 +42,8 @@ pub(crate) fn raised() -> Stop {
 }
 
 /// The game value by plain recursion over histories (no sweeps, no shared arrays).
-pub(crate) fn naive_value(tree: &GameTree, policy: &Policy) -> f64 {
-    fn value(tree: &GameTree, policy: &Policy, node: u32) -> f64 {
+pub(crate) fn naive_value(tree: &GameTree, policy: &JointPolicy) -> f64 {
+    fn value(tree: &GameTree, policy: &JointPolicy, node: u32) -> f64 {
         let probs: Vec<f64> = match tree.actor(node) {
             Actor::Terminal => return tree.utility(node),
             Actor::Chance => tree.chance_probs(node).to_vec(),
@@ -64,7 +64,12 @@ pub(crate) fn naive_value(tree: &GameTree, policy: &Policy) -> f64 {
 }
 
 /// `policy` with the information sets in `changed` given new random (mixed or pure) policies.
-pub(crate) fn perturb(tree: &GameTree, policy: &Policy, changed: &[u32], rng: &mut Rng) -> Policy {
+pub(crate) fn perturb(
+    tree: &GameTree,
+    policy: &JointPolicy,
+    changed: &[u32],
+    rng: &mut Rng,
+) -> JointPolicy {
     let mut probs = policy.probs().to_vec();
     for &i in changed {
         let info = tree.infoset(i);
@@ -81,7 +86,7 @@ pub(crate) fn perturb(tree: &GameTree, policy: &Policy, changed: &[u32], rng: &m
             slice.iter_mut().for_each(|p| *p /= sum);
         }
     }
-    Policy::from_probs(tree, probs).unwrap()
+    JointPolicy::from_probs(tree, probs).unwrap()
 }
 
 /// `count` distinct random information sets.

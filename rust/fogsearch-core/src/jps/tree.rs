@@ -78,7 +78,7 @@ pub struct InfoSet {
     pub player: u8,
     /// Number of actions taken before its states (the root has depth 0); public in these games.
     pub depth: u16,
-    /// Where its action probabilities start in a [`Policy`].
+    /// Where its action probabilities start in a [`JointPolicy`].
     pub offset: u32,
     pub num_actions: u16,
     states_start: u32,

@@ -10,6 +10,13 @@ use crate::chess::{square_file, Board, Color, Move, PieceType, Square};
 pub const MATE: i32 = 100_000;
 /// Scores beyond this magnitude are mate scores.
 pub const MATE_BOUND: i32 = MATE - 10_000;
+/// A set-search value at or below `-KING_LOST_IN_SEARCH` loses our king within the searched plies
+/// on some board whatever we request: a king capture scores `-(MATE - ply)` and no search reaches
+/// 1,000 plies. Narrower than `MATE_BOUND` on purpose: that one also counts an engine's long mates
+/// (down to `MATE - 2001`) as mates, and a boards judgement's `-king_loss_cp` (1,000 to 10^6)
+/// between the two would be read differently, changing the bot's play. `search::MATED`, the
+/// one-reply outcome of a capture the opponent forces next move, is the third, milder, threshold.
+pub const KING_LOST_IN_SEARCH: i32 = MATE - 1_000;
 /// Larger than any score; the open alpha-beta window is `(-INFINITY, INFINITY)`.
 pub const INFINITY: i32 = 1_000_000;
 
@@ -169,6 +176,14 @@ mod tests {
             moves += 1;
         });
         assert!(moves > 1_000, "the walk covers many moves ({moves})");
+    }
+
+    #[test]
+    fn the_lost_king_threshold_sits_between_every_capture_and_the_mate_bound() {
+        // Our moves and replies up to MAX_DEPTH, then the per-board plies: far below 1,000.
+        const DEEPEST: i32 = (2 * crate::search::MAX_DEPTH + crate::search::MAX_BOARD_PLIES) as i32;
+        const { assert!(-(MATE - DEEPEST) <= -KING_LOST_IN_SEARCH) };
+        const { assert!(KING_LOST_IN_SEARCH > MATE_BOUND && KING_LOST_IN_SEARCH < MATE) };
     }
 
     #[test]

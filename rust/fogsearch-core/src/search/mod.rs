@@ -54,7 +54,9 @@ pub use config::{
     MAX_UCI_DEPTH, MAX_UCI_NODES,
 };
 pub use engine_judge::EngineJudge;
-pub use eval::{evaluate, piece_square_table, INFINITY, MATE, MATE_BOUND, PIECE_VALUES};
+pub use eval::{
+    evaluate, piece_square_table, INFINITY, KING_LOST_IN_SEARCH, MATE, MATE_BOUND, PIECE_VALUES,
+};
 pub use king_safety::{king_danger, king_safety};
 pub use reply::MATED;
 pub use request_values::{

@@ -44,7 +44,7 @@ use std::collections::HashMap;
 use std::sync::{RwLock, RwLockWriteGuard, TryLockError};
 
 use crate::rng::splitmix64;
-use crate::sketch::{intersection_from_jaccard, BottomKMinHash, JaccardSample, TopK};
+use crate::sketch::{intersection_of_valid, BottomKMinHash, JaccardSample, TopK};
 
 use super::config::BoundRule;
 use super::transposition::{value_from_table, value_to_table, Flag};
@@ -82,7 +82,7 @@ pub fn point_probabilities(sample: JaccardSample, size: usize, entry_size: usize
         return (0.0, 0.0);
     }
     let jaccard = sample.shared as f64 / sample.sampled as f64;
-    let intersection = intersection_from_jaccard(jaccard, size as f64, entry_size as f64);
+    let intersection = intersection_of_valid(jaccard, size as f64, entry_size as f64);
     (intersection / entry_size as f64, intersection / size as f64)
 }
 
@@ -96,7 +96,7 @@ pub fn wilson_probabilities(sample: JaccardSample, size: usize, entry_size: usiz
     if jaccard <= 0.0 {
         return (0.0, 0.0);
     }
-    let intersection = intersection_from_jaccard(jaccard, size as f64, entry_size as f64);
+    let intersection = intersection_of_valid(jaccard, size as f64, entry_size as f64);
     let q_in_x = cautious_fraction(sample.shared, sample.held.1, sample.whole.1);
     let x_in_q = cautious_fraction(sample.shared, sample.held.0, sample.whole.0);
     (
@@ -602,7 +602,7 @@ mod tests {
         // The case met on a recorded set: 10 of q's 39 boards sampled, all of them in X (490).
         let sample = sample_of(10, 64, (64, 10), (false, false));
         let jaccard = cautious_jaccard(sample);
-        let paper = intersection_from_jaccard(jaccard, 490.0, 39.0) / 39.0;
+        let paper = intersection_of_valid(jaccard, 490.0, 39.0) / 39.0;
         assert!(
             paper >= 1.0,
             "the Jaccard estimate alone claims containment"

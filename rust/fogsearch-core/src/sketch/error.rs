@@ -35,6 +35,8 @@ pub enum SketchError {
     },
     /// A set size handed to an estimator was negative or not finite.
     InvalidSize { name: &'static str, value: f64 },
+    /// A Jaccard similarity handed to an estimator was outside `[0, 1]` or NaN.
+    InvalidJaccard { value: f64 },
     /// Bytes that do not decode to a sketch of the expected type.
     Corrupt { reason: String },
     /// Two batches that must pair up element by element have different lengths.
@@ -118,6 +120,9 @@ impl fmt::Display for SketchError {
                     f,
                     "{name} must be a finite non-negative set size, got {value}"
                 )
+            }
+            SketchError::InvalidJaccard { value } => {
+                write!(f, "jaccard must lie in [0, 1], got {value}")
             }
             SketchError::Corrupt { reason } => write!(f, "cannot decode sketch bytes: {reason}"),
             SketchError::LengthMismatch { keys, weights } => write!(

@@ -19,8 +19,23 @@ use super::error::SketchError;
 
 /// |A ∩ B| from the Jaccard similarity and the two set sizes: J(|A| + |B|)/(1 + J), clamped to
 /// `[0, min(|A|, |B|)]` (an estimated J can imply more overlap than the smaller set allows).
-pub fn intersection_from_jaccard(j: f64, size_a: f64, size_b: f64) -> f64 {
-    let j = j.clamp(0.0, 1.0);
+///
+/// One contract here and in Python: a Jaccard similarity outside `[0, 1]` (or NaN) and a set size
+/// that is negative or not finite are the caller's errors, not values to clamp, because no
+/// estimator returns them.
+pub fn intersection_from_jaccard(j: f64, size_a: f64, size_b: f64) -> Result<f64, SketchError> {
+    validate_size("size_a", size_a)?;
+    validate_size("size_b", size_b)?;
+    if !(0.0..=1.0).contains(&j) {
+        return Err(SketchError::InvalidJaccard { value: j });
+    }
+    Ok(intersection_of_valid(j, size_a, size_b))
+}
+
+/// [`intersection_from_jaccard`] for values the caller has validated (a Jaccard estimate in
+/// `[0, 1]`, finite non-negative sizes).
+pub(crate) fn intersection_of_valid(j: f64, size_a: f64, size_b: f64) -> f64 {
+    debug_assert!((0.0..=1.0).contains(&j) && size_a >= 0.0 && size_b >= 0.0);
     (j * (size_a + size_b) / (1.0 + j)).clamp(0.0, size_a.min(size_b).max(0.0))
 }
 
@@ -62,7 +77,7 @@ pub trait SizeEstimates {
         validate_size("size_self", size_self)?;
         validate_size("size_other", size_other)?;
         let j = self.jaccard(other)?;
-        Ok(intersection_from_jaccard(j, size_self, size_other))
+        Ok(intersection_of_valid(j, size_self, size_other))
     }
 
     /// Containment |A ∩ B| / |A| of this set in `other`.
@@ -89,10 +104,31 @@ mod tests {
     fn intersection_formula_inverts_jaccard() {
         // |A| = 60, |B| = 70, |A∩B| = 30: J = 30/100 = 0.3 and 0.3·130/1.3 = 30. The paper's
         // (1 − J) denominator would give 0.3·130/0.7 ≈ 55.7, more than the true overlap.
-        assert!((intersection_from_jaccard(0.3, 60.0, 70.0) - 30.0).abs() < 1e-9);
-        assert_eq!(intersection_from_jaccard(1.0, 50.0, 50.0), 50.0);
-        assert_eq!(intersection_from_jaccard(0.0, 50.0, 80.0), 0.0);
-        assert_eq!(intersection_from_jaccard(0.9, 10.0, 1000.0), 10.0);
+        assert!((intersection_from_jaccard(0.3, 60.0, 70.0).unwrap() - 30.0).abs() < 1e-9);
+        assert_eq!(intersection_from_jaccard(1.0, 50.0, 50.0), Ok(50.0));
+        assert_eq!(intersection_from_jaccard(0.0, 50.0, 80.0), Ok(0.0));
+        assert_eq!(intersection_from_jaccard(0.9, 10.0, 1000.0), Ok(10.0));
+    }
+
+    #[test]
+    fn a_jaccard_outside_zero_one_or_a_bad_size_is_an_error_not_clamped() {
+        for j in [-0.1, 1.1, f64::NAN, f64::INFINITY] {
+            let err = intersection_from_jaccard(j, 5.0, 6.0).unwrap_err();
+            assert!(matches!(err, SketchError::InvalidJaccard { .. }));
+            assert!(err.to_string().starts_with("jaccard must lie in [0, 1]"));
+        }
+        let err = intersection_from_jaccard(0.5, -1.0, 6.0).unwrap_err();
+        assert_eq!(
+            err,
+            SketchError::InvalidSize {
+                name: "size_a",
+                value: -1.0
+            }
+        );
+        let err = intersection_from_jaccard(0.5, 1.0, f64::NAN).unwrap_err();
+        assert!(err
+            .to_string()
+            .starts_with("size_b must be a finite non-negative set size"));
     }
 
     mod properties {
@@ -104,16 +140,16 @@ mod tests {
 
             #[test]
             fn intersection_stays_within_the_smaller_set_and_grows_with_jaccard(
-                j in -0.5f64..1.5, dj in 0.0f64..1.0, a in 0.0f64..1e12, b in 0.0f64..1e12,
+                j in 0.0f64..=1.0, dj in 0.0f64..1.0, a in 0.0f64..1e12, b in 0.0f64..1e12,
             ) {
-                let x = intersection_from_jaccard(j, a, b);
+                let x = intersection_from_jaccard(j, a, b).unwrap();
                 prop_assert!(x >= 0.0 && x <= a.min(b));
-                prop_assert!(intersection_from_jaccard(j + dj, a, b) >= x);
+                prop_assert!(intersection_from_jaccard((j + dj).min(1.0), a, b).unwrap() >= x);
                 // Exact inputs invert exactly: J = |A∩B| / |A∪B| gives |A∩B| back.
                 let shared = a.min(b) * dj;
                 let union = a + b - shared;
                 if union > 0.0 {
-                    let back = intersection_from_jaccard(shared / union, a, b);
+                    let back = intersection_from_jaccard((shared / union).min(1.0), a, b).unwrap();
                     prop_assert!((back - shared).abs() <= 1e-6 * (1.0 + shared));
                 }
                 prop_assert_eq!(containment_from_parts(x, a).clamp(0.0, 1.0), containment_from_parts(x, a));

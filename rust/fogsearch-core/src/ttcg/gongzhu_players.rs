@@ -11,13 +11,14 @@
 //! Every function sees only what its seat knows: its own hand and [`PublicPlay`].
 
 use super::cards::{cards_of, Card, Hand};
+use super::error::TtcgError;
 use super::game::{Action, Table};
 use super::gongzhu::{
     card_points, points_of, ACE, ALL_HEARTS, CLUBS, DECK, DIAMONDS, HEARTS as HEARTS_SUIT, JACK,
     KING, PIG, PLAYERS, QUEEN, SHEEP, SPADES, TRANSFORMER,
 };
 use super::play::PublicPlay;
-use super::policy::{InfoStateView, Policy};
+use super::policy::{check_beta, InfoStateView, Policy};
 use crate::rng::Rng;
 
 /// What a seat knows when it plays: its seat, its cards, and public play.
@@ -531,6 +532,15 @@ pub struct GreedPolicy {
     pub beta: f64,
 }
 
+impl GreedPolicy {
+    /// The softmax over Greed's scores with inverse temperature `beta` (finite, ≥ 0).
+    pub fn new(beta: f64) -> Result<Self, TtcgError> {
+        Ok(GreedPolicy {
+            beta: check_beta(beta)?,
+        })
+    }
+}
+
 impl Policy for GreedPolicy {
     fn action_probability(&self, info: &InfoStateView<'_>, index: usize) -> f64 {
         if info.legal_actions.len() == 1 {
@@ -551,6 +561,15 @@ impl Policy for GreedPolicy {
 #[derive(Clone, Copy, Debug)]
 pub struct IecWeight {
     pub beta: f64,
+}
+
+impl IecWeight {
+    /// IEC's correction factor with inverse temperature `beta` (finite, ≥ 0).
+    pub fn new(beta: f64) -> Result<Self, TtcgError> {
+        Ok(IecWeight {
+            beta: check_beta(beta)?,
+        })
+    }
 }
 
 /// §8.12: "only history slices with the card played greater than 7".

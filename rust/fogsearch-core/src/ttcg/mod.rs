@@ -75,7 +75,9 @@ pub use openspiel::{
 };
 pub use play::{Phase, PublicPlay, TableState, MAX_LEGAL};
 pub use players::{play_out, random_hands, CardPlayer, PlayedDeal, Turn};
-pub use policy::{BiasPolicy, BuiltinPolicy, InfoStateView, Policy, SoftmaxPolicy, UniformPolicy};
+pub use policy::{
+    check_beta, BiasPolicy, BuiltinPolicy, InfoStateView, Policy, SoftmaxPolicy, UniformPolicy,
+};
 pub use qlearning::{train as train_q_policy, QLearning, TabularPolicy, MAX_EPISODES};
 pub use sampling::ObservedRange;
 pub use search::{

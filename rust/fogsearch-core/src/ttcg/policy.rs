@@ -82,6 +82,17 @@ pub struct BiasPolicy {
 }
 
 impl BiasPolicy {
+    /// The policy favouring one action with probability `bias`, which must lie in [0, 1].
+    pub fn new(seed: u64, bias: f64) -> Result<Self, TtcgError> {
+        if (0.0..=1.0).contains(&bias) {
+            Ok(BiasPolicy { seed, bias })
+        } else {
+            Err(TtcgError::InvalidInput(format!(
+                "bias must be in [0, 1], got {bias}"
+            )))
+        }
+    }
+
     /// Index (into the legal actions) of the favoured action at `info`.
     pub fn favoured_index(&self, info: &InfoStateView<'_>) -> usize {
         let h = splitmix64(info.key() ^ splitmix64(self.seed));
@@ -111,7 +122,26 @@ pub struct SoftmaxPolicy {
     pub beta: f64,
 }
 
+/// A softmax temperature β (the inverse of one): finite and ≥ 0, 0 being uniform play.
+pub fn check_beta(beta: f64) -> Result<f64, TtcgError> {
+    if beta.is_finite() && beta >= 0.0 {
+        Ok(beta)
+    } else {
+        Err(TtcgError::InvalidInput(format!(
+            "beta must be finite and >= 0, got {beta}"
+        )))
+    }
+}
+
 impl SoftmaxPolicy {
+    /// The softmax policy over seeded random utilities with inverse temperature `beta`.
+    pub fn new(seed: u64, beta: f64) -> Result<Self, TtcgError> {
+        Ok(SoftmaxPolicy {
+            seed,
+            beta: check_beta(beta)?,
+        })
+    }
+
     /// The random utility u(I, a) in [0, 1).
     #[inline]
     pub fn utility(&self, info_key: u64, action: Action) -> f64 {
@@ -229,16 +259,16 @@ impl BuiltinPolicy {
         let mut r = Reader::new(bytes, b"FSPO", "policy")?;
         let (kind, seed, x) = (r.i64()?, r.i64()? as u64, f64::from_bits(r.i64()? as u64));
         r.actions()?;
-        match kind {
-            0 => Ok(BuiltinPolicy::Uniform),
-            1 if (0.0..=1.0).contains(&x) => Ok(BuiltinPolicy::Bias(BiasPolicy { seed, bias: x })),
-            2 if x.is_finite() && x >= 0.0 => {
-                Ok(BuiltinPolicy::Softmax(SoftmaxPolicy { seed, beta: x }))
-            }
-            _ => Err(TtcgError::InvalidInput(
-                "these bytes do not encode a valid policy".into(),
-            )),
-        }
+        // Decoded parameters go through the same checks as new ones.
+        let policy = match kind {
+            0 => Some(BuiltinPolicy::Uniform),
+            1 => BiasPolicy::new(seed, x).ok().map(BuiltinPolicy::Bias),
+            2 => SoftmaxPolicy::new(seed, x).ok().map(BuiltinPolicy::Softmax),
+            _ => None,
+        };
+        policy.ok_or_else(|| {
+            TtcgError::InvalidInput("these bytes do not encode a valid policy".into())
+        })
     }
 }
 
@@ -255,6 +285,28 @@ impl Policy for BuiltinPolicy {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn policy_parameters_are_checked_where_they_enter() {
+        assert!(BiasPolicy::new(1, 0.0).is_ok() && BiasPolicy::new(1, 1.0).is_ok());
+        for bad in [-0.1, 1.1, f64::NAN] {
+            let err = BiasPolicy::new(1, bad).unwrap_err();
+            assert!(err.to_string().starts_with("bias must be in [0, 1]"));
+        }
+        assert!(SoftmaxPolicy::new(1, 0.0).is_ok());
+        for bad in [-1.0, f64::INFINITY, f64::NAN] {
+            let err = SoftmaxPolicy::new(1, bad).unwrap_err();
+            assert!(err.to_string().starts_with("beta must be finite and >= 0"));
+        }
+        assert!(
+            crate::ttcg::GreedPolicy::new(f64::NAN).is_err()
+                && crate::ttcg::IecWeight::new(-1.0).is_err()
+        );
+        assert!(
+            crate::ttcg::GreedPolicy::new(0.015).is_ok()
+                && crate::ttcg::IecWeight::new(0.015).is_ok()
+        );
+    }
 
     const TABLE: Table = Table {
         num_tricks: 3,

@@ -197,25 +197,15 @@ impl PyBuiltinPolicy {
 
     #[staticmethod]
     fn bias(seed: u64, bias: f64) -> PyResult<Self> {
-        if !(0.0..=1.0).contains(&bias) {
-            return Err(PyValueError::new_err(format!(
-                "bias must be in [0, 1], got {bias}"
-            )));
-        }
         Ok(PyBuiltinPolicy {
-            inner: BuiltinPolicy::Bias(BiasPolicy { seed, bias }),
+            inner: BuiltinPolicy::Bias(BiasPolicy::new(seed, bias).map_err(to_py_err)?),
         })
     }
 
     #[staticmethod]
     fn softmax(seed: u64, beta: f64) -> PyResult<Self> {
-        if !beta.is_finite() || beta < 0.0 {
-            return Err(PyValueError::new_err(format!(
-                "beta must be finite and >= 0, got {beta}"
-            )));
-        }
         Ok(PyBuiltinPolicy {
-            inner: BuiltinPolicy::Softmax(SoftmaxPolicy { seed, beta }),
+            inner: BuiltinPolicy::Softmax(SoftmaxPolicy::new(seed, beta).map_err(to_py_err)?),
         })
     }
 
@@ -262,33 +252,19 @@ pub struct PyGongzhuModel {
     inner: GongzhuModel,
 }
 
-fn check_beta(beta: f64) -> PyResult<f64> {
-    if beta.is_finite() && beta >= 0.0 {
-        Ok(beta)
-    } else {
-        Err(PyValueError::new_err(format!(
-            "beta must be finite and >= 0, got {beta}"
-        )))
-    }
-}
-
 #[pymethods]
 impl PyGongzhuModel {
     #[staticmethod]
     fn greed(beta: f64) -> PyResult<Self> {
         Ok(PyGongzhuModel {
-            inner: GongzhuModel::Greed(GreedPolicy {
-                beta: check_beta(beta)?,
-            }),
+            inner: GongzhuModel::Greed(GreedPolicy::new(beta).map_err(to_py_err)?),
         })
     }
 
     #[staticmethod]
     fn iec(beta: f64) -> PyResult<Self> {
         Ok(PyGongzhuModel {
-            inner: GongzhuModel::Iec(IecWeight {
-                beta: check_beta(beta)?,
-            }),
+            inner: GongzhuModel::Iec(IecWeight::new(beta).map_err(to_py_err)?),
         })
     }
 
