@@ -43,6 +43,10 @@ __all__ = [
     "Player",
     "sample_deals",
     "play_deal",
+    "GAMES",
+    "CardState",
+    "game_info",
+    "trace_game",
 ]
 
 MAX_OUTPUT_BYTES: int
@@ -162,6 +166,37 @@ class GongzhuState:
     @staticmethod
     def from_bytes(data: bytes) -> GongzhuState: ...
     def __reduce__(self) -> tuple[Any, tuple[bytes]]: ...
+
+GAMES: tuple[str, ...]
+"""The names of the registry's trick-taking games."""
+
+@final
+class CardState:
+    """Any game of the registry (``GAMES``) by name, with OpenSpiel's rules, action ids and
+    player codes (-1 chance, -4 terminal). ``apply_action`` of an illegal action raises
+    ``FogsearchError`` and leaves the state unchanged."""
+
+    def __new__(cls, game: str, params: _Params | None = None) -> Self: ...
+    @property
+    def game(self) -> str: ...
+    def num_players(self) -> int: ...
+    def legal_actions(self) -> list[int]: ...
+    def apply_action(self, action: int) -> None: ...
+    def current_player(self) -> int: ...
+    def is_chance_node(self) -> bool: ...
+    def is_terminal(self) -> bool: ...
+    def returns(self) -> list[float]: ...
+    def history(self) -> list[int]: ...
+    def clone(self) -> CardState: ...
+
+def game_info(game: str, params: _Params | None = None) -> dict[str, Any]:
+    """The registry's entry: name, seats, teams, team_of, params (defaults), search (the card
+    search's settings), greed_players, openspiel_ismcts."""
+
+def trace_game(
+    game: str, params: _Params | None, histories: Sequence[Sequence[int]]
+) -> list[tuple[list[list[int]], list[int], list[float]]]:
+    """As ``trace_histories``, for any game of the registry."""
 
 def trace_histories(
     params: _Params, histories: Sequence[Sequence[int]]
@@ -369,4 +404,4 @@ _Policy = (
     | Callable[[int, dict[str, Any], list[int]], Sequence[float]]
     | None
 )
-_State = OhHellState | GongzhuState
+_State = OhHellState | GongzhuState | CardState

@@ -34,7 +34,7 @@ from typing import Any
 import pyspiel
 
 from fogsearch._core import FogsearchError
-from fogsearch._core.ttcg import Player
+from fogsearch._core.ttcg import GAMES, Player, game_info
 from fogsearch.tournament.players import PlayerSpec
 from fogsearch.ttcg.openspiel import resample_from_infostate
 
@@ -77,7 +77,7 @@ class SpecError(FogsearchError):
 
 
 def parse_spec(text: str, game: str) -> PlayerSpec:
-    """Parses and checks ``text`` for ``game`` ("gongzhu" or "oh_hell"), raising
+    """Parses and checks ``text`` for ``game`` (a name of the core's registry), raising
     :class:`SpecError` with what is allowed."""
     try:
         spec = PlayerSpec.parse(text)
@@ -85,10 +85,15 @@ def parse_spec(text: str, game: str) -> PlayerSpec:
         raise SpecError(str(e)) from None
     if spec.kind not in KINDS:
         raise SpecError(f"unknown player kind {spec.kind!r}; kinds: {', '.join(KINDS)}")
-    if spec.kind in ("if", "greed") and game != "gongzhu":
+    info = game_info(game)
+    if spec.kind in ("if", "greed") and not info["greed_players"]:
         raise SpecError(f"{spec.kind!r} plays Gongzhu only")
-    if spec.kind == "openspiel-ismcts" and game != "oh_hell":
-        raise SpecError("openspiel-ismcts plays oh_hell only (OpenSpiel has no Gongzhu resampler)")
+    if spec.kind == "openspiel-ismcts" and not info["openspiel_ismcts"]:
+        games = ", ".join(g for g in GAMES if game_info(g)["openspiel_ismcts"])
+        raise SpecError(
+            f"openspiel-ismcts plays {games} only (fogsearch resamples no other game's "
+            "pyspiel states)"
+        )
     allowed = {"search": _SEARCH_SETTINGS, "openspiel-ismcts": _ISMCTS_SETTINGS}.get(spec.kind, {})
     for key, value in spec.settings.items():
         if key not in allowed:

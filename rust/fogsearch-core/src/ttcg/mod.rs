@@ -31,6 +31,7 @@ mod play;
 mod players;
 mod policy;
 mod qlearning;
+mod registry;
 mod ring_swap;
 mod sampling;
 mod search;
@@ -52,7 +53,7 @@ pub use deal_samplers::{
 pub use enumerate::{enumerate_assignments, enumerate_weighted, WeightedDeals};
 pub use error::TtcgError;
 pub use flow::{construct_assignment, construct_suit_lengths, is_consistent};
-pub use game::{Action, Scores, Table, TrickGame, MAX_PLAYERS};
+pub use game::{Action, PlayRules, Scores, Table, TrickGame, MAX_PLAYERS};
 pub use gibbs::{
     exact_kernel_transitions, GibbsChain, Kernel, NeighbourhoodCache, RING_SWAP_SHARE,
 };
@@ -77,6 +78,10 @@ pub use play::{Phase, PublicPlay, TableState, MAX_LEGAL};
 pub use players::{play_out, random_hands, CardPlayer, PlayedDeal, Turn};
 pub use policy::{BiasPolicy, BuiltinPolicy, InfoStateView, Policy, SoftmaxPolicy, UniformPolicy};
 pub use qlearning::{train as train_q_policy, QLearning, TabularPolicy, MAX_EPISODES};
+pub use registry::{
+    game_spec, oh_hell_params, oh_hell_params_named, openspiel_player_id, spec_of, CardGameState,
+    GameSpec, ParamSpec, ParamValue, SearchDefaults, GAMES,
+};
 pub use sampling::ObservedRange;
 pub use search::{
     search_move, CardSearchConfig, SearchResult, MAX_DEALS, MAX_ITERATIONS, MAX_SECONDS,

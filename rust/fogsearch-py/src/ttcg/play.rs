@@ -11,13 +11,14 @@ use pyo3::types::PyDict;
 
 use fogsearch_core::rng::Rng;
 use fogsearch_core::ttcg::{
-    check_output, observe_seat, play_out, search_move, Action, CardPlayer, CardSearchConfig,
-    Gongzhu, Hand, ModelPolicy, SamplerConfig, StratumWeights, TableState, TrickGame, TtcgError,
-    Turn,
+    check_output, observe_seat, play_out, search_move, Action, CardGameState, CardPlayer,
+    CardSearchConfig, Hand, ModelPolicy, SamplerConfig, StratumWeights, TableState, TrickGame,
+    TtcgError, Turn,
 };
 
 use super::games::{PyGongzhuState, PyOhHellState};
-use super::{params_from_dict, run, threads_of, to_py_err};
+use super::state::{params_of, spec_named, PyCardState};
+use super::{run, threads_of, to_py_err};
 
 /// Deals (n x cards owner codes) and their log weights.
 type SampledDeals<'py> = (Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<f64>>);
@@ -46,14 +47,24 @@ fn seated(state: &Bound<'_, PyAny>) -> PyResult<Seated> {
         let s = &crate::errors::read(s)?.inner;
         let table = *s.table_state().ok_or_else(dealing)?;
         return Ok(Seated {
-            game: Arc::new(Gongzhu),
+            game: CardGameState::game(s),
+            table,
+            dealt: s.dealt_hands().to_vec(),
+            public_actions: s.public_actions().to_vec(),
+        });
+    }
+    if let Ok(s) = state.cast::<PyCardState>() {
+        let s = &crate::errors::read(s)?.inner;
+        let table = *s.table_state().ok_or_else(dealing)?;
+        return Ok(Seated {
+            game: s.game(),
             table,
             dealt: s.dealt_hands().to_vec(),
             public_actions: s.public_actions().to_vec(),
         });
     }
     Err(PyTypeError::new_err(
-        "state must be a fogsearch._core.ttcg OhHellState or GongzhuState",
+        "state must be a fogsearch._core.ttcg OhHellState or GongzhuState or CardState",
     ))
 }
 
@@ -123,18 +134,9 @@ impl PyPlayer {
         thin: Option<u64>,
         shared_tree: Option<bool>,
     ) -> PyResult<Self> {
-        let game: Arc<dyn TrickGame> = match game {
-            "gongzhu" => Arc::new(Gongzhu),
-            "oh_hell" => Arc::new(match params {
-                Some(p) => params_from_dict(p)?,
-                None => Default::default(),
-            }),
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "game must be \"gongzhu\" or \"oh_hell\", got {other:?}"
-                )))
-            }
-        };
+        let game: Arc<dyn TrickGame> = spec_named(game)?
+            .game(&params_of(params)?)
+            .map_err(to_py_err)?;
         let mut config =
             CardSearchConfig::for_game(&*game, sampler_named(&*game, sampler, iec_beta)?);
         if let Some(b) = model_beta {
