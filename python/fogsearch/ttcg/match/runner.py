@@ -1,8 +1,9 @@
 """Card matches: duplicate deals, each played once per seat rotation, in this process, in worker
 processes, or on Ray.
 
-A deal is the list of chance actions that deal it (for oh_hell also the number of tricks, the
-dealer and the trump card), so every rotation plays the same cards. Every game of the core's
+A deal is the list of actions before play: chance's (for oh_hell also the number of tricks, the
+dealer and the trump card) and, in Hearts, the passes, drawn at random; so every rotation plays
+the same cards. Every game of the core's
 registry is played the same way; seats and teams come from its entry. When every player is native
 (Rust), a whole game is one call into the core; when OpenSpiel's ISMCTS plays, the game runs on a
 pyspiel state and the core's state side by side.
@@ -64,11 +65,13 @@ def new_state(game: str, params: dict):
 
 
 def deal_actions(game: str, params: dict, seed: int) -> list[int]:
-    """The chance actions of a uniformly random deal drawn from ``seed``."""
+    """The actions before play of a uniformly random deal drawn from ``seed``: chance's, and in a
+    game whose seats decide something before play (Hearts' passes) those decisions too, drawn
+    uniformly (the players play from the first bid or card)."""
     rng = np.random.default_rng(seed)
     state = new_state(game, params)
     actions = []
-    while state.is_chance_node():
+    while not state.at_table():
         legal = state.legal_actions()
         a = int(legal[rng.integers(len(legal))])
         state.apply_action(a)

@@ -89,6 +89,12 @@ impl PyCardState {
         self.inner.is_terminal()
     }
 
+    /// Whether play at the table has started: chance and every decision before the first bid
+    /// or card (Hearts' passes) are behind.
+    fn at_table(&self) -> bool {
+        self.inner.table_state().is_some()
+    }
+
     fn returns(&self) -> Vec<f64> {
         self.inner.returns()
     }
