@@ -19,6 +19,7 @@ mod game;
 mod gibbs;
 mod gongzhu;
 mod gongzhu_players;
+mod hearts;
 mod history;
 mod limits;
 mod maxflow;

@@ -126,7 +126,7 @@ impl fmt::Debug for GameSpec {
 }
 
 /// Every game, in the order the CLI lists them.
-pub const GAMES: &[&GameSpec] = &[&GONGZHU, &OH_HELL];
+pub const GAMES: &[&GameSpec] = &[&GONGZHU, &OH_HELL, &super::hearts::SPEC];
 
 /// The entry of the game named `name`.
 pub fn game_spec(name: &str) -> Result<&'static GameSpec, TtcgError> {
