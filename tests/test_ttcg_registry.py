@@ -44,3 +44,30 @@ def test_a_card_state_plays_as_the_games_own_state(game, params):
             theirs.apply_action(a)
         assert ours.is_terminal() and ours.returns() == theirs.returns()
         assert ours.history() == theirs.history()
+
+
+def test_the_card_search_config_mirrors_the_core_and_reads_its_defaults_from_it():
+    from dataclasses import fields
+
+    from fogsearch.ttcg.search_config import CardSearchConfig
+
+    assert tuple(f.name for f in fields(CardSearchConfig)) == native.CARD_SEARCH_SETTINGS
+    g = CardSearchConfig.defaults("gongzhu")
+    assert (g.deals, g.exploration, g.shared_tree, g.sampler) == (16, 200.0, False, "us")
+    assert (g.key_cards, g.strata, g.chains, g.burn_in, g.thin, g.seconds) == (
+        2,
+        "exact",
+        4,
+        20,
+        10,
+        None,
+    )
+    o = CardSearchConfig.defaults("oh_hell")
+    assert (o.deals, o.exploration, o.shared_tree) == (256, 7.0, True)
+    assert CardSearchConfig(deals=4).settings() == {"deals": 4}
+    assert CardSearchConfig(deals=4, iterations=2).player("oh_hell").kind == "search"
+    # Python converts types only; the core checks ranges and names what is wrong.
+    with pytest.raises(ValueError, match="deals must be an int"):
+        CardSearchConfig(deals=2.5).player("gongzhu")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown search setting"):
+        native.Player.search("gongzhu", None, colour=1)

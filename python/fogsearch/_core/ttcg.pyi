@@ -47,6 +47,8 @@ __all__ = [
     "CardState",
     "game_info",
     "trace_game",
+    "CARD_SEARCH_SETTINGS",
+    "card_search_defaults",
 ]
 
 MAX_OUTPUT_BYTES: int
@@ -369,28 +371,21 @@ class Player:
     def greed() -> Player: ...
     @staticmethod
     def search(
-        game: str = "gongzhu",
-        params: _Params | None = None,
-        sampler: str = "us",
-        deals: int | None = None,
-        iterations: int | None = None,
-        seconds: float | None = None,
-        exploration: float | None = None,
-        threads: int | None = None,
-        model_beta: float | None = None,
-        iec_beta: float = 0.015,
-        key_cards: int | None = None,
-        strata: str = "exact",
-        chains: int | None = None,
-        burn_in: int | None = None,
-        thin: int | None = None,
-        shared_tree: bool | None = None,
-    ) -> Player: ...
+        game: str = "gongzhu", params: _Params | None = None, **settings: Any
+    ) -> Player:
+        """The searching player; ``settings`` named as ``CARD_SEARCH_SETTINGS`` (None or unset:
+        the game's default, ``card_search_defaults``), checked by the core."""
     @property
     def kind(self) -> str: ...
     def act(self, state: _State, seed: int) -> int: ...
     def explain(self, state: _State, seed: int) -> dict[str, Any]:
         """The searching player's move with each legal action's value over the deals."""
+
+CARD_SEARCH_SETTINGS: tuple[str, ...]
+"""The searching player's settings, by name (``fogsearch.ttcg.search_config.CardSearchConfig``)."""
+
+def card_search_defaults(game: str, params: _Params | None = None) -> dict[str, Any]:
+    """Every search setting's default for ``game`` (``seconds`` is unset: no time budget)."""
 
 def play_deal(
     state: _State, players: Sequence[Player], seed: int

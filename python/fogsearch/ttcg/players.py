@@ -37,6 +37,7 @@ from fogsearch._core import FogsearchError
 from fogsearch._core.ttcg import GAMES, Player, game_info
 from fogsearch.tournament.players import PlayerSpec
 from fogsearch.ttcg.openspiel import resample_from_infostate
+from fogsearch.ttcg.search_config import CardSearchConfig
 
 __all__ = ["KINDS", "CardPlayer", "SpecError", "build_player", "parse_spec"]
 
@@ -182,24 +183,22 @@ def build_player(
     if spec.kind == "greed":
         return CardPlayer(spec.name, native=Player.greed())
     if spec.kind == "search":
-        native = Player.search(
-            game=game,
-            params=params or None,
-            sampler=s.get("sampler", "us"),
+        native = CardSearchConfig(
+            sampler=s.get("sampler"),
             deals=s.get("deals"),
             iterations=s.get("iterations"),
             seconds=move_seconds,
             exploration=None if "c" not in s else float(s["c"]),
             threads=s.get("threads"),
             model_beta=None if "model_beta" not in s else float(s["model_beta"]),
-            iec_beta=float(s.get("beta", 0.015)),
+            iec_beta=None if "beta" not in s else float(s["beta"]),
             key_cards=s.get("key_cards"),
-            strata=s.get("strata", "exact"),
+            strata=s.get("strata"),
             chains=s.get("chains"),
             burn_in=s.get("burn_in"),
             thin=s.get("thin"),
             shared_tree=_tree(s.get("tree")),
-        )
+        ).player(game, params)
         return CardPlayer(spec.name, native=native)
     redeals = int(s.get("redeals", 1)) if s.get("resampler") == "fogsearch" else 0
     searches = max(redeals, 1)

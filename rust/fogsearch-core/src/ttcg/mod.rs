@@ -36,6 +36,7 @@ mod registry;
 mod ring_swap;
 mod sampling;
 mod search;
+mod search_settings;
 mod suit_lengths;
 mod target;
 mod turn;
@@ -88,6 +89,7 @@ pub use search::{
     search_move, CardSearchConfig, SearchResult, MAX_DEALS, MAX_ITERATIONS, MAX_SECONDS,
     MAX_SHARED_ITERATIONS,
 };
+pub use search_settings::{SettingValue, CARD_SEARCH_SETTINGS};
 pub use suit_lengths::{DealSpace, DealSpaceError, SuitLengths};
 pub use target::LogTarget;
 
