@@ -45,7 +45,7 @@ mod turn;
 mod brute_force_tests;
 
 pub use baselines::{sample_categorical, UniformDeals};
-pub use cards::{cards_of, Card, Deck, Hand, SUIT_NAMES};
+pub use cards::{cards_of, hands_from_ids, Card, Deck, Hand, SUIT_NAMES};
 pub use chains::{check_schedule, run_chains, ChainDraws, ChainSchedule};
 pub use constraints::{DealConstraints, Owner};
 pub use deal_samplers::{
