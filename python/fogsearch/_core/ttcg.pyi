@@ -49,6 +49,7 @@ __all__ = [
     "trace_game",
     "CARD_SEARCH_SETTINGS",
     "card_search_defaults",
+    "SAMPLER_SETTINGS",
 ]
 
 MAX_OUTPUT_BYTES: int
@@ -345,16 +346,11 @@ def sample_deals(
     sampler: str = "us",
     n: int = 16,
     seed: int = 0,
-    iec_beta: float = 0.015,
-    model_beta: float | None = None,
-    key_cards: int = 2,
-    strata: str = "exact",
-    chains: int = 4,
-    burn_in: int = 20,
-    thin: int = 10,
+    **settings: Any,
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]:
     """Deals the sampler draws for the seat to act (us, ss, us+iec, ss+iec, gibbs, pairs) and
-    their self-normalised log weights. ``strata``: SS's p(S_j), each stratum's share of the
+    their self-normalised log weights. ``settings``: named as ``SAMPLER_SETTINGS`` (unset: the
+    core's defaults for the game), e.g. ``strata``: SS's p(S_j), each stratum's share of the
     consistent deals (``"exact"``) or the paper's 1/t (``"equal"``)."""
 
 # ---- players -----------------------------------------------------------------------------------
@@ -383,6 +379,9 @@ class Player:
 
 CARD_SEARCH_SETTINGS: tuple[str, ...]
 """The searching player's settings, by name (``fogsearch.ttcg.search_config.CardSearchConfig``)."""
+
+SAMPLER_SETTINGS: tuple[str, ...]
+"""The sampler's settings, by name (what ``sample_deals`` takes as keywords)."""
 
 def card_search_defaults(game: str, params: _Params | None = None) -> dict[str, Any]:
     """Every search setting's default for ``game`` (``seconds`` is unset: no time budget)."""

@@ -34,6 +34,65 @@ pub const CARD_SEARCH_SETTINGS: &[&str] = &[
     "shared_tree",
 ];
 
+/// The settings of the sampler alone (what `sample_deals` takes).
+pub const SAMPLER_SETTINGS: &[&str] = &[
+    "sampler",
+    "model_beta",
+    "iec_beta",
+    "key_cards",
+    "strata",
+    "chains",
+    "burn_in",
+    "thin",
+];
+
+/// Refuses a name outside `known`.
+fn check_names(given: &[(String, SettingValue)], known: &[&str]) -> Result<(), TtcgError> {
+    match given.iter().find(|(n, _)| !known.contains(&n.as_str())) {
+        Some((name, _)) => invalid(format!(
+            "unknown search setting {name:?}; settings: {}",
+            known.join(", ")
+        )),
+        None => Ok(()),
+    }
+}
+
+impl SamplerConfig {
+    /// The sampler for `game` with `given` settings (by name, see [`SAMPLER_SETTINGS`]) over
+    /// its defaults ([`SamplerConfig::named`], "us" unless `sampler` is given); checked.
+    pub fn from_settings(
+        game: &dyn TrickGame,
+        given: &[(String, SettingValue)],
+    ) -> Result<Self, TtcgError> {
+        check_names(given, SAMPLER_SETTINGS)?;
+        let get = |key: &str| given.iter().rev().find(|(n, _)| n == key).map(|(_, v)| v);
+        let sampler_name = get("sampler").map(|v| text("sampler", v)).transpose()?;
+        let mut sampler = SamplerConfig::named(game, sampler_name.unwrap_or("us"))?;
+        if let Some(v) = get("iec_beta") {
+            if sampler.iec_beta.is_some() {
+                sampler.iec_beta = Some(real("iec_beta", v)?);
+            }
+        }
+        if let Some(v) = get("model_beta") {
+            sampler.model = ModelPolicy::Greed {
+                beta: real("model_beta", v)?,
+            };
+        }
+        for (name, v) in given {
+            match name.as_str() {
+                "key_cards" => sampler.key_cards = count(name, v)? as usize,
+                "strata" => sampler.stratum_weights = StratumWeights::named(text(name, v)?)?,
+                "chains" => sampler.chains = count(name, v)? as usize,
+                "burn_in" => sampler.burn_in = count(name, v)?,
+                "thin" => sampler.thin = count(name, v)?,
+                _ => {} // sampler, iec_beta, model_beta: read above
+            }
+        }
+        sampler.check(game)?;
+        Ok(sampler)
+    }
+}
+
 fn count(name: &str, v: &SettingValue) -> Result<u64, TtcgError> {
     match v {
         // Out of range either way: the bound check names the setting and its bound.
@@ -72,43 +131,22 @@ impl CardSearchConfig {
         game: &dyn TrickGame,
         given: &[(String, SettingValue)],
     ) -> Result<Self, TtcgError> {
-        if let Some((name, _)) = given
+        check_names(given, CARD_SEARCH_SETTINGS)?;
+        let (of_sampler, of_search): (Vec<_>, Vec<_>) = given
             .iter()
-            .find(|(n, _)| !CARD_SEARCH_SETTINGS.contains(&n.as_str()))
-        {
-            return invalid(format!(
-                "unknown search setting {name:?}; settings: {}",
-                CARD_SEARCH_SETTINGS.join(", ")
-            ));
-        }
-        let get = |key: &str| given.iter().rev().find(|(n, _)| n == key).map(|(_, v)| v);
-        let sampler_name = get("sampler").map(|v| text("sampler", v)).transpose()?;
-        let mut sampler = SamplerConfig::named(game, sampler_name.unwrap_or("us"))?;
-        if let Some(v) = get("iec_beta") {
-            if sampler.iec_beta.is_some() {
-                sampler.iec_beta = Some(real("iec_beta", v)?);
-            }
-        }
-        if let Some(v) = get("model_beta") {
-            sampler.model = ModelPolicy::Greed {
-                beta: real("model_beta", v)?,
-            };
-        }
-        let mut c = CardSearchConfig::for_game(game, sampler);
-        for (name, v) in given {
+            .cloned()
+            .partition(|(n, _)| SAMPLER_SETTINGS.contains(&n.as_str()));
+        let mut c =
+            CardSearchConfig::for_game(game, SamplerConfig::from_settings(game, &of_sampler)?);
+        for (name, v) in &of_search {
             match name.as_str() {
                 "deals" => c.deals = count(name, v)?.min(usize::MAX as u64) as usize,
                 "iterations" => c.iterations = count(name, v)?,
                 "seconds" => c.seconds = Some(real(name, v)?),
                 "exploration" => c.exploration = real(name, v)?,
                 "threads" => c.threads = count(name, v)?.min(usize::MAX as u64) as usize,
-                "key_cards" => c.sampler.key_cards = count(name, v)? as usize,
-                "strata" => c.sampler.stratum_weights = StratumWeights::named(text(name, v)?)?,
-                "chains" => c.sampler.chains = count(name, v)? as usize,
-                "burn_in" => c.sampler.burn_in = count(name, v)?,
-                "thin" => c.sampler.thin = count(name, v)?,
                 "shared_tree" => c.shared_tree = flag(name, v)?,
-                _ => {} // sampler, iec_beta, model_beta: read above
+                _ => unreachable!("names are checked above"),
             }
         }
         c.check(game)?;

@@ -12,8 +12,8 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyTuple};
 use fogsearch_core::rng::Rng;
 use fogsearch_core::ttcg::{
     check_output, observe_seat, play_out, search_move, Action, CardGameState, CardPlayer,
-    CardSearchConfig, Hand, ModelPolicy, SamplerConfig, SettingValue, StratumWeights, TableState,
-    TrickGame, TtcgError, Turn, CARD_SEARCH_SETTINGS,
+    CardSearchConfig, Hand, SamplerConfig, SettingValue, TableState, TrickGame, TtcgError, Turn,
+    CARD_SEARCH_SETTINGS, SAMPLER_SETTINGS,
 };
 
 use super::games::{PyGongzhuState, PyOhHellState};
@@ -66,15 +66,6 @@ fn seated(state: &Bound<'_, PyAny>) -> PyResult<Seated> {
     Err(PyTypeError::new_err(
         "state must be a fogsearch._core.ttcg OhHellState or GongzhuState or CardState",
     ))
-}
-
-/// The sampler `name` for `game`, IEC (if the name asks for it) at `iec_beta`.
-fn sampler_named(game: &dyn TrickGame, name: &str, iec_beta: f64) -> PyResult<SamplerConfig> {
-    let mut config = SamplerConfig::named(game, name).map_err(to_py_err)?;
-    if config.iec_beta.is_some() {
-        config.iec_beta = Some(iec_beta);
-    }
-    Ok(config)
 }
 
 /// A player: `Player.random()`, `Player.mr_if()`, `Player.greed()` (Gongzhu), or
@@ -287,35 +278,26 @@ fn play_deal(
 }
 
 /// What the sampler `sampler` ("us", "ss", "us+iec", "ss+iec", "gibbs", "pairs") draws at
-/// `state` for the seat to act, with the searching player's settings: (deals n x cards uint8 of
-/// owner codes, self-normalised log weights).
+/// `state` for the seat to act, with the sampler `settings` (named as `SAMPLER_SETTINGS`; unset
+/// ones take the core's defaults for the game): (deals n x cards uint8 of owner codes,
+/// self-normalised log weights).
 #[pyfunction]
-#[pyo3(signature = (state, sampler="us", n=16, seed=0, iec_beta=0.015, model_beta=None, key_cards=2, strata="exact", chains=4, burn_in=20, thin=10))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (state, sampler="us", n=16, seed=0, **settings))]
 fn sample_deals<'py>(
     py: Python<'py>,
     state: &Bound<'_, PyAny>,
     sampler: &str,
     n: usize,
     seed: u64,
-    iec_beta: f64,
-    model_beta: Option<f64>,
-    key_cards: usize,
-    strata: &str,
-    chains: usize,
-    burn_in: u64,
-    thin: u64,
+    settings: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<SampledDeals<'py>> {
     let s = seated(state)?;
-    let mut config = sampler_named(&*s.game, sampler, iec_beta)?;
-    if let Some(b) = model_beta {
-        config.model = ModelPolicy::Greed { beta: b };
-    }
-    config.key_cards = key_cards;
-    config.stratum_weights = StratumWeights::named(strata).map_err(to_py_err)?;
-    config.chains = chains;
-    config.burn_in = burn_in;
-    config.thin = thin;
+    let mut given = settings_of(settings)?;
+    given.push((
+        "sampler".to_string(),
+        SettingValue::Text(sampler.to_string()),
+    ));
+    let config = SamplerConfig::from_settings(&*s.game, &given).map_err(to_py_err)?;
     let deck = s.game.deck().num_cards();
     check_output(&format!("n = {n} deals"), n as u128, deck as u128 + 8).map_err(to_py_err)?;
     let sample = run(py, None, |stop| {
@@ -350,6 +332,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "CARD_SEARCH_SETTINGS",
         PyTuple::new(m.py(), CARD_SEARCH_SETTINGS)?,
     )?;
+    m.add("SAMPLER_SETTINGS", PyTuple::new(m.py(), SAMPLER_SETTINGS)?)?;
     m.add_function(wrap_pyfunction!(play_deal, m)?)?;
     Ok(())
 }
