@@ -2,10 +2,12 @@
 and ``openspiel-ismcts[:key=value,...]`` (OpenSpiel's ISMCTS bot, oh_hell only), each optionally
 ``@label``-ed, in the grammar of :class:`fogsearch.tournament.PlayerSpec`.
 
-``search`` settings: ``sampler`` (us, ss, us+iec, ss+iec, gibbs, pairs; default us), ``deals``
-(sampled per move; Gongzhu 16, Oh Hell 256), ``iterations`` (UCB-MCTS iterations per deal, 400),
-``c`` (UCB's exploration constant; Gongzhu 200, Oh Hell 7; ``c=30`` is the paper's, tuned for its
-network's values rather than random playouts), ``threads`` (default: every core), ``beta`` (IEC's,
+``search`` settings (unset ones take the game's defaults, which the core holds:
+:meth:`fogsearch.ttcg.search_config.CardSearchConfig.defaults`): ``sampler`` (us, ss, us+iec,
+ss+iec, gibbs, pairs; default us), ``deals`` (sampled per move; Gongzhu 16, Oh Hell 256),
+``iterations`` (UCB-MCTS iterations per deal, 400), ``c`` (UCB's exploration constant; Gongzhu
+200, Oh Hell 7; ``c=30`` is the paper's, tuned for its network's values rather than random
+playouts), ``threads`` (default: every core), ``beta`` (IEC's,
 0.015), ``model_beta`` (the Greed model of play of Gongzhu's Gibbs sampler, 0.015), ``key_cards``
 (SS, 2), ``strata`` (SS's probability of each stratum: ``exact``, its share of the consistent
 deals, the default; ``equal``, the paper's zeroth-order 1/t), ``chains``, ``burn_in``, ``thin``
