@@ -43,6 +43,13 @@ __all__ = [
     "Player",
     "sample_deals",
     "play_deal",
+    "GAMES",
+    "CardState",
+    "game_info",
+    "trace_game",
+    "CARD_SEARCH_SETTINGS",
+    "card_search_defaults",
+    "SAMPLER_SETTINGS",
 ]
 
 MAX_OUTPUT_BYTES: int
@@ -162,6 +169,39 @@ class GongzhuState:
     @staticmethod
     def from_bytes(data: bytes) -> GongzhuState: ...
     def __reduce__(self) -> tuple[Any, tuple[bytes]]: ...
+
+GAMES: tuple[str, ...]
+"""The names of the registry's trick-taking games."""
+
+@final
+class CardState:
+    """Any game of the registry (``GAMES``) by name, with OpenSpiel's rules, action ids and
+    player codes (-1 chance, -4 terminal). ``apply_action`` of an illegal action raises
+    ``FogsearchError`` and leaves the state unchanged."""
+
+    def __new__(cls, game: str, params: _Params | None = None) -> Self: ...
+    @property
+    def game(self) -> str: ...
+    def num_players(self) -> int: ...
+    def legal_actions(self) -> list[int]: ...
+    def apply_action(self, action: int) -> None: ...
+    def current_player(self) -> int: ...
+    def is_chance_node(self) -> bool: ...
+    def is_terminal(self) -> bool: ...
+    def at_table(self) -> bool:
+        """Whether play has started (chance and any passes are behind)."""
+    def returns(self) -> list[float]: ...
+    def history(self) -> list[int]: ...
+    def clone(self) -> CardState: ...
+
+def game_info(game: str, params: _Params | None = None) -> dict[str, Any]:
+    """The registry's entry: name, seats, teams, team_of, params (defaults), search (the card
+    search's settings), greed_players, openspiel_ismcts."""
+
+def trace_game(
+    game: str, params: _Params | None, histories: Sequence[Sequence[int]]
+) -> list[tuple[list[list[int]], list[int], list[float]]]:
+    """As ``trace_histories``, for any game of the registry."""
 
 def trace_histories(
     params: _Params, histories: Sequence[Sequence[int]]
@@ -306,16 +346,11 @@ def sample_deals(
     sampler: str = "us",
     n: int = 16,
     seed: int = 0,
-    iec_beta: float = 0.015,
-    model_beta: float | None = None,
-    key_cards: int = 2,
-    strata: str = "exact",
-    chains: int = 4,
-    burn_in: int = 20,
-    thin: int = 10,
+    **settings: Any,
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]:
     """Deals the sampler draws for the seat to act (us, ss, us+iec, ss+iec, gibbs, pairs) and
-    their self-normalised log weights. ``strata``: SS's p(S_j), each stratum's share of the
+    their self-normalised log weights. ``settings``: named as ``SAMPLER_SETTINGS`` (unset: the
+    core's defaults for the game), e.g. ``strata``: SS's p(S_j), each stratum's share of the
     consistent deals (``"exact"``) or the paper's 1/t (``"equal"``)."""
 
 # ---- players -----------------------------------------------------------------------------------
@@ -332,28 +367,24 @@ class Player:
     def greed() -> Player: ...
     @staticmethod
     def search(
-        game: str = "gongzhu",
-        params: _Params | None = None,
-        sampler: str = "us",
-        deals: int | None = None,
-        iterations: int | None = None,
-        seconds: float | None = None,
-        exploration: float | None = None,
-        threads: int | None = None,
-        model_beta: float | None = None,
-        iec_beta: float = 0.015,
-        key_cards: int | None = None,
-        strata: str = "exact",
-        chains: int | None = None,
-        burn_in: int | None = None,
-        thin: int | None = None,
-        shared_tree: bool | None = None,
-    ) -> Player: ...
+        game: str = "gongzhu", params: _Params | None = None, **settings: Any
+    ) -> Player:
+        """The searching player; ``settings`` named as ``CARD_SEARCH_SETTINGS`` (None or unset:
+        the game's default, ``card_search_defaults``), checked by the core."""
     @property
     def kind(self) -> str: ...
     def act(self, state: _State, seed: int) -> int: ...
     def explain(self, state: _State, seed: int) -> dict[str, Any]:
         """The searching player's move with each legal action's value over the deals."""
+
+CARD_SEARCH_SETTINGS: tuple[str, ...]
+"""The searching player's settings, by name (``fogsearch.ttcg.search_config.CardSearchConfig``)."""
+
+SAMPLER_SETTINGS: tuple[str, ...]
+"""The sampler's settings, by name (what ``sample_deals`` takes as keywords)."""
+
+def card_search_defaults(game: str, params: _Params | None = None) -> dict[str, Any]:
+    """Every search setting's default for ``game`` (``seconds`` is unset: no time budget)."""
 
 def play_deal(
     state: _State, players: Sequence[Player], seed: int
@@ -369,4 +400,4 @@ _Policy = (
     | Callable[[int, dict[str, Any], list[int]], Sequence[float]]
     | None
 )
-_State = OhHellState | GongzhuState
+_State = OhHellState | GongzhuState | CardState

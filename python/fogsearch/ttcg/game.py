@@ -7,15 +7,8 @@ from typing import Any
 
 from fogsearch._core import ttcg as _native
 
-#: OpenSpiel's defaults for ``oh_hell``.
-DEFAULT_PARAMS: dict[str, Any] = {
-    "players": 3,
-    "num_suits": 4,
-    "num_cards_per_suit": 13,
-    "num_tricks_fixed": -1,
-    "off_bid_penalty": False,
-    "points_per_trick": 1,
-}
+DEFAULT_PARAMS: dict[str, Any] = dict(_native.game_info("oh_hell")["params"])
+"""OpenSpiel's oh_hell defaults, as the core's registry holds them."""
 
 
 class OhHellGame:

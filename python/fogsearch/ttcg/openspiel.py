@@ -36,10 +36,13 @@ def _policy_key(policy: Any) -> bytes | None:
 
 
 def _oh_hell_game(pyspiel_state: Any) -> Any:
+    # The resampler replays OpenSpiel histories whose chance actions it knows: the games whose
+    # registry entry says OpenSpiel's ISMCTS may use it.
     game = pyspiel_state.get_game()
     name = game.get_type().short_name
-    if name != "oh_hell":
-        raise ValueError(f"resampling supports oh_hell only, got {name}")
+    games = [g for g in _native.GAMES if _native.game_info(g)["openspiel_ismcts"]]
+    if name not in games:
+        raise ValueError(f"resampling supports {', '.join(games)} only, got {name}")
     return game
 
 

@@ -2,10 +2,12 @@
 and ``openspiel-ismcts[:key=value,...]`` (OpenSpiel's ISMCTS bot, oh_hell only), each optionally
 ``@label``-ed, in the grammar of :class:`fogsearch.tournament.PlayerSpec`.
 
-``search`` settings: ``sampler`` (us, ss, us+iec, ss+iec, gibbs, pairs; default us), ``deals``
-(sampled per move; Gongzhu 16, Oh Hell 256), ``iterations`` (UCB-MCTS iterations per deal, 400),
-``c`` (UCB's exploration constant; Gongzhu 200, Oh Hell 7; ``c=30`` is the paper's, tuned for its
-network's values rather than random playouts), ``threads`` (default: every core), ``beta`` (IEC's,
+``search`` settings (unset ones take the game's defaults, which the core holds:
+:meth:`fogsearch.ttcg.search_config.CardSearchConfig.defaults`): ``sampler`` (us, ss, us+iec,
+ss+iec, gibbs, pairs; default us), ``deals`` (sampled per move; Gongzhu 16, Oh Hell 256),
+``iterations`` (UCB-MCTS iterations per deal, 400), ``c`` (UCB's exploration constant; Gongzhu
+200, Oh Hell 7; ``c=30`` is the paper's, tuned for its network's values rather than random
+playouts), ``threads`` (default: every core), ``beta`` (IEC's,
 0.015), ``model_beta`` (the Greed model of play of Gongzhu's Gibbs sampler, 0.015), ``key_cards``
 (SS, 2), ``strata`` (SS's probability of each stratum: ``exact``, its share of the consistent
 deals, the default; ``equal``, the paper's zeroth-order 1/t), ``chains``, ``burn_in``, ``thin``
@@ -34,9 +36,10 @@ from typing import Any
 import pyspiel
 
 from fogsearch._core import FogsearchError
-from fogsearch._core.ttcg import Player
+from fogsearch._core.ttcg import GAMES, Player, game_info
 from fogsearch.tournament.players import PlayerSpec
 from fogsearch.ttcg.openspiel import resample_from_infostate
+from fogsearch.ttcg.search_config import CardSearchConfig
 
 __all__ = ["KINDS", "CardPlayer", "SpecError", "build_player", "parse_spec"]
 
@@ -77,7 +80,7 @@ class SpecError(FogsearchError):
 
 
 def parse_spec(text: str, game: str) -> PlayerSpec:
-    """Parses and checks ``text`` for ``game`` ("gongzhu" or "oh_hell"), raising
+    """Parses and checks ``text`` for ``game`` (a name of the core's registry), raising
     :class:`SpecError` with what is allowed."""
     try:
         spec = PlayerSpec.parse(text)
@@ -85,10 +88,15 @@ def parse_spec(text: str, game: str) -> PlayerSpec:
         raise SpecError(str(e)) from None
     if spec.kind not in KINDS:
         raise SpecError(f"unknown player kind {spec.kind!r}; kinds: {', '.join(KINDS)}")
-    if spec.kind in ("if", "greed") and game != "gongzhu":
+    info = game_info(game)
+    if spec.kind in ("if", "greed") and not info["greed_players"]:
         raise SpecError(f"{spec.kind!r} plays Gongzhu only")
-    if spec.kind == "openspiel-ismcts" and game != "oh_hell":
-        raise SpecError("openspiel-ismcts plays oh_hell only (OpenSpiel has no Gongzhu resampler)")
+    if spec.kind == "openspiel-ismcts" and not info["openspiel_ismcts"]:
+        games = ", ".join(g for g in GAMES if game_info(g)["openspiel_ismcts"])
+        raise SpecError(
+            f"openspiel-ismcts plays {games} only (fogsearch resamples no other game's "
+            "pyspiel states)"
+        )
     allowed = {"search": _SEARCH_SETTINGS, "openspiel-ismcts": _ISMCTS_SETTINGS}.get(spec.kind, {})
     for key, value in spec.settings.items():
         if key not in allowed:
@@ -177,24 +185,22 @@ def build_player(
     if spec.kind == "greed":
         return CardPlayer(spec.name, native=Player.greed())
     if spec.kind == "search":
-        native = Player.search(
-            game=game,
-            params=params or None,
-            sampler=s.get("sampler", "us"),
+        native = CardSearchConfig(
+            sampler=s.get("sampler"),
             deals=s.get("deals"),
             iterations=s.get("iterations"),
             seconds=move_seconds,
             exploration=None if "c" not in s else float(s["c"]),
             threads=s.get("threads"),
             model_beta=None if "model_beta" not in s else float(s["model_beta"]),
-            iec_beta=float(s.get("beta", 0.015)),
+            iec_beta=None if "beta" not in s else float(s["beta"]),
             key_cards=s.get("key_cards"),
-            strata=s.get("strata", "exact"),
+            strata=s.get("strata"),
             chains=s.get("chains"),
             burn_in=s.get("burn_in"),
             thin=s.get("thin"),
             shared_tree=_tree(s.get("tree")),
-        )
+        ).player(game, params)
         return CardPlayer(spec.name, native=native)
     redeals = int(s.get("redeals", 1)) if s.get("resampler") == "fogsearch" else 0
     searches = max(redeals, 1)

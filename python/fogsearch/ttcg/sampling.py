@@ -75,8 +75,8 @@ class JointRange:
     weighted by their reach probability under ``policy`` (``None``: every player uniform over legal
     actions; or a built-in policy of ``fogsearch.ttcg``; or a callable, asked under the GIL).
 
-    ``game`` is ``"oh_hell"`` (``params`` are OpenSpiel's) or ``"gongzhu"`` (``params`` must be
-    empty). Raises ``InfeasibleConstraints`` when no deal is consistent and ``FogsearchError`` (a
+    ``game`` is a name of the core's registry (``fogsearch._core.ttcg.GAMES``: ``"oh_hell"``,
+    ``"gongzhu"``, ...); ``params`` are OpenSpiel's for it (Gongzhu has none). Raises ``InfeasibleConstraints`` when no deal is consistent and ``FogsearchError`` (a
     ``ValueError``) for malformed parameters or actions.
 
     Every sampler is bounded: sizes whose output would pass ``MAX_OUTPUT_BYTES`` (4 GiB) and runs
@@ -112,13 +112,11 @@ class JointRange:
     def from_pyspiel(
         cls, state: Any, observer: int | None = None, policy: Any = None
     ) -> JointRange:
-        """The joint range at an OpenSpiel ``oh_hell`` state, or at a ``gongzhu`` state of the
-        pyspiel game :mod:`fogsearch.ttcg.gongzhu_pyspiel` registers."""
+        """The joint range at a pyspiel state of a game of the core's registry (OpenSpiel's
+        ``oh_hell``, or the ``gongzhu`` game :mod:`fogsearch.ttcg.gongzhu_pyspiel` registers)."""
         game = state.get_game()
         name = game.get_type().short_name
-        if name == "gongzhu":
-            return cls({}, state.history(), observer, policy, game="gongzhu")
-        return cls(game.get_parameters(), state.history(), observer, policy)
+        return cls(game.get_parameters(), state.history(), observer, policy, game=name)
 
     @property
     def num_cards(self) -> int:

@@ -1,13 +1,13 @@
 //! `fogsearch._core.ttcg`: bindings for `fogsearch_core::ttcg`. Conversions, GIL-free and
 //! interruptible wrappers only; every rule of a card game lives in the core.
 
-use pyo3::exceptions::{PyKeyboardInterrupt, PyNotImplementedError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyNotImplementedError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use fogsearch_core::pool;
 use fogsearch_core::stop::Stop;
-use fogsearch_core::ttcg::{Action, OhHellParams, TtcgError};
+use fogsearch_core::ttcg::{oh_hell_params_named, Action, OhHellParams, TtcgError};
 
 use crate::errors::{detach_interruptible, FogsearchError};
 use crate::submodule;
@@ -17,6 +17,7 @@ mod games;
 mod play;
 mod policy;
 mod sampling;
+mod state;
 
 pyo3::create_exception!(
     fogsearch,
@@ -78,37 +79,10 @@ pub(crate) fn run<T: Send>(
 }
 
 /// Reads OpenSpiel-named parameters from a mapping (as `pyspiel.load_game` takes them, or as
-/// `game.get_parameters()` returns them); missing keys take OpenSpiel's defaults.
+/// `game.get_parameters()` returns them); missing keys take OpenSpiel's defaults. The core checks
+/// them (the registry's oh_hell entry).
 pub(crate) fn params_from_dict(params: &Bound<'_, PyDict>) -> PyResult<OhHellParams> {
-    let mut p = OhHellParams::default();
-    for (key, value) in params.iter() {
-        let key: String = key.extract()?;
-        let int = || -> PyResult<i64> {
-            value
-                .extract::<i64>()
-                .map_err(|_| PyTypeError::new_err(format!("parameter {key} must be an int")))
-        };
-        match key.as_str() {
-            "players" => p.players = int()?.clamp(0, 1000) as usize,
-            "num_suits" => p.num_suits = int()?.clamp(0, 1000) as usize,
-            "num_cards_per_suit" => p.num_cards_per_suit = int()?.clamp(0, 1000) as usize,
-            "num_tricks_fixed" => p.num_tricks_fixed = int()?,
-            "points_per_trick" => p.points_per_trick = int()?,
-            "off_bid_penalty" => {
-                p.off_bid_penalty = value
-                    .extract::<bool>()
-                    .map_err(|_| PyTypeError::new_err("parameter off_bid_penalty must be a bool"))?
-            }
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "unknown oh_hell parameter {other:?}; known: players, num_suits, \
-                     num_cards_per_suit, num_tricks_fixed, off_bid_penalty, points_per_trick"
-                )))
-            }
-        }
-    }
-    p.validate().map_err(to_py_err)?;
-    Ok(p)
+    oh_hell_params_named(&state::params_of(Some(params))?).map_err(to_py_err)
 }
 
 /// Action ids from Python integers, refusing negative and oversized ones.
@@ -154,6 +128,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         deals::register(t)?;
         sampling::register(t)?;
         play::register(t)?;
+        state::register(t)?;
         Ok(())
     })
 }

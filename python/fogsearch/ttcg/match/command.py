@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from fogsearch._core import FogsearchError
+from fogsearch._core import ttcg as native
 from fogsearch.tournament.command import sigterm_as_interrupt
 from fogsearch.ttcg.match.runner import GAMES
 from fogsearch.ttcg.match.store import CardResultStore
@@ -34,7 +35,7 @@ def add_parser(subparsers) -> None:
         description=(
             f"Players: {', '.join(KINDS)}, as kind[:key=value,...][@label] (see "
             "fogsearch.ttcg.players). Gongzhu takes 2 players (teams, each copied into both "
-            "partner seats) or 4; oh_hell takes one per seat (3 by default)."
+            "partner seats) or 4; other games one per seat (oh_hell: 3 by default)."
         ),
     )
     p.add_argument("--game", required=True, choices=GAMES)
@@ -43,7 +44,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--move-seconds", type=float, default=None, help="time per move of searches")
     p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
-                   help="an oh_hell parameter (OpenSpiel's names), repeatable")  # fmt: skip
+                   help="a game parameter (OpenSpiel's names), repeatable")  # fmt: skip
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--workers", type=int, default=1, help="games in parallel processes")
     p.add_argument("--backend", choices=["local", "ray"], default="local")
@@ -54,8 +55,9 @@ def add_parser(subparsers) -> None:
 
 
 def _params(game: str, items: list[str]) -> dict:
-    if items and game != "oh_hell":
-        raise UsageError("--param is for oh_hell; Gongzhu has no parameters")
+    if items and not native.game_info(game)["params"]:
+        with_params = [g for g in GAMES if native.game_info(g)["params"]]
+        raise UsageError(f"--param is for {', '.join(with_params)}; {game} has no parameters")
     params = {}
     for item in items:
         key, sep, value = item.partition("=")
@@ -67,13 +69,10 @@ def _params(game: str, items: list[str]) -> dict:
             raise UsageError(
                 f"--param {key} must be a number or true/false, got {value!r}"
             ) from None
-    if game == "oh_hell":
-        from fogsearch._core.ttcg import OhHellState
-
-        try:
-            OhHellState(params)
-        except (FogsearchError, ValueError, TypeError) as e:
-            raise UsageError(f"oh_hell parameters: {e}") from None
+    try:
+        native.CardState(game, params)
+    except (FogsearchError, ValueError, TypeError) as e:
+        raise UsageError(f"{game} parameters: {e}") from None
     return params
 
 
@@ -88,8 +87,9 @@ def check(args: argparse.Namespace) -> dict:
     if not 1 <= args.workers <= MAX_WORKERS:
         raise UsageError(f"--workers must be 1 to {MAX_WORKERS}, got {args.workers}")
     params = _params(args.game, args.param)
-    seats = 4 if args.game == "gongzhu" else int(params.get("players", 3))
-    allowed = (2, 4) if args.game == "gongzhu" else (seats,)
+    info = native.game_info(args.game, params)
+    seats, teams = info["seats"], info["teams"]
+    allowed = (teams, seats) if teams < seats else (seats,)
     if len(args.players) not in allowed:
         raise UsageError(
             f"{args.game} takes {' or '.join(map(str, allowed))} players, got {len(args.players)}"

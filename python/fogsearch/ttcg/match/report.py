@@ -13,6 +13,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from fogsearch._core import ttcg as native
 from fogsearch.tournament.rating import Z95
 from fogsearch.ttcg.match.runner import CardRecord
 
@@ -63,8 +64,16 @@ def _finite(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
-PARTNERS = {"gongzhu": ((0, 2), (1, 3))}
-"""The seats that play together, by game (games not listed have no teams)."""
+def partners(game: str) -> tuple[tuple[int, ...], ...]:
+    """The seats that play together (none when every seat plays for itself), from the game's
+    registry entry."""
+    info = native.game_info(game)
+    if info["teams"] == info["seats"]:
+        return ()
+    team_of = info["team_of"]
+    return tuple(
+        tuple(s for s in range(info["seats"]) if team_of[s] == t) for t in range(info["teams"])
+    )
 
 
 def interval(values: list[float]) -> tuple[float, float, float]:
@@ -92,6 +101,7 @@ def summarize(records: list[CardRecord], players: list[str], game: str = "") -> 
         lambda: defaultdict(list)
     )
     failed = 0
+    pairs = partners(game)
     for r in records:
         if r.returns is None:
             failed += 1
@@ -99,7 +109,7 @@ def summarize(records: list[CardRecord], players: list[str], game: str = "") -> 
         for seat, player in enumerate(r.seats):
             per_deal[r.deal_index][player].append(r.returns[seat])
             seat_deal[seat][r.deal_index].append(r.returns[seat])
-        for pair in PARTNERS.get(game, ()):
+        for pair in pairs:
             if r.points is None:
                 continue
             who = tuple(sorted({r.seats[s] for s in pair}))
@@ -141,7 +151,7 @@ def summarize(records: list[CardRecord], players: list[str], game: str = "") -> 
 
 def summary_table(summary: MatchSummary, game: str) -> str:
     """A plain-text table of the summary."""
-    what = "team points minus the other team's" if game == "gongzhu" else "points"
+    what = "team points minus the other team's" if partners(game) else "points"
     lines = [
         f"{summary.deals} deals, {summary.games} games; mean return per game ({what}), 95% interval",
         f"{'player':<40} {'mean':>9} {'95% interval':>22}",

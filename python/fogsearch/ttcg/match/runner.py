@@ -1,8 +1,10 @@
 """Card matches: duplicate deals, each played once per seat rotation, in this process, in worker
 processes, or on Ray.
 
-A deal is the list of chance actions that deal it (for oh_hell also the number of tricks, the
-dealer and the trump card), so every rotation plays the same cards. When every player is native
+A deal is the list of actions before play: chance's (for oh_hell also the number of tricks, the
+dealer and the trump card) and, in Hearts, the passes, drawn at random; so every rotation plays
+the same cards. Every game of the core's
+registry is played the same way; seats and teams come from its entry. When every player is native
 (Rust), a whole game is one call into the core; when OpenSpiel's ISMCTS plays, the game runs on a
 pyspiel state and the core's state side by side.
 """
@@ -21,7 +23,7 @@ from fogsearch._core import ttcg as native
 from fogsearch.tournament.players import PlayerSpec
 from fogsearch.ttcg.players import build_player
 
-GAMES = ("gongzhu", "oh_hell")
+GAMES: tuple[str, ...] = tuple(native.GAMES)
 
 
 @dataclass(frozen=True)
@@ -59,15 +61,17 @@ class CardRecord:
 
 
 def new_state(game: str, params: dict):
-    return native.GongzhuState() if game == "gongzhu" else native.OhHellState(params)
+    return native.CardState(game, params)
 
 
 def deal_actions(game: str, params: dict, seed: int) -> list[int]:
-    """The chance actions of a uniformly random deal drawn from ``seed``."""
+    """The actions before play of a uniformly random deal drawn from ``seed``: chance's, and in a
+    game whose seats decide something before play (Hearts' passes) those decisions too, drawn
+    uniformly (the players play from the first bid or card)."""
     rng = np.random.default_rng(seed)
     state = new_state(game, params)
     actions = []
-    while state.is_chance_node():
+    while not state.at_table():
         legal = state.legal_actions()
         a = int(legal[rng.integers(len(legal))])
         state.apply_action(a)
@@ -81,17 +85,17 @@ def deal_seed(match_seed: int, deal_index: int) -> int:
     return match_seed * 1_000_003 + deal_index
 
 
-def seat_pattern(game: str, num_players: int) -> list[int]:
-    """Which of the listed players sits where in rotation 0: Gongzhu with two players is two
-    teams (each player's copy sits across the table from it)."""
-    seats = 4 if game == "gongzhu" else num_players
-    return [s % num_players for s in range(seats)]
+def seat_pattern(info: dict, num_players: int) -> list[int]:
+    """Which of the listed players sits where in rotation 0 (``info`` is the game's
+    ``game_info``): a team game with one player per team copies each player into its partners'
+    seats (Gongzhu: across the table)."""
+    return [s % num_players for s in range(info["seats"])]
 
 
-def rotations(game: str, num_players: int) -> int:
-    """Seat rotations per deal: in Gongzhu the teams swap seats (shift by one); in oh_hell every
-    player sits in every seat."""
-    return 2 if game == "gongzhu" else num_players
+def rotations(info: dict, num_players: int) -> int:
+    """Seat rotations per deal: in a team game the teams swap seats (shift by one); otherwise
+    every player sits in every seat."""
+    return info["teams"] if info["teams"] < info["seats"] else num_players
 
 
 def make_tasks(
@@ -103,11 +107,12 @@ def make_tasks(
     move_seconds: float | None = None,
     threads: int | None = None,
 ) -> list[CardTask]:
-    pattern = seat_pattern(game, len(specs))
+    info = native.game_info(game, params)
+    pattern = seat_pattern(info, len(specs))
     tasks = []
     for d in range(deals):
         deal = tuple(deal_actions(game, params, deal_seed(seed, d)))
-        for r in range(rotations(game, len(specs))):
+        for r in range(rotations(info, len(specs))):
             seats = tuple(pattern[(s - r) % len(pattern)] for s in range(len(pattern)))
             tasks.append(
                 CardTask(

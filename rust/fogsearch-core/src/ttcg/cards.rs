@@ -133,6 +133,25 @@ impl Deck {
     }
 }
 
+/// Hands (masks) from lists of card ids of `deck`, refusing an id outside the deck or a card
+/// listed twice within a hand (across hands, the game's deal checks).
+pub fn hands_from_ids(deck: &Deck, hands: &[Vec<i64>]) -> Result<Vec<Hand>, super::TtcgError> {
+    hands
+        .iter()
+        .map(|h| {
+            h.iter().try_fold(0u64, |m, &c| {
+                if !(0..deck.num_cards() as i64).contains(&c) || m >> c & 1 == 1 {
+                    Err(super::TtcgError::InvalidInput(format!(
+                        "card {c} is not a card of the deck, or is repeated"
+                    )))
+                } else {
+                    Ok(m | 1 << c)
+                }
+            })
+        })
+        .collect()
+}
+
 /// The cards of a mask in ascending id order.
 pub fn cards_of(mut hand: Hand) -> impl Iterator<Item = Card> {
     std::iter::from_fn(move || {

@@ -132,7 +132,7 @@ impl SamplerConfig {
         };
         let mut config = SamplerConfig::new(kind);
         config.iec_beta = iec.then_some(PAPER_BETA);
-        if game.name() == "gongzhu" {
+        if knows_greed(game) {
             config.model = ModelPolicy::Greed { beta: PAPER_BETA };
         }
         Ok(config)
@@ -154,11 +154,12 @@ impl SamplerConfig {
     }
 
     /// Checks the settings are usable with `game` (IEC and the Greed model know only Gongzhu).
-    pub fn check(&self, game_name: &str) -> Result<(), TtcgError> {
+    pub fn check(&self, game: &dyn TrickGame) -> Result<(), TtcgError> {
         let greed = matches!(self.model, ModelPolicy::Greed { .. });
-        if (self.iec_beta.is_some() || greed) && game_name != "gongzhu" {
+        if (self.iec_beta.is_some() || greed) && !knows_greed(game) {
             return invalid(format!(
-                "IEC and the Greed model of play score Gongzhu cards; {game_name} has neither"
+                "IEC and the Greed model of play score Gongzhu cards; {} has neither",
+                game.name()
             ));
         }
         if let Some(b) = self.iec_beta {
@@ -215,7 +216,7 @@ pub fn sample_deals(
     seed: u64,
     stop: &Stop,
 ) -> Result<WeightedSample, TtcgError> {
-    config.check(observation.template.game.name())?;
+    config.check(&*observation.template.game)?;
     if n == 0 {
         return invalid("a sampler must draw at least one deal");
     }
@@ -342,4 +343,9 @@ fn stratified(
         }
     }
     Ok(sample)
+}
+
+/// Whether Mr. Greed's scoring (IEC, the Greed model of play) knows `game`'s cards.
+pub(crate) fn knows_greed(game: &dyn TrickGame) -> bool {
+    super::registry::spec_of(game).is_some_and(|s| s.greed_players)
 }

@@ -42,6 +42,56 @@ impl Table {
     }
 }
 
+/// Restrictions some games add to following suit (Hearts: the two of clubs opens, no points on
+/// the first trick, hearts not led until broken). Every restriction gives way when it would leave
+/// the seat nothing to play. The default restricts nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PlayRules {
+    /// The cards the first trick may be led with, when the leader holds one (Hearts: the two of
+    /// clubs, whose holder leads).
+    pub opening: Hand,
+    /// Cards a seat that cannot follow suit may not discard on the first trick.
+    pub first_trick_banned: Hand,
+    /// Cards that may not be led until a card of `breaking` has been played.
+    pub lead_banned_until_broken: Hand,
+    pub breaking: Hand,
+}
+
+impl PlayRules {
+    /// The cards of `hand` the rules allow, `in_led_suit` being the hand's cards of the suit led
+    /// (0 when leading or when the hand has none).
+    #[inline]
+    pub fn restrict(&self, hand: Hand, in_led_suit: Hand, public: &PublicPlay) -> Hand {
+        if public.trick_len > 0 {
+            if in_led_suit != 0 {
+                return in_led_suit;
+            }
+            if public.tricks_done > 0 {
+                return hand;
+            }
+            return allowed_or_all(hand, self.first_trick_banned);
+        }
+        if public.played == 0 && hand & self.opening != 0 {
+            return hand & self.opening;
+        }
+        if public.played & self.breaking != 0 {
+            return hand;
+        }
+        allowed_or_all(hand, self.lead_banned_until_broken)
+    }
+}
+
+/// The cards of `hand` outside `banned`, or the whole hand when that leaves nothing.
+#[inline]
+fn allowed_or_all(hand: Hand, banned: Hand) -> Hand {
+    let allowed = hand & !banned;
+    if allowed != 0 {
+        allowed
+    } else {
+        hand
+    }
+}
+
 /// Who acts: bidders, players of cards, or nobody once play is over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
@@ -145,6 +195,11 @@ pub trait TrickGame: Send + Sync + fmt::Debug {
     /// `public`. Only asked when [`Self::has_bidding`].
     fn legal_bids(&self, _table: &Table, _public: &PublicPlay, _seat: usize) -> u64 {
         0
+    }
+
+    /// What the game adds to following suit (nothing by default).
+    fn play_rules(&self) -> PlayRules {
+        PlayRules::default()
     }
 
     /// Each seat's own points once every trick is played.

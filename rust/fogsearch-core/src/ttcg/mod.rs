@@ -19,6 +19,7 @@ mod game;
 mod gibbs;
 mod gongzhu;
 mod gongzhu_players;
+mod hearts;
 mod history;
 mod limits;
 mod maxflow;
@@ -31,9 +32,11 @@ mod play;
 mod players;
 mod policy;
 mod qlearning;
+mod registry;
 mod ring_swap;
 mod sampling;
 mod search;
+mod search_settings;
 mod suit_lengths;
 mod target;
 mod turn;
@@ -42,7 +45,7 @@ mod turn;
 mod brute_force_tests;
 
 pub use baselines::{sample_categorical, UniformDeals};
-pub use cards::{cards_of, Card, Deck, Hand, SUIT_NAMES};
+pub use cards::{cards_of, hands_from_ids, Card, Deck, Hand, SUIT_NAMES};
 pub use chains::{check_schedule, run_chains, ChainDraws, ChainSchedule};
 pub use constraints::{DealConstraints, Owner};
 pub use deal_samplers::{
@@ -52,7 +55,7 @@ pub use deal_samplers::{
 pub use enumerate::{enumerate_assignments, enumerate_weighted, WeightedDeals};
 pub use error::TtcgError;
 pub use flow::{construct_assignment, construct_suit_lengths, is_consistent};
-pub use game::{Action, Scores, Table, TrickGame, MAX_PLAYERS};
+pub use game::{Action, PlayRules, Scores, Table, TrickGame, MAX_PLAYERS};
 pub use gibbs::{
     exact_kernel_transitions, GibbsChain, Kernel, NeighbourhoodCache, RING_SWAP_SHARE,
 };
@@ -79,11 +82,16 @@ pub use policy::{
     check_beta, BiasPolicy, BuiltinPolicy, InfoStateView, Policy, SoftmaxPolicy, UniformPolicy,
 };
 pub use qlearning::{train as train_q_policy, QLearning, TabularPolicy, MAX_EPISODES};
+pub use registry::{
+    game_spec, oh_hell_params, oh_hell_params_named, openspiel_player_id, spec_of, CardGameState,
+    GameSpec, ParamSpec, ParamValue, SearchDefaults, GAMES,
+};
 pub use sampling::ObservedRange;
 pub use search::{
     search_move, CardSearchConfig, SearchResult, MAX_DEALS, MAX_ITERATIONS, MAX_SECONDS,
     MAX_SHARED_ITERATIONS,
 };
+pub use search_settings::{SettingValue, CARD_SEARCH_SETTINGS, SAMPLER_SETTINGS};
 pub use suit_lengths::{DealSpace, DealSpaceError, SuitLengths};
 pub use target::LogTarget;
 

@@ -3,7 +3,7 @@
 //! (hands are bit masks), so searches clone it freely.
 
 use super::cards::{cards_of, Card, Deck, Hand};
-use super::game::{Action, Scores, Table, TrickGame, MAX_PLAYERS, NO_BID};
+use super::game::{Action, PlayRules, Scores, Table, TrickGame, MAX_PLAYERS, NO_BID};
 pub use super::game::{Phase, PublicPlay};
 
 /// A deal in play with every hand known: what a perfect-information search searches, and what a
@@ -15,6 +15,8 @@ pub struct TableState {
     /// The cards each seat still holds.
     pub hands: [Hand; MAX_PLAYERS],
     pub public: PublicPlay,
+    /// What the game adds to following suit (see [`PlayRules`]).
+    pub rules: PlayRules,
 }
 
 /// Enough room for every legal action: at most 52 cards, or at most 52 bids.
@@ -32,6 +34,7 @@ impl TableState {
             table,
             deck: game.deck(),
             hands: all,
+            rules: game.play_rules(),
             public: PublicPlay {
                 phase: if game.has_bidding() {
                     Phase::Bid
@@ -80,8 +83,16 @@ impl TableState {
         if self.public.phase != Phase::Play {
             return 0;
         }
-        self.deck
-            .legal_plays(self.hands[self.to_act()], self.public.lead())
+        let hand = self.hands[self.to_act()];
+        let follow = self.deck.legal_plays(hand, self.public.lead());
+        if self.rules == PlayRules::default() {
+            return follow;
+        }
+        let in_led_suit = match self.public.lead() {
+            Some(lead) => hand & self.deck.suit_mask(self.deck.suit_of(lead)),
+            None => 0,
+        };
+        self.rules.restrict(hand, in_led_suit, &self.public)
     }
 
     /// Writes the legal actions, ascending, into `out`; returns how many.

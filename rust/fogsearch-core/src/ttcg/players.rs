@@ -9,6 +9,7 @@
 use std::sync::Arc;
 
 use super::cards::Card;
+use super::deal_samplers::knows_greed;
 use super::error::TtcgError;
 use super::game::{Action, Scores, Table, TrickGame, MAX_PLAYERS};
 use super::gongzhu_players::{mr_greed, mr_if, mr_random};
@@ -44,7 +45,7 @@ impl CardPlayer {
     /// Checks the player can play `game` (Mr. If and Mr. Greed know only Gongzhu).
     pub fn check_game(&self, game: &dyn TrickGame) -> Result<(), TtcgError> {
         match self {
-            CardPlayer::If | CardPlayer::Greed if game.name() != "gongzhu" => {
+            CardPlayer::If | CardPlayer::Greed if !knows_greed(game) => {
                 Err(TtcgError::InvalidInput(format!(
                     "Mr. If and Mr. Greed play Gongzhu only, not {}",
                     game.name()

@@ -20,6 +20,7 @@ use super::game::{Action, TrickGame, MAX_PLAYERS};
 use super::mcts;
 use super::observation::observe_seat;
 use super::play::TableState;
+use super::registry::{spec_of, SearchDefaults};
 use super::turn::Turn;
 use crate::pool;
 use crate::rng::Rng;
@@ -35,6 +36,14 @@ pub const MAX_ITERATIONS: u64 = 1 << 22;
 pub const MAX_SHARED_ITERATIONS: u64 = 1 << 23;
 /// The most seconds one move may take.
 pub const MAX_SECONDS: f64 = 3600.0;
+
+/// The search settings of a game outside the registry.
+const GENERIC_SEARCH: SearchDefaults = SearchDefaults {
+    deals: 16,
+    iterations: 400,
+    exploration: 200.0,
+    shared_tree: false,
+};
 
 /// How the searching player decides.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,33 +66,24 @@ pub struct CardSearchConfig {
 }
 
 impl CardSearchConfig {
-    /// The defaults for `game` with `sampler` (see [`SamplerConfig::named`]).
-    ///
-    /// Gongzhu: 16 deals of 400 iterations, a tree per deal, UCB's c = 200 (the paper's c = 30,
-    /// §8.6, is for its network's values; with random playouts 200 misplays none of 100
-    /// three-card endgames where 30 misplays 9, and beat Mr. Greed by 52 +- 29 points where 30 did
-    /// by 16 +- 30: bench/NOTEBOOK.md).
-    ///
-    /// Oh Hell: one information-set tree over 256 deals (400 iterations a deal), c = 7 (its
-    /// returns span about a thirtieth of Gongzhu's). Against OpenSpiel's ISMCTS at 0.05 s a move
-    /// this lost 1.0 point a game where 16 deals with a tree each lost 2.0 on the same deals;
-    /// more deals in one tree, not a finer sampler, made the difference (bench/NOTEBOOK.md).
+    /// The defaults for `game` (its registry entry's search settings) with `sampler` (see
+    /// [`SamplerConfig::named`]); a game outside the registry gets per-deal trees as Gongzhu's.
     pub fn for_game(game: &dyn TrickGame, sampler: SamplerConfig) -> Self {
-        let oh_hell = game.name() == "oh_hell";
+        let d = spec_of(game).map_or(GENERIC_SEARCH, |s| s.search);
         CardSearchConfig {
             sampler,
-            deals: if oh_hell { 256 } else { 16 },
-            iterations: 400,
+            deals: d.deals,
+            iterations: d.iterations,
             seconds: None,
-            exploration: if oh_hell { 7.0 } else { 200.0 },
+            exploration: d.exploration,
             threads: pool::available_cores().min(pool::MAX_THREADS),
-            shared_tree: oh_hell,
+            shared_tree: d.shared_tree,
         }
     }
 
     /// Checks every setting against its bound and against `game`.
     pub fn check(&self, game: &dyn TrickGame) -> Result<(), TtcgError> {
-        self.sampler.check(game.name())?;
+        self.sampler.check(game)?;
         if !(1..=MAX_DEALS).contains(&self.deals) {
             return Err(TtcgError::TooLarge(format!(
                 "deals must be 1 to {MAX_DEALS} per move, got {}",

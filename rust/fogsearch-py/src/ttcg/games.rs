@@ -5,8 +5,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use fogsearch_core::ttcg::{
-    cards_of, deal_orders_per_assignment, observe, observe_gongzhu, openspiel_player, trace,
-    Action, GongzhuState, Hand, Observation, OhHellState, Trace, TtcgError,
+    cards_of, deal_orders_per_assignment, gongzhu_rules, hands_from_ids, observe, observe_gongzhu,
+    openspiel_player, trace, Action, GongzhuState, Hand, Observation, OhHellState, Trace,
+    TtcgError,
 };
 
 use super::{actions_from, observer_from, params_from_dict, run, to_py_err};
@@ -125,21 +126,7 @@ impl PyGongzhuState {
     /// The dealing actions of `hands` (four lists of 13 card ids that use every card once).
     #[staticmethod]
     fn deal_actions(hands: Vec<Vec<i64>>) -> PyResult<Vec<Action>> {
-        let masks = hands
-            .iter()
-            .map(|h| {
-                h.iter().try_fold(0u64, |m, &c| {
-                    if !(0..52).contains(&c) || m >> c & 1 == 1 {
-                        Err(TtcgError::InvalidInput(format!(
-                            "card {c} is not a card of the deck, or is repeated"
-                        )))
-                    } else {
-                        Ok(m | 1 << c)
-                    }
-                })
-            })
-            .collect::<Result<Vec<Hand>, _>>()
-            .map_err(to_py_err)?;
+        let masks = hands_from_ids(&gongzhu_rules::DECK, &hands).map_err(to_py_err)?;
         GongzhuState::deal_actions(&masks).map_err(to_py_err)
     }
 

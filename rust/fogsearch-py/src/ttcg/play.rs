@@ -7,17 +7,18 @@ use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBool, PyDict, PyInt, PyTuple};
 
 use fogsearch_core::rng::Rng;
 use fogsearch_core::ttcg::{
-    check_output, observe_seat, play_out, search_move, Action, CardPlayer, CardSearchConfig,
-    Gongzhu, Hand, ModelPolicy, SamplerConfig, StratumWeights, TableState, TrickGame, TtcgError,
-    Turn,
+    check_output, observe_seat, play_out, search_move, Action, CardGameState, CardPlayer,
+    CardSearchConfig, Hand, SamplerConfig, SettingValue, TableState, TrickGame, TtcgError, Turn,
+    CARD_SEARCH_SETTINGS, SAMPLER_SETTINGS,
 };
 
 use super::games::{PyGongzhuState, PyOhHellState};
-use super::{params_from_dict, run, threads_of, to_py_err};
+use super::state::{params_of, spec_named, PyCardState};
+use super::{run, to_py_err};
 
 /// Deals (n x cards owner codes) and their log weights.
 type SampledDeals<'py> = (Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<f64>>);
@@ -46,24 +47,25 @@ fn seated(state: &Bound<'_, PyAny>) -> PyResult<Seated> {
         let s = &crate::errors::read(s)?.inner;
         let table = *s.table_state().ok_or_else(dealing)?;
         return Ok(Seated {
-            game: Arc::new(Gongzhu),
+            game: CardGameState::game(s),
+            table,
+            dealt: s.dealt_hands().to_vec(),
+            public_actions: s.public_actions().to_vec(),
+        });
+    }
+    if let Ok(s) = state.cast::<PyCardState>() {
+        let s = &crate::errors::read(s)?.inner;
+        let table = *s.table_state().ok_or_else(dealing)?;
+        return Ok(Seated {
+            game: s.game(),
             table,
             dealt: s.dealt_hands().to_vec(),
             public_actions: s.public_actions().to_vec(),
         });
     }
     Err(PyTypeError::new_err(
-        "state must be a fogsearch._core.ttcg OhHellState or GongzhuState",
+        "state must be a fogsearch._core.ttcg OhHellState or GongzhuState or CardState",
     ))
-}
-
-/// The sampler `name` for `game`, IEC (if the name asks for it) at `iec_beta`.
-fn sampler_named(game: &dyn TrickGame, name: &str, iec_beta: f64) -> PyResult<SamplerConfig> {
-    let mut config = SamplerConfig::named(game, name).map_err(to_py_err)?;
-    if config.iec_beta.is_some() {
-        config.iec_beta = Some(iec_beta);
-    }
-    Ok(config)
 }
 
 /// A player: `Player.random()`, `Player.mr_if()`, `Player.greed()` (Gongzhu), or
@@ -96,62 +98,25 @@ impl PyPlayer {
         }
     }
 
-    /// The searching player for `game` ("gongzhu" or "oh_hell" with `params`): per move
+    /// The searching player for `game` (a name of the registry, with `params`): per move
     /// `deals` deals from `sampler` ("us", "ss", "us+iec", "ss+iec", "gibbs", "pairs"), each
     /// searched by UCB-MCTS for `iterations` iterations (or until `seconds` per move), values
     /// averaged with the sampler's weights; or, with `shared_tree`, one information-set tree over
-    /// all the deals (single-observer ISMCTS). Unset settings take the game's defaults (Gongzhu:
-    /// 16 deals, a tree each; Oh Hell: one tree over 256 deals).
+    /// all the deals (single-observer ISMCTS). `settings` are named as `CARD_SEARCH_SETTINGS`;
+    /// unset ones (or None) take the game's defaults, which the core holds
+    /// (`card_search_defaults`), and the core checks them.
     #[staticmethod]
-    #[pyo3(signature = (game="gongzhu", params=None, sampler="us", deals=None, iterations=None, seconds=None, exploration=None, threads=None, model_beta=None, iec_beta=0.015, key_cards=None, strata="exact", chains=None, burn_in=None, thin=None, shared_tree=None))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (game="gongzhu", params=None, **settings))]
     fn search(
         game: &str,
         params: Option<&Bound<'_, PyDict>>,
-        sampler: &str,
-        deals: Option<usize>,
-        iterations: Option<u64>,
-        seconds: Option<f64>,
-        exploration: Option<f64>,
-        threads: Option<usize>,
-        model_beta: Option<f64>,
-        iec_beta: f64,
-        key_cards: Option<usize>,
-        strata: &str,
-        chains: Option<usize>,
-        burn_in: Option<u64>,
-        thin: Option<u64>,
-        shared_tree: Option<bool>,
+        settings: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        let game: Arc<dyn TrickGame> = match game {
-            "gongzhu" => Arc::new(Gongzhu),
-            "oh_hell" => Arc::new(match params {
-                Some(p) => params_from_dict(p)?,
-                None => Default::default(),
-            }),
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "game must be \"gongzhu\" or \"oh_hell\", got {other:?}"
-                )))
-            }
-        };
-        let mut config =
-            CardSearchConfig::for_game(&*game, sampler_named(&*game, sampler, iec_beta)?);
-        if let Some(b) = model_beta {
-            config.sampler.model = ModelPolicy::Greed { beta: b };
-        }
-        config.deals = deals.unwrap_or(config.deals);
-        config.iterations = iterations.unwrap_or(config.iterations);
-        config.seconds = seconds;
-        config.exploration = exploration.unwrap_or(config.exploration);
-        config.threads = threads_of(threads.or(Some(config.threads)))?;
-        config.sampler.key_cards = key_cards.unwrap_or(config.sampler.key_cards);
-        config.sampler.stratum_weights = StratumWeights::named(strata).map_err(to_py_err)?;
-        config.sampler.chains = chains.unwrap_or(config.sampler.chains);
-        config.sampler.burn_in = burn_in.unwrap_or(config.sampler.burn_in);
-        config.sampler.thin = thin.unwrap_or(config.sampler.thin);
-        config.shared_tree = shared_tree.unwrap_or(config.shared_tree);
-        config.check(&*game).map_err(to_py_err)?;
+        let game: Arc<dyn TrickGame> = spec_named(game)?
+            .game(&params_of(params)?)
+            .map_err(to_py_err)?;
+        let config =
+            CardSearchConfig::from_settings(&*game, &settings_of(settings)?).map_err(to_py_err)?;
         Ok(PyPlayer {
             inner: CardPlayer::Search(Box::new(config)),
         })
@@ -229,6 +194,61 @@ impl PyPlayer {
     }
 }
 
+/// (name, value) pairs of search settings from keyword arguments, None ones left out.
+fn settings_of(settings: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, SettingValue)>> {
+    let Some(settings) = settings else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::with_capacity(settings.len());
+    for (key, value) in settings.iter() {
+        let key: String = key.extract()?;
+        let value = if value.is_none() {
+            continue;
+        } else if let Ok(b) = value.cast::<PyBool>() {
+            SettingValue::Bool(b.is_true())
+        } else if value.cast::<PyInt>().is_ok() {
+            SettingValue::Int(value.extract::<i64>().map_err(|_| {
+                PyValueError::new_err(format!("{key} = {value} does not fit in 64 bits"))
+            })?)
+        } else if let Ok(f) = value.extract::<f64>() {
+            SettingValue::Float(f)
+        } else if let Ok(t) = value.extract::<String>() {
+            SettingValue::Text(t)
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "search setting {key} must be a number, a string or a bool"
+            )));
+        };
+        out.push((key, value));
+    }
+    Ok(out)
+}
+
+/// Every search setting's default for `game` with `params` (the registry's entry and the
+/// sampler's defaults), by name.
+#[pyfunction]
+#[pyo3(signature = (game, params=None))]
+fn card_search_defaults<'py>(
+    py: Python<'py>,
+    game: &str,
+    params: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let game = spec_named(game)?
+        .game(&params_of(params)?)
+        .map_err(to_py_err)?;
+    let config = CardSearchConfig::from_settings(&*game, &[]).map_err(to_py_err)?;
+    let d = PyDict::new(py);
+    for (name, value) in config.settings() {
+        match value {
+            SettingValue::Int(i) => d.set_item(name, i)?,
+            SettingValue::Float(f) => d.set_item(name, f)?,
+            SettingValue::Text(t) => d.set_item(name, t)?,
+            SettingValue::Bool(b) => d.set_item(name, b)?,
+        }
+    }
+    Ok(d)
+}
+
 /// Plays the deal of `state` (past its chance nodes, before any bid or play) to the end in Rust,
 /// seat `s` played by `players[s]` with random stream `s` of `seed`: (public actions, each seat's
 /// points, each seat's returns). GIL released; Ctrl-C interrupts.
@@ -258,35 +278,26 @@ fn play_deal(
 }
 
 /// What the sampler `sampler` ("us", "ss", "us+iec", "ss+iec", "gibbs", "pairs") draws at
-/// `state` for the seat to act, with the searching player's settings: (deals n x cards uint8 of
-/// owner codes, self-normalised log weights).
+/// `state` for the seat to act, with the sampler `settings` (named as `SAMPLER_SETTINGS`; unset
+/// ones take the core's defaults for the game): (deals n x cards uint8 of owner codes,
+/// self-normalised log weights).
 #[pyfunction]
-#[pyo3(signature = (state, sampler="us", n=16, seed=0, iec_beta=0.015, model_beta=None, key_cards=2, strata="exact", chains=4, burn_in=20, thin=10))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (state, sampler="us", n=16, seed=0, **settings))]
 fn sample_deals<'py>(
     py: Python<'py>,
     state: &Bound<'_, PyAny>,
     sampler: &str,
     n: usize,
     seed: u64,
-    iec_beta: f64,
-    model_beta: Option<f64>,
-    key_cards: usize,
-    strata: &str,
-    chains: usize,
-    burn_in: u64,
-    thin: u64,
+    settings: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<SampledDeals<'py>> {
     let s = seated(state)?;
-    let mut config = sampler_named(&*s.game, sampler, iec_beta)?;
-    if let Some(b) = model_beta {
-        config.model = ModelPolicy::Greed { beta: b };
-    }
-    config.key_cards = key_cards;
-    config.stratum_weights = StratumWeights::named(strata).map_err(to_py_err)?;
-    config.chains = chains;
-    config.burn_in = burn_in;
-    config.thin = thin;
+    let mut given = settings_of(settings)?;
+    given.push((
+        "sampler".to_string(),
+        SettingValue::Text(sampler.to_string()),
+    ));
+    let config = SamplerConfig::from_settings(&*s.game, &given).map_err(to_py_err)?;
     let deck = s.game.deck().num_cards();
     check_output(&format!("n = {n} deals"), n as u128, deck as u128 + 8).map_err(to_py_err)?;
     let sample = run(py, None, |stop| {
@@ -316,6 +327,12 @@ fn sample_deals<'py>(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sample_deals, m)?)?;
     m.add_class::<PyPlayer>()?;
+    m.add_function(wrap_pyfunction!(card_search_defaults, m)?)?;
+    m.add(
+        "CARD_SEARCH_SETTINGS",
+        PyTuple::new(m.py(), CARD_SEARCH_SETTINGS)?,
+    )?;
+    m.add("SAMPLER_SETTINGS", PyTuple::new(m.py(), SAMPLER_SETTINGS)?)?;
     m.add_function(wrap_pyfunction!(play_deal, m)?)?;
     Ok(())
 }

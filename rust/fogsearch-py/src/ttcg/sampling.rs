@@ -7,12 +7,10 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use fogsearch_core::stop::Stop;
-use fogsearch_core::ttcg::{
-    observe_gongzhu, ChainSchedule, Kernel, Observation, ObservedRange, Owner, TtcgError,
-};
+use fogsearch_core::ttcg::{ChainSchedule, Kernel, Observation, ObservedRange, Owner, TtcgError};
 
-use super::games::observe_py;
 use super::policy::AnyPolicy;
+use super::state::{params_of, spec_named};
 use super::{actions_from, observer_from, run, to_py_err};
 
 /// Deals (n x cards owner codes) with one log weight each.
@@ -75,25 +73,20 @@ fn kernel_named(name: &str) -> PyResult<Kernel> {
     Kernel::from_name(name).map_err(PyValueError::new_err)
 }
 
-/// The observation of `actions` in `game`: oh_hell with `params`, or Gongzhu (which has none).
+/// The observation of `actions` in `game` (any game of the registry) with `params`.
 fn observation_of(
     game: &str,
     params: &Bound<'_, PyDict>,
     actions: Vec<i64>,
     observer: Option<i64>,
 ) -> PyResult<Observation> {
-    match game {
-        "oh_hell" => observe_py(params, actions, observer),
-        "gongzhu" if !params.is_empty() => Err(PyValueError::new_err(
-            "Gongzhu has no parameters: pass an empty dict",
-        )),
-        "gongzhu" => {
-            observe_gongzhu(&actions_from(actions)?, observer_from(observer)?).map_err(to_py_err)
-        }
-        other => Err(PyValueError::new_err(format!(
-            "game must be \"oh_hell\" or \"gongzhu\", got {other:?}"
-        ))),
-    }
+    spec_named(game)?
+        .observe(
+            &params_of(Some(params))?,
+            &actions_from(actions)?,
+            observer_from(observer)?,
+        )
+        .map_err(to_py_err)
 }
 
 #[pymethods]

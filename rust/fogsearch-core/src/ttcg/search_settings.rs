@@ -1,0 +1,237 @@
+//! The searching player's settings by name: the one place a card search's configuration is
+//! merged from what a caller set over the game's defaults (its registry entry's search settings
+//! and the sampler's), and checked. The bindings and Python pass names and values through.
+
+use super::deal_samplers::{ModelPolicy, SamplerConfig, StratumWeights};
+use super::error::{invalid, TtcgError};
+use super::game::TrickGame;
+use super::search::CardSearchConfig;
+
+/// A setting's value as a caller gives it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SettingValue {
+    Int(i64),
+    Float(f64),
+    Text(String),
+    Bool(bool),
+}
+
+/// Every setting's name, in the order [`CardSearchConfig::settings`] lists them.
+pub const CARD_SEARCH_SETTINGS: &[&str] = &[
+    "sampler",
+    "deals",
+    "iterations",
+    "seconds",
+    "exploration",
+    "threads",
+    "model_beta",
+    "iec_beta",
+    "key_cards",
+    "strata",
+    "chains",
+    "burn_in",
+    "thin",
+    "shared_tree",
+];
+
+/// The settings of the sampler alone (what `sample_deals` takes).
+pub const SAMPLER_SETTINGS: &[&str] = &[
+    "sampler",
+    "model_beta",
+    "iec_beta",
+    "key_cards",
+    "strata",
+    "chains",
+    "burn_in",
+    "thin",
+];
+
+/// Refuses a name outside `known`.
+fn check_names(given: &[(String, SettingValue)], known: &[&str]) -> Result<(), TtcgError> {
+    match given.iter().find(|(n, _)| !known.contains(&n.as_str())) {
+        Some((name, _)) => invalid(format!(
+            "unknown search setting {name:?}; settings: {}",
+            known.join(", ")
+        )),
+        None => Ok(()),
+    }
+}
+
+impl SamplerConfig {
+    /// The sampler for `game` with `given` settings (by name, see [`SAMPLER_SETTINGS`]) over
+    /// its defaults ([`SamplerConfig::named`], "us" unless `sampler` is given); checked.
+    pub fn from_settings(
+        game: &dyn TrickGame,
+        given: &[(String, SettingValue)],
+    ) -> Result<Self, TtcgError> {
+        check_names(given, SAMPLER_SETTINGS)?;
+        let get = |key: &str| given.iter().rev().find(|(n, _)| n == key).map(|(_, v)| v);
+        let sampler_name = get("sampler").map(|v| text("sampler", v)).transpose()?;
+        let mut sampler = SamplerConfig::named(game, sampler_name.unwrap_or("us"))?;
+        if let Some(v) = get("iec_beta") {
+            if sampler.iec_beta.is_some() {
+                sampler.iec_beta = Some(real("iec_beta", v)?);
+            }
+        }
+        if let Some(v) = get("model_beta") {
+            sampler.model = ModelPolicy::Greed {
+                beta: real("model_beta", v)?,
+            };
+        }
+        for (name, v) in given {
+            match name.as_str() {
+                "key_cards" => sampler.key_cards = count(name, v)? as usize,
+                "strata" => sampler.stratum_weights = StratumWeights::named(text(name, v)?)?,
+                "chains" => sampler.chains = count(name, v)? as usize,
+                "burn_in" => sampler.burn_in = count(name, v)?,
+                "thin" => sampler.thin = count(name, v)?,
+                _ => {} // sampler, iec_beta, model_beta: read above
+            }
+        }
+        sampler.check(game)?;
+        Ok(sampler)
+    }
+}
+
+fn count(name: &str, v: &SettingValue) -> Result<u64, TtcgError> {
+    match v {
+        // Out of range either way: the bound check names the setting and its bound.
+        SettingValue::Int(i) => Ok((*i).max(0) as u64),
+        _ => invalid(format!("{name} must be an int, got {v:?}")),
+    }
+}
+
+fn real(name: &str, v: &SettingValue) -> Result<f64, TtcgError> {
+    match v {
+        SettingValue::Int(i) => Ok(*i as f64),
+        SettingValue::Float(f) => Ok(*f),
+        _ => invalid(format!("{name} must be a number, got {v:?}")),
+    }
+}
+
+fn text<'a>(name: &str, v: &'a SettingValue) -> Result<&'a str, TtcgError> {
+    match v {
+        SettingValue::Text(t) => Ok(t),
+        _ => invalid(format!("{name} must be a string, got {v:?}")),
+    }
+}
+
+fn flag(name: &str, v: &SettingValue) -> Result<bool, TtcgError> {
+    match v {
+        SettingValue::Bool(b) => Ok(*b),
+        _ => invalid(format!("{name} must be a bool, got {v:?}")),
+    }
+}
+
+impl CardSearchConfig {
+    /// The configuration for `game` with `given` settings (by name, see
+    /// [`CARD_SEARCH_SETTINGS`]) over its defaults; unknown names, wrong types and values out of
+    /// bounds are refused.
+    pub fn from_settings(
+        game: &dyn TrickGame,
+        given: &[(String, SettingValue)],
+    ) -> Result<Self, TtcgError> {
+        check_names(given, CARD_SEARCH_SETTINGS)?;
+        let (of_sampler, of_search): (Vec<_>, Vec<_>) = given
+            .iter()
+            .cloned()
+            .partition(|(n, _)| SAMPLER_SETTINGS.contains(&n.as_str()));
+        let mut c =
+            CardSearchConfig::for_game(game, SamplerConfig::from_settings(game, &of_sampler)?);
+        for (name, v) in &of_search {
+            match name.as_str() {
+                "deals" => c.deals = count(name, v)?.min(usize::MAX as u64) as usize,
+                "iterations" => c.iterations = count(name, v)?,
+                "seconds" => c.seconds = Some(real(name, v)?),
+                "exploration" => c.exploration = real(name, v)?,
+                "threads" => c.threads = count(name, v)?.min(usize::MAX as u64) as usize,
+                "shared_tree" => c.shared_tree = flag(name, v)?,
+                _ => unreachable!("names are checked above"),
+            }
+        }
+        c.check(game)?;
+        Ok(c)
+    }
+
+    /// Every setting's value (`seconds` only when set), by name: what Python shows as the
+    /// defaults of a game.
+    pub fn settings(&self) -> Vec<(&'static str, SettingValue)> {
+        let s = &self.sampler;
+        let mut out = vec![
+            ("sampler", SettingValue::Text(s.name())),
+            ("deals", SettingValue::Int(self.deals as i64)),
+            ("iterations", SettingValue::Int(self.iterations as i64)),
+        ];
+        if let Some(t) = self.seconds {
+            out.push(("seconds", SettingValue::Float(t)));
+        }
+        out.push(("exploration", SettingValue::Float(self.exploration)));
+        out.push(("threads", SettingValue::Int(self.threads as i64)));
+        if let ModelPolicy::Greed { beta } = s.model {
+            out.push(("model_beta", SettingValue::Float(beta)));
+        }
+        if let Some(b) = s.iec_beta {
+            out.push(("iec_beta", SettingValue::Float(b)));
+        }
+        out.push(("key_cards", SettingValue::Int(s.key_cards as i64)));
+        let strata = match s.stratum_weights {
+            StratumWeights::Exact => "exact",
+            StratumWeights::Equal => "equal",
+        };
+        out.push(("strata", SettingValue::Text(strata.into())));
+        out.push(("chains", SettingValue::Int(s.chains as i64)));
+        out.push(("burn_in", SettingValue::Int(s.burn_in as i64)));
+        out.push(("thin", SettingValue::Int(s.thin as i64)));
+        out.push(("shared_tree", SettingValue::Bool(self.shared_tree)));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ttcg::registry::game_spec;
+
+    fn set(pairs: &[(&str, SettingValue)]) -> Vec<(String, SettingValue)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn settings_merge_over_the_games_defaults_and_are_checked() {
+        let oh_hell = game_spec("oh_hell").unwrap().game(&[]).unwrap();
+        let c = CardSearchConfig::from_settings(&*oh_hell, &[]).unwrap();
+        assert_eq!((c.deals, c.exploration, c.shared_tree), (256, 7.0, true));
+        let c = CardSearchConfig::from_settings(
+            &*oh_hell,
+            &set(&[
+                ("deals", SettingValue::Int(8)),
+                ("shared_tree", SettingValue::Bool(false)),
+            ]),
+        )
+        .unwrap();
+        assert_eq!((c.deals, c.shared_tree), (8, false));
+        for bad in [
+            set(&[("deals", SettingValue::Int(0))]),
+            set(&[("deals", SettingValue::Float(2.0))]),
+            set(&[("colour", SettingValue::Int(1))]),
+            set(&[("sampler", SettingValue::Text("us+iec".into()))]),
+        ] {
+            assert!(CardSearchConfig::from_settings(&*oh_hell, &bad).is_err());
+        }
+        let gongzhu = game_spec("gongzhu").unwrap().game(&[]).unwrap();
+        let c = CardSearchConfig::from_settings(
+            &*gongzhu,
+            &set(&[
+                ("sampler", SettingValue::Text("ss+iec".into())),
+                ("iec_beta", SettingValue::Float(0.03)),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(c.sampler.iec_beta, Some(0.03));
+        let names: Vec<&str> = c.settings().iter().map(|(n, _)| *n).collect();
+        assert!(names.iter().all(|n| CARD_SEARCH_SETTINGS.contains(n)));
+    }
+}
