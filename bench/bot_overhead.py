@@ -10,7 +10,6 @@ installation has them), the bot this was written to compare.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 import sys
@@ -22,7 +21,8 @@ from reconchess import LocalGame, load_player, play_turn
 
 import fogsearch.bot as bot_package
 import fogsearch.rbc
-from fogsearch.bot import FogsearchBot, FogsearchBotConfig
+from fogsearch.bot import FogsearchBot
+from fogsearch.bot.config import flat_settings, from_settings
 
 CALLBACKS = [
     "handle_game_start",
@@ -87,8 +87,9 @@ def play(bot: FogsearchBot, seed: int) -> None:
 SET_JUDGEMENT = {
     name: value
     for name, value in (("judge", "set"), ("sense", "size"), ("opponent_temperature_cp", 0))
-    if name in {f.name for f in dataclasses.fields(FogsearchBotConfig)}
+    if name in flat_settings()
 }
+"""As flat setting names, which stay the same wherever the config nests them."""
 
 
 def main(argv: list[str]) -> None:
@@ -97,7 +98,7 @@ def main(argv: list[str]) -> None:
     bot_class = timed_bot_class(spent)
     turns = 0
     for seed in range(games):
-        bot = bot_class(FogsearchBotConfig(small_set_depth=0, **SET_JUDGEMENT))
+        bot = bot_class(from_settings({"small_set_depth": 0, **SET_JUDGEMENT}))
         play(bot, seed)
         turns += len(bot.turn_log)
     search = spent.pop("search")

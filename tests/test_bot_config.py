@@ -7,7 +7,17 @@ import math
 
 import pytest
 
-from fogsearch.bot import ClockPlan, FogsearchBotConfig, ProgressRule
+from fogsearch.bot import (
+    ClockPlan,
+    FogsearchBotConfig,
+    OpeningLine,
+    OpponentModel,
+    ProgressRule,
+    SenseRule,
+    SetLimits,
+    SmallSets,
+    TieBreak,
+)
 from fogsearch.bot.config import (
     MAX_TRACKED_BOARDS,
     flat_settings,
@@ -27,16 +37,31 @@ from fogsearch.search import MAX_DEPTH, SearchConfig
         ),
         (lambda: FogsearchBotConfig(depth=2.0), "depth"),
         (lambda: FogsearchBotConfig(depth=True), "depth"),
-        (lambda: FogsearchBotConfig(max_search_boards=0), "max_search_boards"),
-        (lambda: FogsearchBotConfig(small_set_depth=-1), "small_set_depth"),
-        (lambda: FogsearchBotConfig(small_set_depth=MAX_DEPTH + 1), "small_set_depth"),
-        (lambda: FogsearchBotConfig(small_set_boards=0), "small_set_boards"),
-        (lambda: FogsearchBotConfig(small_set_seconds=float("inf")), "small_set_seconds"),
-        (lambda: FogsearchBotConfig(opening_as_black="g8f6 Nf6"), "'Nf6' is not a UCI move"),
-        (lambda: FogsearchBotConfig(opening_as_black=["g8f6"]), "opening_as_black"),
-        (lambda: FogsearchBotConfig(mate_threats="yes"), "mate_threats"),
+        (
+            lambda: FogsearchBotConfig(set_limits=SetLimits(max_search_boards=0)),
+            "max_search_boards",
+        ),
+        (lambda: FogsearchBotConfig(small_sets=SmallSets(small_set_depth=-1)), "small_set_depth"),
+        (
+            lambda: FogsearchBotConfig(small_sets=SmallSets(small_set_depth=MAX_DEPTH + 1)),
+            "small_set_depth",
+        ),
+        (lambda: FogsearchBotConfig(small_sets=SmallSets(small_set_boards=0)), "small_set_boards"),
+        (
+            lambda: FogsearchBotConfig(small_sets=SmallSets(small_set_seconds=float("inf"))),
+            "small_set_seconds",
+        ),
+        (
+            lambda: FogsearchBotConfig(opening=OpeningLine(opening_as_black="g8f6 Nf6")),
+            "'Nf6' is not a UCI move",
+        ),
+        (
+            lambda: FogsearchBotConfig(opening=OpeningLine(opening_as_black=["g8f6"])),
+            "opening_as_black",
+        ),
+        (lambda: FogsearchBotConfig(tie_break=TieBreak(mate_threats="yes")), "mate_threats"),
         (lambda: FogsearchBotConfig(judge="stockfish"), "judge must be one of"),
-        (lambda: FogsearchBotConfig(sense="random"), "sense must be one of"),
+        (lambda: FogsearchBotConfig(sensing=SenseRule(sense="random")), "sense must be one of"),
         (lambda: FogsearchBotConfig(mean_weight=1.5), "mean_weight"),
         (lambda: FogsearchBotConfig(mean_weight=float("nan")), "mean_weight"),
         (
@@ -49,9 +74,15 @@ from fogsearch.search import MAX_DEPTH, SearchConfig
         (lambda: FogsearchBotConfig(king_loss_cp=float("inf")), "king_loss_cp"),
         (lambda: FogsearchBotConfig(board_plies=0), "board_plies"),
         (lambda: FogsearchBotConfig(board_plies=99), "board_plies"),
-        (lambda: FogsearchBotConfig(sense_plies=-1), "sense_plies"),
-        (lambda: FogsearchBotConfig(opponent_temperature_cp=0.5), "opponent_temperature_cp"),
-        (lambda: FogsearchBotConfig(opponent_uniform_share=-0.1), "opponent_uniform_share"),
+        (lambda: FogsearchBotConfig(sensing=SenseRule(sense_plies=-1)), "sense_plies"),
+        (
+            lambda: FogsearchBotConfig(opponent=OpponentModel(opponent_temperature_cp=0.5)),
+            "opponent_temperature_cp",
+        ),
+        (
+            lambda: FogsearchBotConfig(opponent=OpponentModel(opponent_uniform_share=-0.1)),
+            "opponent_uniform_share",
+        ),
         (lambda: ClockPlan(plan_turns=0), "plan_turns"),
         (lambda: ClockPlan(min_turns_left=0), "min_turns_left"),
         (lambda: ClockPlan(hard_turn_factor=0.5), "hard_turn_factor"),
@@ -75,8 +106,8 @@ def test_bad_settings_are_refused_when_the_bot_is_configured(build, match):
 @pytest.mark.parametrize(
     "build",
     [
-        lambda v: FogsearchBotConfig(tie_margin_cp=v),
-        lambda v: FogsearchBotConfig(opening_margin_cp=v),
+        lambda v: FogsearchBotConfig(tie_break=TieBreak(tie_margin_cp=v)),
+        lambda v: FogsearchBotConfig(opening=OpeningLine(opening_margin_cp=v)),
         lambda v: ProgressRule(progress_halfmoves=v),
         lambda v: ProgressRule(progress_margin_cp=v),
         lambda v: ProgressRule(progress_force_halfmoves=v),
@@ -90,21 +121,44 @@ def test_negative_margins_are_refused_and_zero_is_allowed(build):
 
 
 def test_the_search_depth_is_bounded_by_the_deepest_search():
-    assert FogsearchBotConfig(depth=MAX_DEPTH, small_set_depth=MAX_DEPTH).depth == MAX_DEPTH
+    assert (
+        FogsearchBotConfig(depth=MAX_DEPTH, small_sets=SmallSets(small_set_depth=MAX_DEPTH)).depth
+        == MAX_DEPTH
+    )
 
 
 def test_the_tracking_bound_must_hold_a_board_and_its_replies_and_fit_in_memory():
     with pytest.raises(ValueError, match="max_tracked_boards must be an integer in 256\\.\\."):
-        FogsearchBotConfig(max_tracked_boards=100)
+        FogsearchBotConfig(set_limits=SetLimits(max_tracked_boards=100))
     with pytest.raises(ValueError, match="max_tracked_boards"):
-        FogsearchBotConfig(max_tracked_boards=MAX_TRACKED_BOARDS + 1)
-    assert FogsearchBotConfig(max_tracked_boards=256).max_tracked_boards == 256
-    assert FogsearchBotConfig(max_tracked_boards=MAX_TRACKED_BOARDS).max_tracked_boards > 256
+        FogsearchBotConfig(set_limits=SetLimits(max_tracked_boards=MAX_TRACKED_BOARDS + 1))
+    assert (
+        FogsearchBotConfig(
+            set_limits=SetLimits(max_tracked_boards=256)
+        ).set_limits.max_tracked_boards
+        == 256
+    )
+    assert (
+        FogsearchBotConfig(
+            set_limits=SetLimits(max_tracked_boards=MAX_TRACKED_BOARDS)
+        ).set_limits.max_tracked_boards
+        > 256
+    )
 
 
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("search", {"mode": "exact"}), ("clock", {"plan_turns": 10}), ("progress", 40)],
+    [
+        ("search", {"mode": "exact"}),
+        ("clock", {"plan_turns": 10}),
+        ("progress", 40),
+        ("sensing", "size"),
+        ("opponent", (200.0, 0.1)),
+        ("small_sets", {"small_set_depth": 3}),
+        ("set_limits", 256),
+        ("tie_break", 50),
+        ("opening", "g8f6"),
+    ],
 )
 def test_the_sub_configs_must_be_their_own_types(name, value):
     with pytest.raises(ValueError, match=f"{name} must be a"):
@@ -146,16 +200,46 @@ def test_every_setting_has_one_flat_name_and_time_limit_is_not_one():
             (("search",), SearchConfig),
             (("clock",), ClockPlan),
             (("progress",), ProgressRule),
+            (("sensing",), SenseRule),
+            (("opponent",), OpponentModel),
+            (("small_sets",), SmallSets),
+            (("set_limits",), SetLimits),
+            (("tie_break",), TieBreak),
+            (("opening",), OpeningLine),
         )
         for f in dataclasses.fields(cls)
-        if f.name not in ("search", "clock", "progress", "time_limit")
+        if f.name
+        not in (
+            "search",
+            "clock",
+            "progress",
+            "sensing",
+            "opponent",
+            "small_sets",
+            "set_limits",
+            "tie_break",
+            "opening",
+            "time_limit",
+        )
     }
     # Equal counts: no two settings share a name across the nesting (one would hide the other).
     leaves = sum(
         len(dataclasses.fields(cls))
-        for cls in (FogsearchBotConfig, SearchConfig, ClockPlan, ProgressRule)
+        for cls in (
+            FogsearchBotConfig,
+            SearchConfig,
+            ClockPlan,
+            ProgressRule,
+            SenseRule,
+            OpponentModel,
+            SmallSets,
+            SetLimits,
+            TieBreak,
+            OpeningLine,
+        )
     )
-    assert len(flat) == len(expected) == leaves - 3 - 1
+    # 9 nested configs (search, clock, progress and the six groups) and time_limit are no settings.
+    assert len(flat) == len(expected) == leaves - 9 - 1
     assert {name: path for name, (path, _) in flat.items()} == {
         name: (*prefix, leaf) for name, (prefix, leaf) in expected.items()
     }
@@ -199,8 +283,8 @@ def test_every_setting_of_a_config_round_trips_through_its_flat_name():
         depth=1,
         clock=ClockPlan(max_turn_seconds=0.5, reserve_seconds=2.0),
         progress=ProgressRule(progress_force_halfmoves=0),
-        mate_threats=False,
-        opening_as_black="",
+        tie_break=TieBreak(mate_threats=False),
+        opening=OpeningLine(opening_as_black=""),
     )
     settings = {}
     for name, (path, _) in flat_settings().items():

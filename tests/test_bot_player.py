@@ -15,7 +15,15 @@ import pytest
 import reconchess
 from test_bot_tracker import FAST, play_tracked
 
-from fogsearch.bot import ClockPlan, FogsearchBot, FogsearchBotConfig, format_turn
+from fogsearch.bot import (
+    ClockPlan,
+    FogsearchBot,
+    FogsearchBotConfig,
+    OpeningLine,
+    SenseRule,
+    SmallSets,
+    format_turn,
+)
 from fogsearch.bot.clock import turn_budget
 from fogsearch.bot.config import from_settings
 from fogsearch.rbc import BoardSet, move_actions
@@ -133,7 +141,9 @@ def _rook_and_knight_set() -> list[str]:
 
 
 def test_the_size_sense_goes_where_the_fewest_boards_are_expected_to_remain():
-    bot = bot_on(chess.BLACK, _rook_and_knight_set(), FogsearchBotConfig(sense="size"))
+    bot = bot_on(
+        chess.BLACK, _rook_and_knight_set(), FogsearchBotConfig(sensing=SenseRule(sense="size"))
+    )
     expected = bot.board_set.sense_stats()
     square = bot.choose_sense(list(chess.SQUARES), [], 900.0)
     assert expected[square] == min(expected.values()) == 2.0
@@ -168,11 +178,11 @@ def test_the_decision_sense_finds_the_rook_the_move_depends_on():
     """Sensing the knight's rank leaves 4 boards in expectation, sensing a rook's square 6; but only
     where the rook stands decides the move (take it with Qxa4 or Qxg4)."""
     fens = _rook_and_knight_on_rank_one()
-    by_size = bot_on(chess.BLACK, fens, FogsearchBotConfig(sense="size"))
+    by_size = bot_on(chess.BLACK, fens, FogsearchBotConfig(sensing=SenseRule(sense="size")))
     expected = by_size.board_set.sense_stats()
     size_square = by_size.choose_sense(list(chess.SQUARES), [], 900.0)
     assert expected[size_square] == min(expected.values()) == 4.0
-    by_decision = bot_on(chess.BLACK, fens, FogsearchBotConfig(sense="decision"))
+    by_decision = bot_on(chess.BLACK, fens, FogsearchBotConfig(sensing=SenseRule(sense="decision")))
     square = by_decision.choose_sense(list(chess.SQUARES), [], 900.0)
     seen = {sq for sq in chess.SQUARES if chess.square_distance(sq, square) <= 1}
     assert seen & {chess.A4, chess.G4}, chess.square_name(square)
@@ -184,14 +194,18 @@ def test_the_decision_sense_finds_the_rook_the_move_depends_on():
 
 
 def test_without_time_for_it_the_sense_falls_back_to_the_set_size():
-    bot = bot_on(chess.BLACK, _rook_and_knight_on_rank_one(), FogsearchBotConfig(sense="decision"))
+    bot = bot_on(
+        chess.BLACK,
+        _rook_and_knight_on_rank_one(),
+        FogsearchBotConfig(sensing=SenseRule(sense="decision")),
+    )
     square = bot.choose_sense(list(chess.SQUARES), [], 15.1)  # 0.1 s usable: 25 ms to sense
     assert bot._turn["sense_by"] == "size"
     assert bot.board_set.sense_stats()[square] == 4.0
 
 
 def test_the_turn_log_shows_the_depth_the_search_completed_and_its_time():
-    config = FogsearchBotConfig(judge="set", depth=2, small_set_depth=0)
+    config = FogsearchBotConfig(judge="set", depth=2, small_sets=SmallSets(small_set_depth=0))
     bot = FogsearchBot(config)
     bot.handle_game_start(chess.WHITE, chess.Board(), "test")
     bot.handle_opponent_move_result(False, None)  # White's first turn starts with this callback
@@ -240,7 +254,7 @@ def test_every_core_by_default_reaches_the_set_the_sense_and_the_board_judgement
     import fogsearch.bot.sensing as sensing_module
 
     monkeypatch.setattr(config_module, "cores", lambda: 3)
-    config = FogsearchBotConfig(sense="decision", sense_plies=1, board_plies=1)
+    config = FogsearchBotConfig(sensing=SenseRule(sense="decision", sense_plies=1), board_plies=1)
     assert config.search.threads == 3
     seen: dict[str, list[int]] = {"board_table": [], "sense_table": []}
 
@@ -301,7 +315,7 @@ def test_the_plan_counts_on_the_increment_the_clock_shows_not_the_default():
 
 
 def test_the_board_judgement_deepens_within_the_move_budget():
-    bot = FogsearchBot(FogsearchBotConfig(small_set_depth=0))
+    bot = FogsearchBot(FogsearchBotConfig(small_sets=SmallSets(small_set_depth=0)))
     bot.handle_game_start(chess.WHITE, chess.Board(), "test")
     bot.handle_opponent_move_result(False, None)
     bot.choose_sense(list(chess.SQUARES), [], 40.0)
@@ -360,7 +374,9 @@ def test_small_sets_are_searched_deeper_within_their_own_time_limit(
         board.push(chess.Move.null())
         fens.append(board.fen())
     config = FogsearchBotConfig(
-        judge="set", depth=1, small_set_depth=3, small_set_boards=2, small_set_seconds=10.0
+        judge="set",
+        depth=1,
+        small_sets=SmallSets(small_set_depth=3, small_set_boards=2, small_set_seconds=10.0),
     )
     bot = bot_on(chess.WHITE, fens, config)
     searches = recorded_searches(monkeypatch, bot)
@@ -377,7 +393,9 @@ def test_the_board_judgement_searches_the_set_only_when_the_minimum_has_weight(
 ):
     """On a small set the information-set search supplies the minimum; with the whole weight on
     the mean (the default) nothing would use it, so it does not run."""
-    config = FogsearchBotConfig(mean_weight=mean_weight, small_set_seconds=1.0)
+    config = FogsearchBotConfig(
+        mean_weight=mean_weight, small_sets=SmallSets(small_set_seconds=1.0)
+    )
     bot = bot_on(chess.WHITE, [chess.STARTING_FEN], config)
     searches = recorded_searches(monkeypatch, bot)
     move = bot.choose_move(list(chess.Board().pseudo_legal_moves), 900.0)
@@ -432,7 +450,9 @@ def test_a_long_quiet_stretch_makes_the_bot_reset_the_clock(clock, progress):
 
 
 def _black_bot(line: str, fens: list[str] | None = None) -> FogsearchBot:
-    bot = FogsearchBot(dataclasses.replace(FAST, opening_as_black=line))
+    bot = FogsearchBot(
+        dataclasses.replace(FAST, opening=dataclasses.replace(FAST.opening, opening_as_black=line))
+    )
     bot.handle_game_start(chess.BLACK, chess.Board(), "test")
     bot.handle_opponent_move_result(False, None)  # White's unseen first move or pass
     if fens is not None:
@@ -454,7 +474,7 @@ def test_an_opening_line_is_played_as_black_while_near_the_best_and_taken():
     assert bot._opening == []
 
     # The line is Black's: White has none.
-    as_white = FogsearchBot(dataclasses.replace(FAST, opening_as_black="g8f6"))
+    as_white = FogsearchBot(dataclasses.replace(FAST, opening=OpeningLine(opening_as_black="g8f6")))
     as_white.handle_game_start(chess.WHITE, chess.Board(), "test")
     assert as_white._opening == []
 

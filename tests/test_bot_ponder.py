@@ -7,7 +7,7 @@ import chess
 import pytest
 from reconchess import GameHistory
 
-from fogsearch.bot import FogsearchBot, FogsearchBotConfig
+from fogsearch.bot import FogsearchBot, FogsearchBotConfig, SenseRule, SetLimits
 from fogsearch.bot.ponder import Ponder
 from fogsearch.observations import OpponentMoveResult
 from fogsearch.rbc import move_actions
@@ -25,8 +25,8 @@ def fixed_config(ponder: bool) -> FogsearchBotConfig:
     return FogsearchBotConfig(
         search=SearchConfig(mode="exact", sense_mode="min_size", threads=1, seed=7),
         board_plies=2,
-        sense_plies=1,
-        max_search_boards=24,
+        sensing=SenseRule(sense_plies=1),
+        set_limits=SetLimits(max_search_boards=24),
         ponder=ponder,
     )
 

@@ -13,17 +13,24 @@ import reconchess
 from reconchess.bots.attacker_bot import AttackerBot
 from reconchess.bots.random_bot import RandomBot
 
-from fogsearch.bot import ClockPlan, FogsearchBot, FogsearchBotConfig
+from fogsearch.bot import (
+    ClockPlan,
+    FogsearchBot,
+    FogsearchBotConfig,
+    SenseRule,
+    SetLimits,
+    SmallSets,
+)
 from fogsearch.bot.tracker import Tracker, likeliest
 from fogsearch.observations import MoveResult, OpponentMoveResult, sense_result
 from fogsearch.rbc import BoardSet
 
 FAST = FogsearchBotConfig(
     depth=1,
-    small_set_depth=0,
+    small_sets=SmallSets(small_set_depth=0),
     board_plies=1,
-    sense_plies=0,
-    max_search_boards=64,
+    sensing=SenseRule(sense_plies=0),
+    set_limits=SetLimits(max_search_boards=64),
     clock=ClockPlan(min_turn_seconds=0.05, max_turn_seconds=0.1, reserve_seconds=2.0),
 )
 """Short turns for whole games: one ply per board on at most 64 boards, senses valued on the
@@ -197,7 +204,7 @@ class TrackingCheckBot(FogsearchBot):
     def handle_game_start(self, color, board, opponent_name):
         super().handle_game_start(color, board, opponent_name)
         self.tracker = TruthCheckingTracker(
-            self.game, color, self.config.max_tracked_boards, self.rng
+            self.game, color, self.config.set_limits.max_tracked_boards, self.rng
         )
 
     def handle_sense_result(self, sense_result_pairs):
@@ -253,7 +260,9 @@ def test_injected_inconsistent_observation_is_recovered_from():
 
 
 def test_a_set_past_the_tracking_bound_is_sampled_and_the_game_goes_on():
-    config = dataclasses.replace(FAST, max_tracked_boards=300)
+    config = dataclasses.replace(
+        FAST, set_limits=dataclasses.replace(FAST.set_limits, max_tracked_boards=300)
+    )
     bot = play_tracked(chess.WHITE, RandomBot, seed=5, config=config)
     assert bot.game.is_over() and bot.game.get_win_reason() is not None
     assert bot.approximations >= 1  # RandomBot's unseen moves outgrow 300 boards quickly

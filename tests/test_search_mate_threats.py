@@ -9,7 +9,7 @@ import chess
 import pytest
 from reconchess.utilities import add_pawn_queen_promotion, move_actions, revise_move
 
-from fogsearch.bot import FogsearchBot, FogsearchBotConfig
+from fogsearch.bot import FogsearchBot, FogsearchBotConfig, SmallSets, TieBreak
 from fogsearch.bot.requests import LOST
 from fogsearch.rbc import BoardSet
 from fogsearch.search import MATE, mean_reply_values
@@ -108,11 +108,15 @@ def test_mate_threats_must_be_a_bool():
     with pytest.raises(TypeError, match="mate_threats"):
         mean_reply_values([chess.STARTING_FEN], mate_threats=1)
     with pytest.raises(ValueError, match="mate_threats"):
-        FogsearchBotConfig(mate_threats="yes")
+        FogsearchBotConfig(tie_break=TieBreak(mate_threats="yes"))
 
 
 def _choose(fens: list[str], mate_threats: bool) -> tuple[chess.Move | None, FogsearchBot]:
-    config = FogsearchBotConfig(judge="set", mate_threats=mate_threats, small_set_depth=0)
+    config = FogsearchBotConfig(
+        judge="set",
+        tie_break=TieBreak(mate_threats=mate_threats),
+        small_sets=SmallSets(small_set_depth=0),
+    )
     bot = FogsearchBot(config)
     bot.handle_game_start(chess.WHITE, chess.Board(), "TroutBot")
     bot.tracker.board_set = BoardSet(chess.WHITE, fens=fens)

@@ -11,11 +11,33 @@ callbacks), :mod:`~fogsearch.bot.tracker` (the board set and its observation log
 :mod:`~fogsearch.bot.requests` (request choice), :mod:`~fogsearch.bot.clock` (time per turn).
 """
 
-from fogsearch.bot.config import ClockPlan, FogsearchBotConfig, ProgressRule
+from fogsearch.bot.config import (
+    ClockPlan,
+    FogsearchBotConfig,
+    OpeningLine,
+    OpponentModel,
+    ProgressRule,
+    SenseRule,
+    SetLimits,
+    SmallSets,
+    TieBreak,
+)
 from fogsearch.bot.player import FogsearchBot
 from fogsearch.bot.turnlog import format_turn
 
-__all__ = ["ClockPlan", "FogsearchBot", "FogsearchBotConfig", "ProgressRule", "format_turn"]
+__all__ = [
+    "ClockPlan",
+    "FogsearchBot",
+    "FogsearchBotConfig",
+    "OpeningLine",
+    "OpponentModel",
+    "ProgressRule",
+    "SenseRule",
+    "SetLimits",
+    "SmallSets",
+    "TieBreak",
+    "format_turn",
+]
 
 
 def get_player():

@@ -1,7 +1,9 @@
 """The bot's settings: one :class:`FogsearchBotConfig` holding the :class:`SearchConfig` it searches
-with, the clock plan and the rule against reconchess's 100-half-move draw. Every setting is
-checked when the config is built, so a bad one fails before a game rather than as a failed search
-every turn (which the bot would survive by playing fallback moves: a silently random bot).
+with, the clock plan, the rule against reconchess's 100-half-move draw and small frozen groups of
+related settings (sensing, opponent model, small sets, set limits, tie-break, opening line), each
+checking its own fields. Every setting is checked when the config is built, so a bad one fails
+before a game rather than as a failed search every turn (which the bot would survive by playing
+fallback moves: a silently random bot).
 
 How each default was chosen, and the settings that measured no better and were removed, are in
 ``bench/NOTEBOOK.md``.
@@ -110,10 +112,6 @@ class ProgressRule:
             _check_int(self, f.name, 0)
 
 
-MAX_TRACKED_BOARDS = 50_000_000
-"""About 20 GiB at the peak of an expansion (420 bytes a board): beyond a tournament machine."""
-
-
 def every_core() -> int:
     """The threads the bot searches with by default: every core (at most the search's 256)."""
     return max(1, min(MAX_THREADS, cores()))
@@ -123,8 +121,118 @@ def _bot_search() -> SearchConfig:
     return SearchConfig(mode="exact", sense_mode="min_size", threads=every_core())
 
 
+MAX_TRACKED_BOARDS = 50_000_000
+"""About 20 GiB at the peak of an expansion (420 bytes a board): beyond a tournament machine."""
+
 JUDGES = ("boards", "engine", "set")
 SENSES = ("decision", "size")
+
+
+@dataclass(frozen=True)
+class SenseRule:
+    """Where the bot senses."""
+
+    sense: str = "decision"
+    """``"decision"``: sense where the coming move choice gains most in expectation
+    (:func:`fogsearch.search.decision_sense_values` over a shallow board table of ``sense_plies``
+    plies), ties going to the smaller expected set; ``"size"``: where the expected number of
+    boards left is smallest (also the fallback when the sense's time is short)."""
+    sense_plies: int = 2
+
+    def __post_init__(self) -> None:
+        _check_int(self, "sense_plies", 0, MAX_BOARD_PLIES)
+        if self.sense not in SENSES:
+            raise ValueError(f"sense must be one of {SENSES}, got {self.sense!r}")
+
+
+@dataclass(frozen=True)
+class OpponentModel:
+    """How likely the opponent's moves that led to each board were."""
+
+    opponent_temperature_cp: float = 200.0
+    """The opponent model (:meth:`fogsearch.rbc.BoardSet.set_opponent_model`): boards are
+    weighted by how likely the opponent's moves that led to them were, a softmax at this
+    temperature over what each move wins at once; 0: every board weighs the same."""
+    opponent_uniform_share: float = 0.1
+
+    def __post_init__(self) -> None:
+        _check_number(self, "opponent_uniform_share", 0.0, 1.0)
+        if self.opponent_temperature_cp != 0:
+            _check_number(self, "opponent_temperature_cp", 1.0, 100_000.0)
+
+
+@dataclass(frozen=True)
+class SmallSets:
+    """The deeper information-set search on small sets."""
+
+    small_set_depth: int = 3
+    """On sets of at most ``small_set_boards`` boards, search this deep instead, within
+    ``small_set_seconds`` a turn (0: never): in the ``"set"`` judgement, and for the
+    ``"boards"`` judgement's minimum when ``mean_weight`` is below 1."""
+    small_set_boards: int = 32
+    small_set_seconds: float = 8.0
+
+    def __post_init__(self) -> None:
+        _check_int(self, "small_set_depth", 0, MAX_DEPTH)
+        _check_int(self, "small_set_boards", 1)
+        _check_seconds(self, "small_set_seconds")
+        if self.small_set_seconds <= 0:
+            raise ValueError(f"small_set_seconds must be positive, got {self.small_set_seconds!r}")
+
+
+@dataclass(frozen=True)
+class SetLimits:
+    """How many boards the search sees and the tracker keeps."""
+
+    max_search_boards: int = 256
+    """Above this many boards the search works on a seeded uniform sample; tracking stays exact
+    (up to ``max_tracked_boards``)."""
+    max_tracked_boards: int = 4_000_000
+    """Memory bound of the tracked set: an expansion peaks at about 420 bytes per board it makes
+    (``bench/rbc_memory.py``), so up to about 1.6 GiB at this default.
+    Tracking is exact below it; an opponent move that would expand the set past it is applied to
+    a seeded sample of the boards instead (counted in ``approximations``), which may lose the true
+    board (an observation then finds no board and the set is rebuilt from the log)."""
+
+    def __post_init__(self) -> None:
+        _check_int(self, "max_search_boards", 1)
+        _check_int(self, "max_tracked_boards", 256, MAX_TRACKED_BOARDS)
+
+
+@dataclass(frozen=True)
+class TieBreak:
+    """How requests tie and how a tie is broken."""
+
+    tie_margin_cp: int = 50
+    """Requests within this many centipawns of the best worst-case value tie (every request ties
+    when the best one still loses our king on some board); a tie goes to the best mean over the
+    boards of the one-reply outcome."""
+    mate_threats: bool = True
+    """In that tie-break, a request after which some reply leaves our king attacked with no move
+    of ours saving it scores ``-MATE / 2`` on that board
+    (:func:`fogsearch.search.mean_reply_values`)."""
+
+    def __post_init__(self) -> None:
+        _check_int(self, "tie_margin_cp", 0)
+        if not isinstance(self.mate_threats, bool):
+            raise ValueError(f"mate_threats must be a bool, got {self.mate_threats!r}")
+
+
+@dataclass(frozen=True)
+class OpeningLine:
+    """The line the bot plays as Black on its first turns."""
+
+    opening_as_black: str = "g8f6 e7e6 f8e7 e8g8"
+    """Requests (UCI, space-separated) played as Black on the first turns, each while the search
+    values it within ``opening_margin_cp`` of the best request, not losing, and every earlier one
+    was taken as requested (empty: no line)."""
+    opening_margin_cp: int = 200
+    """The worst case over a set is pessimistic about quiet developing moves, so an opening held to
+    ``tie_margin_cp`` would end on its first move."""
+
+    def __post_init__(self) -> None:
+        _check_int(self, "opening_margin_cp", 0)
+        opening_moves(self.opening_as_black, "opening_as_black")
 
 
 @dataclass(frozen=True)
@@ -159,84 +267,40 @@ class FogsearchBotConfig:
     "A lost king outside the squash")."""
     board_plies: int = 6
     """The deepest per-board search, in plies after our request (``"boards"`` judgement)."""
-    sense: str = "decision"
-    """``"decision"``: sense where the coming move choice gains most in expectation
-    (:func:`fogsearch.search.decision_sense_values` over a shallow board table of ``sense_plies``
-    plies), ties going to the smaller expected set; ``"size"``: where the expected number of
-    boards left is smallest (also the fallback when the sense's time is short)."""
-    sense_plies: int = 2
-    opponent_temperature_cp: float = 200.0
-    """The opponent model (:meth:`fogsearch.rbc.BoardSet.set_opponent_model`): boards are
-    weighted by how likely the opponent's moves that led to them were, a softmax at this
-    temperature over what each move wins at once; 0: every board weighs the same."""
-    opponent_uniform_share: float = 0.1
+    sensing: SenseRule = field(default_factory=SenseRule)
+    opponent: OpponentModel = field(default_factory=OpponentModel)
     depth: int = 2
     """Deepest search depth (our moves); iterative deepening stops earlier when time runs out."""
-    small_set_depth: int = 3
-    """On sets of at most ``small_set_boards`` boards, search this deep instead, within
-    ``small_set_seconds`` a turn (0: never): in the ``"set"`` judgement, and for the
-    ``"boards"`` judgement's minimum when ``mean_weight`` is below 1."""
-    small_set_boards: int = 32
-    small_set_seconds: float = 8.0
-    max_search_boards: int = 256
-    """Above this many boards the search works on a seeded uniform sample; tracking stays exact
-    (up to ``max_tracked_boards``)."""
-    max_tracked_boards: int = 4_000_000
-    """Memory bound of the tracked set: an expansion peaks at about 420 bytes per board it makes
-    (``bench/rbc_memory.py``), so up to about 1.6 GiB at this default.
-    Tracking is exact below it; an opponent move that would expand the set past it is applied to
-    a seeded sample of the boards instead (counted in ``approximations``), which may lose the true
-    board (an observation then finds no board and the set is rebuilt from the log)."""
+    small_sets: SmallSets = field(default_factory=SmallSets)
+    set_limits: SetLimits = field(default_factory=SetLimits)
     clock: ClockPlan = field(default_factory=ClockPlan)
-    tie_margin_cp: int = 50
-    """Requests within this many centipawns of the best worst-case value tie (every request ties
-    when the best one still loses our king on some board); a tie goes to the best mean over the
-    boards of the one-reply outcome."""
-    mate_threats: bool = True
-    """In that tie-break, a request after which some reply leaves our king attacked with no move
-    of ours saving it scores ``-MATE / 2`` on that board
-    (:func:`fogsearch.search.mean_reply_values`)."""
+    tie_break: TieBreak = field(default_factory=TieBreak)
     progress: ProgressRule = field(default_factory=ProgressRule)
-    opening_as_black: str = "g8f6 e7e6 f8e7 e8g8"
-    """Requests (UCI, space-separated) played as Black on the first turns, each while the search
-    values it within ``opening_margin_cp`` of the best request, not losing, and every earlier one
-    was taken as requested (empty: no line)."""
-    opening_margin_cp: int = 200
-    """The worst case over a set is pessimistic about quiet developing moves, so an opening held to
-    ``tie_margin_cp`` would end on its first move."""
+    opening: OpeningLine = field(default_factory=OpeningLine)
     ponder: bool = False
     """Use the opponent's turn (``while_we_wait``): expand the set ahead and build the sense's
     board table (:mod:`fogsearch.bot.ponder`). Off until an SPRT keeps it (issue 47)."""
 
     def __post_init__(self) -> None:
-        if not isinstance(self.search, SearchConfig):
-            raise ValueError(f"search must be a SearchConfig, got {self.search!r}")
-        if not isinstance(self.clock, ClockPlan):
-            raise ValueError(f"clock must be a ClockPlan, got {self.clock!r}")
-        if not isinstance(self.progress, ProgressRule):
-            raise ValueError(f"progress must be a ProgressRule, got {self.progress!r}")
-        for name, least, most in (
-            ("depth", 1, MAX_DEPTH),
-            ("small_set_depth", 0, MAX_DEPTH),
-            ("small_set_boards", 1, None),
-            ("max_search_boards", 1, None),
-            ("max_tracked_boards", 256, MAX_TRACKED_BOARDS),
-            ("tie_margin_cp", 0, None),
-            ("opening_margin_cp", 0, None),
+        for name, kind in (
+            ("search", SearchConfig),
+            ("sensing", SenseRule),
+            ("opponent", OpponentModel),
+            ("small_sets", SmallSets),
+            ("set_limits", SetLimits),
+            ("clock", ClockPlan),
+            ("tie_break", TieBreak),
+            ("progress", ProgressRule),
+            ("opening", OpeningLine),
         ):
-            _check_int(self, name, least, most)
-        _check_seconds(self, "small_set_seconds")
+            if not isinstance(getattr(self, name), kind):
+                raise ValueError(f"{name} must be a {kind.__name__}, got {getattr(self, name)!r}")
+        _check_int(self, "depth", 1, MAX_DEPTH)
         _check_int(self, "board_plies", 1, MAX_BOARD_PLIES)
-        _check_int(self, "sense_plies", 0, MAX_BOARD_PLIES)
         _check_number(self, "mean_weight", 0.0, 1.0)
         _check_number(self, "king_loss_cp", 1000.0, 1_000_000.0)
-        _check_number(self, "opponent_uniform_share", 0.0, 1.0)
-        temperature = self.opponent_temperature_cp
-        if temperature != 0:
-            _check_number(self, "opponent_temperature_cp", 1.0, 100_000.0)
-        for name, allowed in (("judge", JUDGES), ("sense", SENSES)):
-            if getattr(self, name) not in allowed:
-                raise ValueError(f"{name} must be one of {allowed}, got {getattr(self, name)!r}")
+        if self.judge not in JUDGES:
+            raise ValueError(f"judge must be one of {JUDGES}, got {self.judge!r}")
         if self.judge == "engine":
             # Found now, not on the first turn: a missing engine would make every turn a fallback.
             search = self.search
@@ -244,13 +308,8 @@ class FogsearchBotConfig:
                 EngineJudge(search.uci_engine, search.uci_depth, search.uci_nodes)
             except SearchError as error:
                 raise ValueError(f'judge "engine": {error}') from None
-        if self.small_set_seconds <= 0:
-            raise ValueError(f"small_set_seconds must be positive, got {self.small_set_seconds!r}")
-        if not isinstance(self.mate_threats, bool):
-            raise ValueError(f"mate_threats must be a bool, got {self.mate_threats!r}")
         if not isinstance(self.ponder, bool):
             raise ValueError(f"ponder must be a bool, got {self.ponder!r}")
-        opening_moves(self.opening_as_black, "opening_as_black")
 
 
 def opening_moves(line: str, setting: str = "opening line") -> list[chess.Move]:
@@ -273,7 +332,7 @@ NOT_SETTINGS = frozenset({("search", "time_limit")})
 
 def flat_settings() -> dict[str, tuple[tuple[str, ...], Any]]:
     """Every setting of the bot by its own name, nested configs (``search``, ``clock``,
-    ``progress``) flattened: ``name -> (path, type)``. Names are unique across the nesting, so a
+    ``small_sets`` and the other groups) flattened: ``name -> (path, type)``. Names are unique across the nesting, so a
     player spec can say ``fogsearch:depth=3,mode=exact,plan_turns=30``."""
     return {
         name: (setting.path, setting.type)

@@ -111,11 +111,12 @@ class FogsearchBot(Player):
         """The opponent's turn's work for ours (``config.ponder``)."""
 
     def _new_tracker(self) -> Tracker:
-        c = self.config
+        c, opponent = self.config, self.config.opponent
         model = None
-        if c.opponent_temperature_cp:
-            model = (c.opponent_temperature_cp, c.opponent_uniform_share)
-        return Tracker(self.color, c.max_tracked_boards, self.rng, c.search.threads, model)
+        if opponent.opponent_temperature_cp:
+            model = (opponent.opponent_temperature_cp, opponent.opponent_uniform_share)
+        bound = c.set_limits.max_tracked_boards
+        return Tracker(self.color, bound, self.rng, c.search.threads, model)
 
     @property
     def board_set(self) -> BoardSet:
@@ -146,7 +147,8 @@ class FogsearchBot(Player):
         self.fallbacks = 0
         self.quiet_bound = 0
         self._opponent_has_moved = color == chess.BLACK
-        self._opening = opening_moves(self.config.opening_as_black) if color == chess.BLACK else []
+        line = self.config.opening.opening_as_black
+        self._opening = opening_moves(line) if color == chess.BLACK else []
         self._turn_started = self._search_ended = None
         self._after_search_seconds = 0.0
         self._clock_mark = self._clock_at_turn_end = None
@@ -177,20 +179,20 @@ class FogsearchBot(Player):
         started = time.monotonic()
         expected = self.ponder.sense_stats(self.tracker)
         choice = SenseChoice(smallest_expected_set(expected, squares), "size")
-        if c.sense == "decision" and sense_seconds >= LEAST_DECISION_SENSE_SECONDS:
+        if c.sensing.sense == "decision" and sense_seconds >= LEAST_DECISION_SENSE_SECONDS:
             try:
-                boards, weights = self.tracker.weighted_sample(c.max_search_boards)
+                boards, weights = self.tracker.weighted_sample(c.set_limits.max_search_boards)
                 choice = decision_sense(
                     boards,
                     weights,
                     squares,
                     expected,
                     c.mean_weight,
-                    c.sense_plies,
+                    c.sensing.sense_plies,
                     c.search.threads,
                     sense_seconds,
                     c.king_loss_cp,
-                    self.ponder.sense_table(boards, c.sense_plies),
+                    self.ponder.sense_table(boards, c.sensing.sense_plies),
                 )
             except Exception:  # noqa: BLE001 - a sense by set size is always at hand
                 log.exception("decision sensing failed; sensing by set size")
@@ -255,9 +257,8 @@ class FogsearchBot(Player):
         self.last_taken = taken_move
         if self.config.ponder:
             c = self.config
-            self.ponder.start(
-                self.tracker, self.rng, c.max_search_boards, c.sense_plies, c.search.threads
-            )
+            most_boards, plies = c.set_limits.max_search_boards, c.sensing.sense_plies
+            self.ponder.start(self.tracker, self.rng, most_boards, plies, c.search.threads)
 
     def handle_game_end(self, winner_color, win_reason: WinReason, game_history: GameHistory):
         pass
@@ -313,10 +314,10 @@ class FogsearchBot(Player):
     def _search_move(self, budget: float) -> chess.Move | None:
         c = self.config
         started = time.monotonic()
-        boards, weights = self.tracker.weighted_sample(c.max_search_boards)
+        boards, weights = self.tracker.weighted_sample(c.set_limits.max_search_boards)
         self._own_pawns = own_pawns(boards)
         if c.judge == "set":
-            move_values, margin = self._set_values(boards, budget), c.tie_margin_cp
+            move_values, margin = self._set_values(boards, budget), c.tie_break.tie_margin_cp
         else:
             move_values, margin = self._board_values(boards, weights, budget, started), 0
         self._search_ended = time.monotonic()
@@ -327,11 +328,11 @@ class FogsearchBot(Player):
         def means_of(requests):
             self._turn["tied"] = len(requests)
             return mean_reply_values(
-                boards, requests, leaf=c.search.leaf, mate_threats=c.mate_threats
+                boards, requests, leaf=c.search.leaf, mate_threats=c.tie_break.mate_threats
             )
 
         if self._opening:
-            if self._opening[0] in opening_candidates(move_values, c.opening_margin_cp):
+            if self._opening[0] in opening_candidates(move_values, c.opening.opening_margin_cp):
                 self._turn["opening"] = True
                 return self._opening[0]
             self._opening = []
@@ -354,10 +355,10 @@ class FogsearchBot(Player):
 
     def _set_values(self, boards: BoardSet, budget: float) -> dict[str, int]:
         """The information-set search's worst-case value of each request, deepest on small sets."""
-        c = self.config
+        c, small = self.config, self.config.small_sets
         depth, limit = c.depth, budget
-        if c.small_set_depth > c.depth and len(boards) <= c.small_set_boards:
-            depth, limit = c.small_set_depth, min(budget, c.small_set_seconds)
+        if small.small_set_depth > c.depth and len(boards) <= small.small_set_boards:
+            depth, limit = small.small_set_depth, min(budget, small.small_set_seconds)
         return self._set_search(boards, depth, limit).move_values
 
     def _board_values(
@@ -366,12 +367,12 @@ class FogsearchBot(Player):
         """Each request's compound score over the boards (:mod:`fogsearch.bot.judgement`),
         rounded to centipawns; on a small set the minimum, if it has any weight, is the
         information-set search's."""
-        c = self.config
+        c, small = self.config, self.config.small_sets
         set_values = None
         # With the whole weight on the mean the minimum counts for nothing: no set search for it.
-        if c.mean_weight < 1.0 and c.small_set_depth and len(boards) <= c.small_set_boards:
-            limit = min(budget / 2, c.small_set_seconds)
-            set_values = self._set_search(boards, c.small_set_depth, limit).move_values
+        if c.mean_weight < 1.0 and small.small_set_depth and len(boards) <= small.small_set_boards:
+            limit = min(budget / 2, small.small_set_seconds)
+            set_values = self._set_search(boards, small.small_set_depth, limit).move_values
         left = max(LEAST_BOARD_SECONDS, budget - (time.monotonic() - started))
         if c.judge == "engine":
             table = self._engine_table(boards, weights, left)

@@ -30,7 +30,7 @@ LOW_TRUTH_SHARE = 0.1
 PIECE_VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
 OPPONENT_MODEL = (200.0, 0.1)
 """The fogsearch bot's default opponent model (``opponent_temperature_cp``,
-``opponent_uniform_share`` of :class:`fogsearch.bot.FogsearchBotConfig`)."""
+``opponent_uniform_share`` of :class:`fogsearch.bot.OpponentModel`)."""
 
 
 @dataclass
