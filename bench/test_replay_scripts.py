@@ -1,6 +1,5 @@
 """The replay page's bench scripts run end to end on small inputs."""
 
-
 import pytest
 from cdp_pipe import find_browser
 from script_runs import run_script

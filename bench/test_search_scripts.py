@@ -1,6 +1,5 @@
 """The search's bench scripts run end to end on tiny inputs (their figures are in RESULTS.md)."""
 
-
 import pytest
 from script_runs import run_script
 from test_search_searcher import HAVE_STOCKFISH

@@ -366,9 +366,7 @@ class Player:
     @staticmethod
     def greed() -> Player: ...
     @staticmethod
-    def search(
-        game: str = "gongzhu", params: _Params | None = None, **settings: Any
-    ) -> Player:
+    def search(game: str = "gongzhu", params: _Params | None = None, **settings: Any) -> Player:
         """The searching player; ``settings`` named as ``CARD_SEARCH_SETTINGS`` (None or unset:
         the game's default, ``card_search_defaults``), checked by the core."""
     @property
