@@ -218,6 +218,7 @@ INSTANCES = {
     "GongzhuModel": lambda: _core.ttcg.GongzhuModel.greed(1.0),
     "OhHellState": lambda: _advanced(_core.ttcg.OhHellState(OHHELL), 14),
     "GongzhuState": lambda: _advanced(_core.ttcg.GongzhuState(), 53),
+    "CardState": lambda: _advanced(_core.ttcg.CardState("hearts"), 60),
     "Resampler": lambda: _core.ttcg.Resampler(OHHELL, OH_STATE.history(), 0),
     "ObservedRange": lambda: _core.ttcg.ObservedRange(OHHELL, OH_STATE.history(), 0),
     "Player": _core.ttcg.Player.random,
@@ -243,8 +244,15 @@ def valid(label: str, name: str):
 
 
 def parameters(func) -> list[str]:
+    """The named parameters; ``**settings`` (the card search's and the samplers') is left out:
+    its values are checked by the core's config, whose bounds tests/test_ttcg_registry.py and
+    tests/test_ttcg_hearts.py probe."""
     signature = inspect.signature(func)
-    return [p for p in signature.parameters if p not in ("self", "cls", "slf")]
+    return [
+        name
+        for name, p in signature.parameters.items()
+        if name not in ("self", "cls", "slf") and p.kind is not inspect.Parameter.VAR_KEYWORD
+    ]
 
 
 def calls():

@@ -2,6 +2,7 @@
 parameters, the card search's settings) instead of testing its name."""
 
 import random
+import re
 
 import pytest
 
@@ -71,3 +72,17 @@ def test_the_card_search_config_mirrors_the_core_and_reads_its_defaults_from_it(
         CardSearchConfig(deals=2.5).player("gongzhu")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown search setting"):
         native.Player.search("gongzhu", None, colour=1)
+
+
+@pytest.mark.parametrize(
+    "setting, value, message",
+    [
+        ("deals", -1, "deals must not be negative, got -1"),
+        ("deals", 2**40, "deals must be 1 to 4096 per move, got 1099511627776"),
+        ("threads", 10**6, "threads must be between 1 and 256"),
+        ("iterations", 2**63, "does not fit in 64 bits"),
+    ],
+)
+def test_a_search_setting_out_of_range_is_refused_naming_the_value_given(setting, value, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        native.Player.search("hearts", None, **{setting: value})

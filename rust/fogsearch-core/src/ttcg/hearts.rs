@@ -22,7 +22,7 @@ use super::error::{invalid, TtcgError};
 use super::game::{Action, PlayRules, Scores, Table, TrickGame, MAX_PLAYERS};
 use super::observation::Observation;
 use super::play::{PublicPlay, TableState};
-use super::registry::{
+use super::spec::{
     bool_param, observe_after_chance, CardGameState, GameSpec, ParamSpec, ParamValue,
     SearchDefaults,
 };

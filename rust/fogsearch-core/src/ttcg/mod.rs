@@ -37,6 +37,7 @@ mod ring_swap;
 mod sampling;
 mod search;
 mod search_settings;
+mod spec;
 mod suit_lengths;
 mod target;
 mod turn;

@@ -95,8 +95,9 @@ impl SamplerConfig {
 
 fn count(name: &str, v: &SettingValue) -> Result<u64, TtcgError> {
     match v {
-        // Out of range either way: the bound check names the setting and its bound.
-        SettingValue::Int(i) => Ok((*i).max(0) as u64),
+        SettingValue::Int(i) if *i < 0 => invalid(format!("{name} must not be negative, got {i}")),
+        // Too large: the bound check names the setting and its bound.
+        SettingValue::Int(i) => Ok(*i as u64),
         _ => invalid(format!("{name} must be an int, got {v:?}")),
     }
 }
