@@ -215,6 +215,13 @@ def table(rows: list[Loss]) -> str:
             f"{_percent(belief.reply_weight if belief else None)} | "
             f"{_percent(belief.attacked_share if belief else None)} | "
             f"{log.get('value', '-')} | {depth if depth is not None else '-'} | "
-            f"{log.get('search_seconds', '-')} | {top or '-'} |"
+            f"{_seconds(log.get('search_seconds'))} | {top or '-'} |"
         )
     return "\n".join(lines)
+
+
+def _seconds(value) -> str:
+    """A logged time as the table shows it: two decimals (the log keeps the full float)."""
+    return (
+        f"{value:.2f}" if isinstance(value, int | float) else "-" if value is None else str(value)
+    )
