@@ -274,20 +274,14 @@ pub fn sample_categorical(log_weights: &[f64], n: usize, seed: u64) -> Option<Ve
 
 #[cfg(test)]
 mod tests {
-    use super::super::suit_lengths::tests::hand_made;
+    use super::super::suit_lengths::tests::{hand_made, three_by_four};
     use super::*;
     use std::collections::HashMap;
 
     #[test]
     fn uniform_deals_are_uniform_over_every_consistent_assignment() {
         // Voids make the tables' deal counts very unequal: weighting tables uniformly would fail.
-        let c = hand_made(
-            3,
-            4,
-            &[(0, 0), (1, 1), (2, 2), (4, 4)],
-            &[3, 2, 2, 1],
-            &[(0, 1), (1, 2)],
-        );
+        let c = three_by_four(&[3, 2, 2, 1], &[(0, 1), (1, 2)]);
         let space = DealSpace::new(&c).unwrap();
         let all = space.all_assignments();
         let sampler = UniformDeals::new(&space).unwrap();

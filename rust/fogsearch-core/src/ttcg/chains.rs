@@ -143,20 +143,13 @@ pub fn run_chains<T: LogTarget + ?Sized>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::suit_lengths::tests::hand_made;
+    use super::super::suit_lengths::tests::three_suits_with_a_void;
     use super::*;
     use crate::stop::NEVER;
 
     #[test]
     fn draws_do_not_depend_on_the_thread_count() {
-        let c = hand_made(
-            3,
-            4,
-            &[(0, 0), (1, 1), (2, 2), (4, 4)],
-            &[2, 2, 2, 2],
-            &[(0, 1)],
-        );
-        let space = DealSpace::new(&c).unwrap();
+        let space = DealSpace::new(&three_suits_with_a_void()).unwrap();
         let all = space.all_assignments();
         let starts: Vec<Vec<Owner>> = (0..6).map(|i| all[i * 37 % all.len()].clone()).collect();
         let target = |a: &[Owner]| {
@@ -190,14 +183,7 @@ mod tests {
 
     #[test]
     fn bad_starts_are_rejected_before_any_work() {
-        let c = hand_made(
-            3,
-            4,
-            &[(0, 0), (1, 1), (2, 2), (4, 4)],
-            &[2, 2, 2, 2],
-            &[(0, 1)],
-        );
-        let space = DealSpace::new(&c).unwrap();
+        let space = DealSpace::new(&three_suits_with_a_void()).unwrap();
         let target = |_: &[Owner]| 0.0;
         let bad = vec![vec![0; space.num_cards()]];
         let schedule = ChainSchedule {

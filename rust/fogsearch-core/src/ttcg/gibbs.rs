@@ -412,9 +412,10 @@ pub fn exact_transitions<T: LogTarget + ?Sized>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::constraints::DealConstraints;
     use super::super::suit_lengths::log_sum_exp;
-    use super::super::suit_lengths::tests::{hand_made, paper_192};
+    use super::super::suit_lengths::tests::{
+        figure_3, hand_made, paper_192, three_suits_with_a_void,
+    };
     use super::*;
 
     /// A reproducible rugged log target: every assignment gets `beta * U(0,1)` from a hash.
@@ -428,6 +429,11 @@ mod tests {
         }
     }
 
+    /// Each assignment's position in `all`.
+    fn positions(all: &[Vec<Owner>]) -> HashMap<Vec<Owner>, usize> {
+        all.iter().cloned().zip(0..).collect()
+    }
+
     fn stationarity_error(space: &DealSpace, target: &(impl LogTarget + ?Sized)) -> f64 {
         kernel_stationarity_error(space, target, Kernel::RingSwap)
     }
@@ -438,12 +444,7 @@ mod tests {
         kernel: Kernel,
     ) -> f64 {
         let all = space.all_assignments();
-        let index: HashMap<Vec<Owner>, usize> = all
-            .iter()
-            .cloned()
-            .enumerate()
-            .map(|(i, a)| (a, i))
-            .collect();
+        let index = positions(&all);
         let log_w: Vec<f64> = all.iter().map(|a| target.log_weight(a)).collect();
         let log_z = log_sum_exp(log_w.iter().copied());
         let pi: Vec<f64> = log_w.iter().map(|w| (w - log_z).exp()).collect();
@@ -490,12 +491,7 @@ mod tests {
         let space = DealSpace::new(&c).unwrap();
         let target = rugged(0.0, 0);
         let all = space.all_assignments();
-        let index: HashMap<Vec<Owner>, usize> = all
-            .iter()
-            .cloned()
-            .enumerate()
-            .map(|(i, a)| (a, i))
-            .collect();
+        let index = positions(&all);
         let pi = 1.0 / all.len() as f64;
         let mut moved = vec![0.0; all.len()];
         let mut cache = NeighbourhoodCache::default();
@@ -562,17 +558,6 @@ mod tests {
         assert_one_step_follows_the_exact_row(&space, &rugged(5.0, 7), &start, Kernel::RingSwap);
     }
 
-    /// Eight hidden cards in three suits, two per owner, player 0 void in suit 1.
-    fn three_suits_with_a_void() -> DealConstraints {
-        hand_made(
-            3,
-            4,
-            &[(0, 0), (1, 1), (2, 2), (4, 4)],
-            &[2, 2, 2, 2],
-            &[(0, 1)],
-        )
-    }
-
     /// Nine hidden cards in three suits, hands of 4, 3, 1 and 1 (blocks then take 3 of 4 cards),
     /// player 2 void in suit 0: 2,520 assignments minus the void's.
     fn big_hands_with_a_void() -> DealSpace {
@@ -630,13 +615,7 @@ mod tests {
     #[test]
     fn a_single_table_state_still_mixes_within_it() {
         // Figure 3's state has one table: RingSwap alone would never move.
-        let mut c = hand_made(3, 4, &[], &[3, 3, 0], &[(0, 2), (1, 1)]);
-        for card in 0..12u8 {
-            if ![0u8, 3, 6, 1, 2, 5].contains(&card) {
-                c.known_owner[card as usize] = Some(0);
-            }
-        }
-        let space = DealSpace::new(&c).unwrap();
+        let space = DealSpace::new(&figure_3()).unwrap();
         let all = space.all_assignments();
         assert_eq!(all.len(), 3);
         let target = |_: &[Owner]| 0.0;

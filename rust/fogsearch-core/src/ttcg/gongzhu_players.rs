@@ -17,7 +17,7 @@ use super::gongzhu::{
     card_points, points_of, ACE, ALL_HEARTS, CLUBS, DECK, DIAMONDS, HEARTS as HEARTS_SUIT, JACK,
     KING, PIG, PLAYERS, QUEEN, SHEEP, SPADES, TRANSFORMER,
 };
-use super::play::PublicPlay;
+use super::play::{PublicPlay, TableState};
 use super::policy::{check_beta, InfoStateView, Policy};
 use crate::rng::Rng;
 
@@ -30,7 +30,17 @@ pub struct SeatView<'a> {
     pub public: &'a PublicPlay,
 }
 
-impl SeatView<'_> {
+impl<'a> SeatView<'a> {
+    /// What `seat` knows at `state`'s table.
+    pub fn at(state: &'a TableState, seat: usize) -> Self {
+        SeatView {
+            seat,
+            hand: state.hands[seat],
+            table: &state.table,
+            public: &state.public,
+        }
+    }
+
     fn legal(&self) -> Hand {
         DECK.legal_plays(self.hand, self.public.lead())
     }
@@ -592,7 +602,6 @@ impl Policy for IecWeight {
 mod tests {
     use super::super::gongzhu::HEARTS;
     use super::super::gongzhu::{Gongzhu, TABLE};
-    use super::super::play::TableState;
     use super::*;
 
     fn hand(cards: &[Card]) -> Hand {
@@ -629,12 +638,7 @@ mod tests {
         let sa = card(ACE, SPADES);
         let hands = deal_around(&[(0, &[sa]), (1, &[PIG, card(2, SPADES)])]);
         let t = table_after(hands, &[sa]);
-        let v = SeatView {
-            seat: 1,
-            hand: t.hands[1],
-            table: &t.table,
-            public: &t.public,
-        };
+        let v = SeatView::at(&t, 1);
         assert_eq!(mr_if(&v), PIG);
         assert_eq!(mr_greed(&v), PIG);
     }
@@ -647,12 +651,7 @@ mod tests {
         let (ha, h2) = (card(ACE, HEARTS), card(0, HEARTS));
         let hands = deal_around(&[(0, &[hk]), (1, &[ha, h2])]);
         let t = table_after(hands, &[hk]);
-        let v = SeatView {
-            seat: 1,
-            hand: t.hands[1],
-            table: &t.table,
-            public: &t.public,
-        };
+        let v = SeatView::at(&t, 1);
         let mut scores = [(0, 0.0); 13];
         let n = greed_scores(&v, &mut scores);
         let of = |c: Card| scores[..n].iter().find(|s| s.0 == c).unwrap().1;

@@ -120,7 +120,9 @@ impl Ring<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::suit_lengths::tests::{hand_made, paper_192};
+    use super::super::suit_lengths::tests::{
+        figure_3, hand_made, paper_192, three_by_four, three_suits_with_a_void,
+    };
     use super::*;
 
     fn is_valid(space: &DealSpace, t: SuitLengths) -> bool {
@@ -129,19 +131,8 @@ mod tests {
 
     #[test]
     fn figure_3_example_neighbours() {
-        // Figure 3 of the paper: suits with 3, 1, 2 unknown cards, two players with 3 each, player
-        // 0 void in suit 2, player 1 void in suit 1 (no undealt pile here). The only table is
-        // [[2,1,0],[1,0,2]], so it has no neighbours.
-        let c = hand_made(3, 4, &[], &[3, 3, 0], &[(0, 2), (1, 1)]);
-        let mut c = c;
-        // Keep 3, 1, 2 hidden cards of suits 0, 1, 2: mark the rest as played by player 0.
-        let keep = [0u8, 3, 6, 1, 2, 5];
-        for card in 0..12u8 {
-            if !keep.contains(&card) {
-                c.known_owner[card as usize] = Some(0);
-            }
-        }
-        let space = DealSpace::new(&c).unwrap();
+        // Figure 3's only table has no neighbours.
+        let space = DealSpace::new(&figure_3()).unwrap();
         assert_eq!(space.suit_totals, vec![3, 1, 2]);
         let tables = space.tables();
         assert_eq!(tables.len(), 1);
@@ -169,14 +160,8 @@ mod tests {
     fn neighbours_are_valid_distinct_and_symmetric() {
         let states = [
             paper_192(),
-            hand_made(3, 4, &[(0, 0), (1, 1), (2, 2), (4, 4)], &[2, 2, 2, 2], &[]),
-            hand_made(
-                3,
-                4,
-                &[(0, 0), (1, 1), (2, 2), (4, 4)],
-                &[2, 2, 2, 2],
-                &[(0, 1), (2, 0)],
-            ),
+            three_by_four(&[2, 2, 2, 2], &[]),
+            three_by_four(&[2, 2, 2, 2], &[(0, 1), (2, 0)]),
             hand_made(
                 4,
                 4,
@@ -216,14 +201,7 @@ mod tests {
 
     #[test]
     fn ring_swaps_connect_every_table() {
-        let c = hand_made(
-            3,
-            4,
-            &[(0, 0), (1, 1), (2, 2), (4, 4)],
-            &[2, 2, 2, 2],
-            &[(0, 1)],
-        );
-        let space = DealSpace::new(&c).unwrap();
+        let space = DealSpace::new(&three_suits_with_a_void()).unwrap();
         let tables = space.tables();
         let mut reached = vec![tables[0]];
         let mut frontier = vec![tables[0]];

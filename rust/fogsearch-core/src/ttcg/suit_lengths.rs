@@ -469,6 +469,42 @@ pub(crate) mod tests {
         }
     }
 
+    /// Three suits of four ranks after the first trick and one more card (cards 0, 1, 2 and 4
+    /// known), the other eight hidden with `hidden_counts` and `voids`: the small state most
+    /// sampler tests share.
+    pub(crate) fn three_by_four(
+        hidden_counts: &[usize],
+        voids: &[(usize, usize)],
+    ) -> DealConstraints {
+        hand_made(
+            3,
+            4,
+            &[(0, 0), (1, 1), (2, 2), (4, 4)],
+            hidden_counts,
+            voids,
+        )
+    }
+
+    /// Eight hidden cards in three suits, two per owner, player 0 void in suit 1.
+    pub(crate) fn three_suits_with_a_void() -> DealConstraints {
+        three_by_four(&[2, 2, 2, 2], &[(0, 1)])
+    }
+
+    /// Figure 3 of the paper: suits with 3, 1, 2 unknown cards, two players with 3 each, player
+    /// 0 void in suit 2, player 1 void in suit 1 (no undealt pile here); its only table is
+    /// [[2,1,0],[1,0,2]].
+    pub(crate) fn figure_3() -> DealConstraints {
+        let mut c = hand_made(3, 4, &[], &[3, 3, 0], &[(0, 2), (1, 1)]);
+        // Keep 3, 1, 2 hidden cards of suits 0, 1, 2: mark the rest as played by player 0.
+        let keep = [0u8, 3, 6, 1, 2, 5];
+        for card in 0..12u8 {
+            if !keep.contains(&card) {
+                c.known_owner[card as usize] = Some(0);
+            }
+        }
+        c
+    }
+
     /// The paper's smallest public state: 3 players, 2 suits x 4 ranks, 2 tricks, after trick 1.
     /// Three cards were played, one is the trump card; four are hidden (one per hand plus one
     /// undealt), so there are 4! = 24 assignments, i.e. 192 OpenSpiel histories.
@@ -507,13 +543,7 @@ pub(crate) mod tests {
 
     #[test]
     fn tables_respect_margins_and_voids() {
-        let c = hand_made(
-            3,
-            4,
-            &[(0, 0), (1, 1), (2, 2), (4, 4)],
-            &[3, 3, 1, 1],
-            &[(0, 1), (1, 0)],
-        );
+        let c = three_by_four(&[3, 3, 1, 1], &[(0, 1), (1, 0)]);
         let space = DealSpace::new(&c).unwrap();
         let tables = space.tables();
         assert!(!tables.is_empty());

@@ -25,11 +25,6 @@ impl Turn<'_> {
     }
 
     pub fn seat_view(&self) -> SeatView<'_> {
-        SeatView {
-            seat: self.seat(),
-            hand: self.state.hands[self.seat()],
-            table: &self.state.table,
-            public: &self.state.public,
-        }
+        SeatView::at(self.state, self.seat())
     }
 }
