@@ -7,37 +7,7 @@
 use std::time::Instant;
 
 use fogsearch_core::rng::Rng;
-use fogsearch_core::ttcg::{
-    observe, Actor, BuiltinPolicy, GibbsChain, Observation, ObservedRange, OhHellParams,
-    OhHellState, Owner,
-};
-
-fn public_state(suits: usize, tricks: i64, tricks_played: usize, seed: u64) -> Observation {
-    let params = OhHellParams {
-        players: 3,
-        num_suits: suits,
-        num_cards_per_suit: 4,
-        num_tricks_fixed: tricks,
-        ..OhHellParams::default()
-    };
-    let mut rng = Rng::new(seed);
-    loop {
-        let mut s = OhHellState::new(params.clone()).unwrap();
-        let mut public = 0;
-        while public < 3 + 3 * tricks_played {
-            if s.actor() != Actor::Chance {
-                public += 1;
-            }
-            let legal = s.legal_actions();
-            s.apply_action(legal[rng.below(legal.len() as u64) as usize])
-                .unwrap();
-        }
-        let obs = observe(&params, s.history(), None).unwrap();
-        if obs.constraints.voids.iter().flatten().all(|v| !v) {
-            return obs;
-        }
-    }
-}
+use fogsearch_core::ttcg::{paper_public_state, BuiltinPolicy, GibbsChain, ObservedRange, Owner};
 
 fn per_second(mut step: impl FnMut(), n: u64) -> f64 {
     let t0 = Instant::now();
@@ -55,7 +25,7 @@ fn main() {
         [("192", 2, 2, 1), ("12,960", 3, 3, 2), ("544,320", 3, 3, 1)]
     {
         let range = ObservedRange::new(
-            public_state(suits, tricks, played, 1),
+            paper_public_state(suits, tricks, played, 1).unwrap(),
             BuiltinPolicy::Uniform,
         )
         .unwrap();

@@ -28,6 +28,7 @@ mod observation;
 mod ohhell;
 mod openspiel;
 mod pair_block;
+mod paper_states;
 mod play;
 mod players;
 mod policy;
@@ -77,6 +78,7 @@ pub use openspiel::{
     openspiel_serialization, shuffled_deal_history, trace, walk_histories, Resampler, Trace,
     CHANCE_PLAYER_ID, TERMINAL_PLAYER_ID,
 };
+pub use paper_states::{paper_public_state, MAX_PAPER_STATE_TRIES};
 pub use play::{Phase, PublicPlay, TableState, MAX_LEGAL};
 pub use players::{play_out, random_hands, CardPlayer, PlayedDeal, Turn};
 pub use policy::{

@@ -242,49 +242,13 @@ mod tests {
     use std::collections::HashMap;
 
     use super::super::enumerate::enumerate_assignments;
-    use super::super::observation::observe;
-    use super::super::ohhell::{Action, Actor, OhHellParams, OhHellState};
+    use super::super::paper_states::paper_public_state;
     use super::super::policy::{BiasPolicy, SoftmaxPolicy};
     use super::*;
     use crate::stop::NEVER;
 
     fn with_each_kernel(policy: BuiltinPolicy) -> [(BuiltinPolicy, Kernel); 2] {
         [(policy, Kernel::RingSwap), (policy, Kernel::Pairs)]
-    }
-
-    /// A public state of the paper's kind: random play until `tricks_played` tricks are complete,
-    /// retried until no void is revealed (as in the paper's Table 1 states).
-    pub(crate) fn paper_state(
-        suits: usize,
-        tricks: i64,
-        tricks_played: usize,
-        seed: u64,
-    ) -> Observation {
-        let params = OhHellParams {
-            players: 3,
-            num_suits: suits,
-            num_cards_per_suit: 4,
-            num_tricks_fixed: tricks,
-            ..OhHellParams::default()
-        };
-        let mut rng = Rng::new(seed);
-        loop {
-            let mut s = OhHellState::new(params.clone()).unwrap();
-            let mut public = 0;
-            let stop = 3 + 3 * tricks_played;
-            while public < stop {
-                if s.actor() != Actor::Chance {
-                    public += 1;
-                }
-                let legal: Vec<Action> = s.legal_actions();
-                s.apply_action(legal[rng.below(legal.len() as u64) as usize])
-                    .unwrap();
-            }
-            let obs = observe(&params, s.history(), None).unwrap();
-            if obs.constraints.voids.iter().flatten().all(|v| !v) {
-                return obs;
-            }
-        }
     }
 
     fn policies() -> Vec<BuiltinPolicy> {
@@ -299,7 +263,7 @@ mod tests {
     #[test]
     fn deal_space_enumerates_the_same_assignments_as_the_game_enumeration() {
         for (suits, tricks, played, count) in [(2, 2, 1, 24), (3, 3, 2, 60), (3, 3, 1, 2520)] {
-            let obs = paper_state(suits, tricks, played, 3);
+            let obs = paper_public_state(suits, tricks, played, 3).unwrap();
             let space = DealSpace::new(&obs.constraints).unwrap();
             let mut mine = space.all_assignments();
             let mut theirs = enumerate_assignments(&obs.constraints, 1_000_000, &NEVER).unwrap();
@@ -313,7 +277,7 @@ mod tests {
     #[test]
     fn gibbs_transition_matrix_leaves_the_exact_joint_range_invariant_on_192_histories() {
         for seed in 0..3 {
-            let obs = paper_state(2, 2, 1, seed);
+            let obs = paper_public_state(2, 2, 1, seed).unwrap();
             for (policy, kernel) in policies().into_iter().flat_map(with_each_kernel) {
                 let range = ObservedRange::new(obs.clone(), policy).unwrap();
                 let exact = range.exact(1000, &NEVER).unwrap();
@@ -344,7 +308,7 @@ mod tests {
     #[test]
     fn transition_matrix_rows_are_distributions_that_keep_the_joint_range() {
         // 60 assignments (12,960 histories), every built-in policy.
-        let obs = paper_state(3, 3, 2, 4);
+        let obs = paper_public_state(3, 3, 2, 4).unwrap();
         for (policy, kernel) in policies().into_iter().flat_map(with_each_kernel) {
             let range = ObservedRange::new(obs.clone(), policy).unwrap();
             let (deals, matrix) = range.transition_matrix(1000, kernel, &NEVER).unwrap();
@@ -383,7 +347,7 @@ mod tests {
 
     #[test]
     fn transition_matrix_refuses_more_deals_than_the_limit() {
-        let obs = paper_state(3, 3, 1, 4);
+        let obs = paper_public_state(3, 3, 1, 4).unwrap();
         let range = ObservedRange::new(obs, BuiltinPolicy::Uniform).unwrap();
         assert!(range
             .transition_matrix(100, Kernel::RingSwap, &NEVER)
@@ -414,7 +378,7 @@ mod tests {
         // (averaged over 4 replicates to steady the yardstick).
         let n = 10_000;
         for (suits, tricks, played) in [(2, 2, 1), (3, 3, 2)] {
-            let obs = paper_state(suits, tricks, played, 11);
+            let obs = paper_public_state(suits, tricks, played, 11).unwrap();
             let deck = obs.constraints.num_cards();
             for (beta, kernel) in [0.0, 2.0, 5.0, 10.0]
                 .into_iter()
@@ -452,7 +416,7 @@ mod tests {
 
     #[test]
     fn uniform_baseline_and_importance_weights_match_enumeration() {
-        let obs = paper_state(3, 3, 2, 4);
+        let obs = paper_public_state(3, 3, 2, 4).unwrap();
         let range = ObservedRange::new(
             obs,
             BuiltinPolicy::Softmax(SoftmaxPolicy { seed: 1, beta: 5.0 }),
@@ -470,7 +434,7 @@ mod tests {
 
     #[test]
     fn randomised_starts_differ_and_are_consistent() {
-        let obs = paper_state(3, 3, 1, 8);
+        let obs = paper_public_state(3, 3, 1, 8).unwrap();
         let range = ObservedRange::new(obs, BuiltinPolicy::Uniform).unwrap();
         let starts = range.randomised_starts(8, 0, &NEVER).unwrap();
         let distinct: std::collections::HashSet<_> = starts.iter().collect();
@@ -482,7 +446,7 @@ mod tests {
 
     #[test]
     fn infeasible_and_malformed_observations_are_refused_with_their_reason() {
-        let obs = paper_state(3, 3, 1, 8);
+        let obs = paper_public_state(3, 3, 1, 8).unwrap();
         let mut infeasible = obs.clone();
         // Player 0 void in every suit but still hiding cards: no deal fits.
         infeasible.constraints.voids[0] = vec![true; 3];
