@@ -117,24 +117,50 @@ pub fn oh_hell_params_named(given: &[(String, ParamValue)]) -> Result<OhHellPara
     oh_hell_params(&OH_HELL.resolve(given)?)
 }
 
-impl CardGameState for OhHellState {
+/// Implements [`CardGameState`] for a state type whose inherent methods of the same names already
+/// do the work (the games that came before the trait); `game` and the methods that differ are
+/// given. A new game implements the trait in its own module instead (see `hearts`).
+macro_rules! card_game_state_via_inherent {
+    ($state:ty { $($own:item)* }) => {
+        impl CardGameState for $state {
+            $($own)*
+            fn history(&self) -> &[Action] {
+                <$state>::history(self)
+            }
+            fn legal_actions(&self) -> Vec<Action> {
+                <$state>::legal_actions(self)
+            }
+            fn apply_action(&mut self, action: Action) -> Result<(), TtcgError> {
+                <$state>::apply_action(self, action)
+            }
+            fn is_terminal(&self) -> bool {
+                <$state>::is_terminal(self)
+            }
+            fn returns(&self) -> Vec<f64> {
+                <$state>::returns(self)
+            }
+            fn table_state(&self) -> Option<&TableState> {
+                <$state>::table_state(self)
+            }
+            fn dealt_hands(&self) -> &[Hand] {
+                <$state>::dealt_hands(self)
+            }
+            fn public_actions(&self) -> &[Action] {
+                <$state>::public_actions(self)
+            }
+            fn box_clone(&self) -> Box<dyn CardGameState> {
+                Box::new(self.clone())
+            }
+        }
+    };
+}
+
+card_game_state_via_inherent!(OhHellState {
     fn game(&self) -> Arc<dyn TrickGame> {
         Arc::new(self.params().clone())
     }
-    fn history(&self) -> &[Action] {
-        OhHellState::history(self)
-    }
-    fn legal_actions(&self) -> Vec<Action> {
-        OhHellState::legal_actions(self)
-    }
-    fn apply_action(&mut self, action: Action) -> Result<(), TtcgError> {
-        OhHellState::apply_action(self, action)
-    }
     fn is_chance_node(&self) -> bool {
         matches!(self.actor(), ohhell::Actor::Chance)
-    }
-    fn is_terminal(&self) -> bool {
-        OhHellState::is_terminal(self)
     }
     fn current_player(&self) -> Option<usize> {
         match self.actor() {
@@ -142,61 +168,19 @@ impl CardGameState for OhHellState {
             _ => None,
         }
     }
-    fn returns(&self) -> Vec<f64> {
-        OhHellState::returns(self)
-    }
-    fn table_state(&self) -> Option<&TableState> {
-        OhHellState::table_state(self)
-    }
-    fn dealt_hands(&self) -> &[Hand] {
-        OhHellState::dealt_hands(self)
-    }
-    fn public_actions(&self) -> &[Action] {
-        OhHellState::public_actions(self)
-    }
-    fn box_clone(&self) -> Box<dyn CardGameState> {
-        Box::new(self.clone())
-    }
-}
+});
 
-impl CardGameState for GongzhuState {
+card_game_state_via_inherent!(GongzhuState {
     fn game(&self) -> Arc<dyn TrickGame> {
         Arc::new(Gongzhu)
-    }
-    fn history(&self) -> &[Action] {
-        GongzhuState::history(self)
-    }
-    fn legal_actions(&self) -> Vec<Action> {
-        GongzhuState::legal_actions(self)
-    }
-    fn apply_action(&mut self, action: Action) -> Result<(), TtcgError> {
-        GongzhuState::apply_action(self, action)
     }
     fn is_chance_node(&self) -> bool {
         GongzhuState::is_chance_node(self)
     }
-    fn is_terminal(&self) -> bool {
-        GongzhuState::is_terminal(self)
-    }
     fn current_player(&self) -> Option<usize> {
         GongzhuState::current_player(self)
     }
-    fn returns(&self) -> Vec<f64> {
-        GongzhuState::returns(self)
-    }
-    fn table_state(&self) -> Option<&TableState> {
-        GongzhuState::table_state(self)
-    }
-    fn dealt_hands(&self) -> &[Hand] {
-        GongzhuState::dealt_hands(self)
-    }
-    fn public_actions(&self) -> &[Action] {
-        GongzhuState::public_actions(self)
-    }
-    fn box_clone(&self) -> Box<dyn CardGameState> {
-        Box::new(self.clone())
-    }
-}
+});
 
 #[cfg(test)]
 mod tests {
