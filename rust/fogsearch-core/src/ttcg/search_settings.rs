@@ -57,6 +57,32 @@ fn check_names(given: &[(String, SettingValue)], known: &[&str]) -> Result<(), T
     }
 }
 
+/// A configuration that settings by name merge over.
+trait Settings: Sized {
+    /// The names it takes.
+    const NAMES: &'static [&'static str];
+    /// Its defaults for `game`, which a setting may choose (as `sampler` does).
+    fn defaults(game: &dyn TrickGame, given: &[(String, SettingValue)]) -> Result<Self, TtcgError>;
+    /// Sets the setting `name` (one of [`Self::NAMES`]).
+    fn set(&mut self, name: &str, v: &SettingValue) -> Result<(), TtcgError>;
+    fn check_for(&self, game: &dyn TrickGame) -> Result<(), TtcgError>;
+}
+
+/// `given` over the defaults for `game`, in order (a later value of a name wins), checked:
+/// unknown names, wrong types and values out of bounds are refused.
+fn merged<C: Settings>(
+    game: &dyn TrickGame,
+    given: &[(String, SettingValue)],
+) -> Result<C, TtcgError> {
+    check_names(given, C::NAMES)?;
+    let mut c = C::defaults(game, given)?;
+    for (name, v) in given {
+        c.set(name, v)?;
+    }
+    c.check_for(game)?;
+    Ok(c)
+}
+
 impl SamplerConfig {
     /// The sampler for `game` with `given` settings (by name, see [`SAMPLER_SETTINGS`]) over
     /// its defaults ([`SamplerConfig::named`], "us" unless `sampler` is given); checked.
@@ -64,32 +90,42 @@ impl SamplerConfig {
         game: &dyn TrickGame,
         given: &[(String, SettingValue)],
     ) -> Result<Self, TtcgError> {
-        check_names(given, SAMPLER_SETTINGS)?;
-        let get = |key: &str| given.iter().rev().find(|(n, _)| n == key).map(|(_, v)| v);
-        let sampler_name = get("sampler").map(|v| text("sampler", v)).transpose()?;
-        let mut sampler = SamplerConfig::named(game, sampler_name.unwrap_or("us"))?;
-        if let Some(v) = get("iec_beta") {
-            if sampler.iec_beta.is_some() {
-                sampler.iec_beta = Some(real("iec_beta", v)?);
+        merged(game, given)
+    }
+}
+
+impl Settings for SamplerConfig {
+    const NAMES: &'static [&'static str] = SAMPLER_SETTINGS;
+
+    fn defaults(game: &dyn TrickGame, given: &[(String, SettingValue)]) -> Result<Self, TtcgError> {
+        let chosen = given.iter().rev().find(|(n, _)| n == "sampler");
+        let name = chosen.map(|(n, v)| text(n, v)).transpose()?;
+        SamplerConfig::named(game, name.unwrap_or("us"))
+    }
+
+    fn set(&mut self, name: &str, v: &SettingValue) -> Result<(), TtcgError> {
+        match name {
+            "sampler" => {} // chose the defaults
+            // Only a sampler with the IEC correction has a beta to set.
+            "iec_beta" if self.iec_beta.is_none() => {}
+            "iec_beta" => self.iec_beta = Some(real(name, v)?),
+            "model_beta" => {
+                self.model = ModelPolicy::Greed {
+                    beta: real(name, v)?,
+                }
             }
+            "key_cards" => self.key_cards = count(name, v)? as usize,
+            "strata" => self.stratum_weights = StratumWeights::named(text(name, v)?)?,
+            "chains" => self.chains = count(name, v)? as usize,
+            "burn_in" => self.burn_in = count(name, v)?,
+            "thin" => self.thin = count(name, v)?,
+            _ => unreachable!("names are checked before"),
         }
-        if let Some(v) = get("model_beta") {
-            sampler.model = ModelPolicy::Greed {
-                beta: real("model_beta", v)?,
-            };
-        }
-        for (name, v) in given {
-            match name.as_str() {
-                "key_cards" => sampler.key_cards = count(name, v)? as usize,
-                "strata" => sampler.stratum_weights = StratumWeights::named(text(name, v)?)?,
-                "chains" => sampler.chains = count(name, v)? as usize,
-                "burn_in" => sampler.burn_in = count(name, v)?,
-                "thin" => sampler.thin = count(name, v)?,
-                _ => {} // sampler, iec_beta, model_beta: read above
-            }
-        }
-        sampler.check(game)?;
-        Ok(sampler)
+        Ok(())
+    }
+
+    fn check_for(&self, game: &dyn TrickGame) -> Result<(), TtcgError> {
+        self.check(game)
     }
 }
 
@@ -132,26 +168,7 @@ impl CardSearchConfig {
         game: &dyn TrickGame,
         given: &[(String, SettingValue)],
     ) -> Result<Self, TtcgError> {
-        check_names(given, CARD_SEARCH_SETTINGS)?;
-        let (of_sampler, of_search): (Vec<_>, Vec<_>) = given
-            .iter()
-            .cloned()
-            .partition(|(n, _)| SAMPLER_SETTINGS.contains(&n.as_str()));
-        let mut c =
-            CardSearchConfig::for_game(game, SamplerConfig::from_settings(game, &of_sampler)?);
-        for (name, v) in &of_search {
-            match name.as_str() {
-                "deals" => c.deals = count(name, v)?.min(usize::MAX as u64) as usize,
-                "iterations" => c.iterations = count(name, v)?,
-                "seconds" => c.seconds = Some(real(name, v)?),
-                "exploration" => c.exploration = real(name, v)?,
-                "threads" => c.threads = count(name, v)?.min(usize::MAX as u64) as usize,
-                "shared_tree" => c.shared_tree = flag(name, v)?,
-                _ => unreachable!("names are checked above"),
-            }
-        }
-        c.check(game)?;
-        Ok(c)
+        merged(game, given)
     }
 
     /// Every setting's value (`seconds` only when set), by name: what Python shows as the
@@ -185,6 +202,38 @@ impl CardSearchConfig {
         out.push(("thin", SettingValue::Int(s.thin as i64)));
         out.push(("shared_tree", SettingValue::Bool(self.shared_tree)));
         out
+    }
+}
+
+impl Settings for CardSearchConfig {
+    const NAMES: &'static [&'static str] = CARD_SEARCH_SETTINGS;
+
+    /// The game's search defaults around the sampler the sampler's settings give.
+    fn defaults(game: &dyn TrickGame, given: &[(String, SettingValue)]) -> Result<Self, TtcgError> {
+        let of_sampler: Vec<_> = given
+            .iter()
+            .filter(|(n, _)| SAMPLER_SETTINGS.contains(&n.as_str()))
+            .cloned()
+            .collect();
+        let sampler = SamplerConfig::from_settings(game, &of_sampler)?;
+        Ok(CardSearchConfig::for_game(game, sampler))
+    }
+
+    fn set(&mut self, name: &str, v: &SettingValue) -> Result<(), TtcgError> {
+        match name {
+            "deals" => self.deals = count(name, v)?.min(usize::MAX as u64) as usize,
+            "iterations" => self.iterations = count(name, v)?,
+            "seconds" => self.seconds = Some(real(name, v)?),
+            "exploration" => self.exploration = real(name, v)?,
+            "threads" => self.threads = count(name, v)?.min(usize::MAX as u64) as usize,
+            "shared_tree" => self.shared_tree = flag(name, v)?,
+            _ => {} // the sampler's: in the defaults
+        }
+        Ok(())
+    }
+
+    fn check_for(&self, game: &dyn TrickGame) -> Result<(), TtcgError> {
+        self.check(game)
     }
 }
 
