@@ -16,7 +16,7 @@ from fogsearch._core import search as _native
 from fogsearch._core.rbc import BoardSet as _NativeBoardSet
 from fogsearch._python_chess import fen_of, move_of, ucis_of
 from fogsearch.arguments import cores
-from fogsearch.limits import MAX_THREADS, MAX_UCI_DEPTH, MAX_UCI_NODES
+from fogsearch.limits import MAX_UCI_DEPTH, MAX_UCI_NODES
 
 __all__ = [
     "BoardTable",
@@ -158,11 +158,13 @@ def _check_plies(name: str, plies: object) -> None:
 
 
 def _threads(threads: int | None) -> int:
+    """The type only (an int the native usize holds); the core's pool refuses 0 and more than
+    MAX_THREADS with a ValueError naming the bound."""
     if threads is None:
         return cores()
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 0 <= threads < 2**32:
         raise ValueError(
-            f"threads must be an integer in 1..{MAX_THREADS} (or None: every core), got {threads!r}"
+            f"threads must be a non-negative integer (or None: every core), got {threads!r}"
         )
     return threads
 
