@@ -28,7 +28,6 @@ __all__ = [
     "TabularPolicy",
     "OhHellState",
     "GongzhuState",
-    "trace_histories",
     "observe_ohhell",
     "observe_gongzhu",
     "gongzhu_random_play_check",
@@ -201,13 +200,8 @@ def game_info(game: str, params: _Params | None = None) -> dict[str, Any]:
 def trace_game(
     game: str, params: _Params | None, histories: Sequence[Sequence[int]]
 ) -> list[tuple[list[list[int]], list[int], list[float]]]:
-    """As ``trace_histories``, for any game of the registry."""
-
-def trace_histories(
-    params: _Params, histories: Sequence[Sequence[int]]
-) -> list[tuple[list[list[int]], list[int], list[float]]]:
-    """Per oh_hell history: legal actions at every state along it, the player to act at each
-    (OpenSpiel codes), the final returns."""
+    """Per history of ``game`` (the registry's name): legal actions at every state along it,
+    the player to act at each (OpenSpiel codes), the final returns."""
 
 def observe_ohhell(
     params: _Params, actions: Sequence[int], observer: int | None = None

@@ -15,8 +15,8 @@ use fogsearch_core::ttcg::{
     Resampler, TtcgError,
 };
 
-use super::games::observe_py;
 use super::policy::AnyPolicy;
+use super::state::observation_of;
 use super::{observer_from, run, to_py_err};
 
 /// Assignments, their log reach, and deal orders per assignment.
@@ -127,7 +127,7 @@ fn enumerate_deals<'py>(
     limit: usize,
     threads: Option<usize>,
 ) -> PyResult<EnumeratedDeals<'py>> {
-    let o = observe_py(params, actions, observer)?;
+    let o = observation_of("oh_hell", params, actions, observer)?;
     let policy = AnyPolicy::extract(py, policy)?;
     let w = run(py, threads, |stop| {
         enumerate_weighted(&o.constraints, &o.template, &policy, limit, stop)
@@ -155,7 +155,7 @@ fn walk_histories(
     limit: usize,
     threads: Option<usize>,
 ) -> PyResult<(usize, f64)> {
-    let o = observe_py(params, actions, observer)?;
+    let o = observation_of("oh_hell", params, actions, observer)?;
     let policy = AnyPolicy::extract(py, policy)?;
     let out = run(py, threads, |stop| {
         let w = enumerate_weighted(&o.constraints, &o.template, &policy, limit, stop)?;
@@ -175,7 +175,7 @@ fn log_reach<'py>(
     assignments: PyReadonlyArray2<'py, u8>,
     policy: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let o = observe_py(params, actions, None)?;
+    let o = observation_of("oh_hell", params, actions, None)?;
     let a = assignments.as_array();
     if a.ncols() != o.constraints.num_cards() {
         return Err(PyValueError::new_err(format!(
@@ -223,7 +223,7 @@ impl PyResampler {
         limit: usize,
         threads: Option<usize>,
     ) -> PyResult<Self> {
-        let o = observe_py(params, actions, Some(player))?;
+        let o = observation_of("oh_hell", params, actions, Some(player))?;
         let policy = AnyPolicy::extract(py, policy)?;
         let deals = run(py, threads, |stop| {
             enumerate_weighted(&o.constraints, &o.template, &policy, limit, stop)
@@ -274,7 +274,7 @@ fn history_from_deal(
     seed: u64,
 ) -> PyResult<Vec<Action>> {
     observer_from(Some(player))?;
-    let o = observe_py(params, actions, Some(player))?;
+    let o = observation_of("oh_hell", params, actions, Some(player))?;
     core_history_from_deal(&o, &assignment, seed).map_err(to_py_err)
 }
 

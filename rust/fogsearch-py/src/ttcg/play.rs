@@ -32,40 +32,31 @@ struct Seated {
 }
 
 fn seated(state: &Bound<'_, PyAny>) -> PyResult<Seated> {
-    let dealing = || PyValueError::new_err("the state is still being dealt (a chance node)");
     if let Ok(s) = state.cast::<PyOhHellState>() {
-        let s = &crate::errors::read(s)?.inner;
-        let table = *s.table_state().ok_or_else(dealing)?;
-        return Ok(Seated {
-            game: Arc::new(s.params().clone()),
-            table,
-            dealt: s.dealt_hands().to_vec(),
-            public_actions: s.public_actions().to_vec(),
-        });
+        return seated_at(&crate::errors::read(s)?.inner);
     }
     if let Ok(s) = state.cast::<PyGongzhuState>() {
-        let s = &crate::errors::read(s)?.inner;
-        let table = *s.table_state().ok_or_else(dealing)?;
-        return Ok(Seated {
-            game: CardGameState::game(s),
-            table,
-            dealt: s.dealt_hands().to_vec(),
-            public_actions: s.public_actions().to_vec(),
-        });
+        return seated_at(&crate::errors::read(s)?.inner);
     }
     if let Ok(s) = state.cast::<PyCardState>() {
-        let s = &crate::errors::read(s)?.inner;
-        let table = *s.table_state().ok_or_else(dealing)?;
-        return Ok(Seated {
-            game: s.game(),
-            table,
-            dealt: s.dealt_hands().to_vec(),
-            public_actions: s.public_actions().to_vec(),
-        });
+        return seated_at(&*crate::errors::read(s)?.inner);
     }
     Err(PyTypeError::new_err(
         "state must be a fogsearch._core.ttcg OhHellState or GongzhuState or CardState",
     ))
+}
+
+/// Any game's state at the table, through the core's `CardGameState`.
+fn seated_at(s: &dyn CardGameState) -> PyResult<Seated> {
+    let table = *s
+        .table_state()
+        .ok_or_else(|| PyValueError::new_err("the state is still being dealt (a chance node)"))?;
+    Ok(Seated {
+        game: s.game(),
+        table,
+        dealt: s.dealt_hands().to_vec(),
+        public_actions: s.public_actions().to_vec(),
+    })
 }
 
 /// A player: `Player.random()`, `Player.mr_if()`, `Player.greed()` (Gongzhu), or

@@ -6,11 +6,11 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use fogsearch_core::ttcg::{
-    game_spec, openspiel_player_id, Action, CardGameState, GameSpec, ParamValue, Trace, TtcgError,
-    GAMES,
+    game_spec, openspiel_player_id, Action, CardGameState, GameSpec, Observation, ParamValue,
+    Trace, TtcgError, GAMES,
 };
 
-use super::{actions_from, run, to_py_err};
+use super::{actions_from, observer_from, run, to_py_err};
 
 /// (name, value) pairs from a mapping of OpenSpiel-named parameters (None: no parameters).
 pub(crate) fn params_of(params: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, ParamValue)>> {
@@ -37,6 +37,22 @@ pub(crate) fn params_of(params: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(Str
 
 pub(crate) fn spec_named(game: &str) -> PyResult<&'static GameSpec> {
     game_spec(game).map_err(to_py_err)
+}
+
+/// The observation of `actions` in `game` (any game of the registry) with `params`.
+pub(crate) fn observation_of(
+    game: &str,
+    params: &Bound<'_, PyDict>,
+    actions: Vec<i64>,
+    observer: Option<i64>,
+) -> PyResult<Observation> {
+    spec_named(game)?
+        .observe(
+            &params_of(Some(params))?,
+            &actions_from(actions)?,
+            observer_from(observer)?,
+        )
+        .map_err(to_py_err)
 }
 
 /// A game of the registry at any point, chance nodes included, with OpenSpiel's action ids.
