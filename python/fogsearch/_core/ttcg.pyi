@@ -9,7 +9,7 @@ within a second on Ctrl-C (``KeyboardInterrupt``).
 """
 
 from collections.abc import Callable, Sequence
-from typing import Any, final
+from typing import Any, Protocol, final
 
 import numpy as np
 import numpy.typing as npt
@@ -206,24 +206,27 @@ def gongzhu_random_play_check(games: int, seed: int = 0) -> dict[str, Any]:
 
 # ---- deals -------------------------------------------------------------------------------------
 
-def construct_deal(
-    num_players: int,
-    num_suits: int,
-    num_ranks: int,
-    known_owner: Sequence[int],
-    hidden_counts: Sequence[int],
-    voids: Sequence[Sequence[bool]],
-) -> npt.NDArray[np.uint8]:
+class _DealConstraints(Protocol):
+    """What the deal functions read (``fogsearch.ttcg.observation.DealConstraints``)."""
+
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def num_suits(self) -> int: ...
+    @property
+    def num_ranks(self) -> int: ...
+    @property
+    def known_owner(self) -> Sequence[int]: ...
+    @property
+    def hidden_counts(self) -> Sequence[int]: ...
+    @property
+    def voids(self) -> Sequence[Sequence[bool]]: ...
+
+def construct_deal(constraints: _DealConstraints) -> npt.NDArray[np.uint8]:
     """A consistent deal by max flow; ``InfeasibleConstraints`` when none exists."""
 
 def enumerate_consistent(
-    num_players: int,
-    num_suits: int,
-    num_ranks: int,
-    known_owner: Sequence[int],
-    hidden_counts: Sequence[int],
-    voids: Sequence[Sequence[bool]],
-    limit: int = 1_000_000,
+    constraints: _DealConstraints, limit: int = 1_000_000
 ) -> npt.NDArray[np.uint8]:
     """Every consistent deal; ``NotImplementedError`` above ``limit``."""
 

@@ -22,15 +22,28 @@ use super::{observer_from, run, to_py_err};
 /// Assignments, their log reach, and deal orders per assignment.
 type EnumeratedDeals<'py> = (Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<f64>>, f64);
 
-fn constraints_from(
+/// The fields of a deal's constraints as any Python object holds them as attributes
+/// (`fogsearch.ttcg.observation.DealConstraints`).
+#[derive(FromPyObject)]
+struct DealArgs {
+    #[pyo3(attribute)]
     num_players: usize,
+    #[pyo3(attribute)]
     num_suits: usize,
+    #[pyo3(attribute)]
     num_ranks: usize,
+    #[pyo3(attribute)]
     known_owner: Vec<i64>,
+    #[pyo3(attribute)]
     hidden_counts: Vec<usize>,
+    #[pyo3(attribute)]
     voids: Vec<Vec<bool>>,
-) -> PyResult<DealConstraints> {
-    let known_owner = known_owner
+}
+
+/// The core's constraints: a hidden card's owner -1 becomes `None`.
+fn constraints_from(args: DealArgs) -> PyResult<DealConstraints> {
+    let known_owner = args
+        .known_owner
         .into_iter()
         .enumerate()
         .map(|(card, o)| match o {
@@ -42,12 +55,12 @@ fn constraints_from(
         })
         .collect::<PyResult<Vec<_>>>()?;
     Ok(DealConstraints {
-        num_players,
-        num_suits,
-        num_ranks,
+        num_players: args.num_players,
+        num_suits: args.num_suits,
+        num_ranks: args.num_ranks,
         known_owner,
-        hidden_counts,
-        voids,
+        hidden_counts: args.hidden_counts,
+        voids: args.voids,
     })
 }
 
@@ -62,51 +75,26 @@ pub(crate) fn rows_to_array<'py>(
         .into_pyarray(py)
 }
 
-/// A deal assignment (owner code per card id) consistent with the constraints, by max flow.
+/// A deal assignment (owner code per card id) consistent with `constraints`, by max flow.
 #[pyfunction]
 fn construct_deal<'py>(
     py: Python<'py>,
-    num_players: usize,
-    num_suits: usize,
-    num_ranks: usize,
-    known_owner: Vec<i64>,
-    hidden_counts: Vec<usize>,
-    voids: Vec<Vec<bool>>,
+    constraints: DealArgs,
 ) -> PyResult<Bound<'py, PyArray1<u8>>> {
-    let c = constraints_from(
-        num_players,
-        num_suits,
-        num_ranks,
-        known_owner,
-        hidden_counts,
-        voids,
-    )?;
+    let c = constraints_from(constraints)?;
     let a = run(py, Some(1), move |_| construct_assignment(&c))?;
     Ok(a.into_pyarray(py))
 }
 
-/// Every assignment consistent with the constraints (no reach weighting), as an n x cards array.
+/// Every assignment consistent with `constraints` (no reach weighting), as an n x cards array.
 #[pyfunction]
-#[pyo3(signature = (num_players, num_suits, num_ranks, known_owner, hidden_counts, voids, limit=1_000_000))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (constraints, limit=1_000_000))]
 fn enumerate_consistent<'py>(
     py: Python<'py>,
-    num_players: usize,
-    num_suits: usize,
-    num_ranks: usize,
-    known_owner: Vec<i64>,
-    hidden_counts: Vec<usize>,
-    voids: Vec<Vec<bool>>,
+    constraints: DealArgs,
     limit: usize,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
-    let c = constraints_from(
-        num_players,
-        num_suits,
-        num_ranks,
-        known_owner,
-        hidden_counts,
-        voids,
-    )?;
+    let c = constraints_from(constraints)?;
     let cards = c.num_cards();
     let all = run(py, Some(1), move |stop| {
         enumerate_assignments(&c, limit, stop)
