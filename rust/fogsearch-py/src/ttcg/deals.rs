@@ -8,11 +8,12 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use fogsearch_core::rng::Rng;
+use fogsearch_core::stop::Stop;
 use fogsearch_core::ttcg::{
     construct_assignment, deal_orders_per_assignment, enumerate_assignments, enumerate_weighted,
     history_from_deal as core_history_from_deal, log_reach as core_log_reach,
-    openspiel_serialization, walk_histories as core_walk_histories, Action, DealConstraints, Owner,
-    Resampler, TtcgError,
+    openspiel_serialization, walk_histories as core_walk_histories, Action, DealConstraints,
+    Observation, Owner, Resampler, TtcgError, WeightedDeals,
 };
 
 use super::policy::AnyPolicy;
@@ -117,11 +118,7 @@ fn enumerate_deals<'py>(
 ) -> PyResult<EnumeratedDeals<'py>> {
     let o = observation_of("oh_hell", params, actions, observer)?;
     let policy = AnyPolicy::extract(py, policy)?;
-    let w = run(py, threads, |stop| {
-        enumerate_weighted(&o.constraints, &o.template, &policy, limit, stop)
-    });
-    policy.take_error()?;
-    let w = w?;
+    let w = weighted_deals(py, &o, policy, limit, threads, |w, _| Ok(w))?;
     let cards = o.constraints.num_cards();
     Ok((
         rows_to_array(py, &w.assignments, cards),
@@ -145,9 +142,24 @@ fn walk_histories(
 ) -> PyResult<(usize, f64)> {
     let o = observation_of("oh_hell", params, actions, observer)?;
     let policy = AnyPolicy::extract(py, policy)?;
+    weighted_deals(py, &o, policy, limit, threads, |w, stop| {
+        core_walk_histories(&o.template, &w, stop)
+    })
+}
+
+/// The deals consistent with `o`, each with its reach under `policy` (at most `limit`), handed
+/// to `then` with the GIL released; an error the Python policy raised comes back first.
+fn weighted_deals<T: Send>(
+    py: Python<'_>,
+    o: &Observation,
+    policy: AnyPolicy,
+    limit: usize,
+    threads: Option<usize>,
+    then: impl FnOnce(WeightedDeals, &Stop) -> Result<T, TtcgError> + Send,
+) -> PyResult<T> {
     let out = run(py, threads, |stop| {
         let w = enumerate_weighted(&o.constraints, &o.template, &policy, limit, stop)?;
-        core_walk_histories(&o.template, &w, stop)
+        then(w, stop)
     });
     policy.take_error()?;
     out
