@@ -74,5 +74,7 @@ def test_the_bot_config_refuses_plies_past_the_core_bound_before_a_game():
     assert FogsearchBotConfig(board_plies=most).board_plies == most
     with pytest.raises(ValueError, match=rf"sense_plies must be an integer in 0\.\.{most}"):
         SenseRule(sense_plies=most + 1)
-    with pytest.raises(ValueError, match="depth must be an integer the core can hold"):
-        FogsearchBotConfig(depth=2**64)
+    deepest = LIMITS["search_depth"]
+    for bad in (2**64, True, 2.0):
+        with pytest.raises(ValueError, match=rf"depth must be an integer in 1\.\.{deepest}, got"):
+            FogsearchBotConfig(depth=bad)

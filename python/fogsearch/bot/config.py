@@ -18,9 +18,8 @@ from typing import Any
 
 import chess
 
-from fogsearch._core import check_limit
 from fogsearch.arguments import cores
-from fogsearch.limits import MAX_THREADS
+from fogsearch.limits import MAX_THREADS, checked
 from fogsearch.search import EngineJudge, SearchConfig, SearchError
 from fogsearch.settings import config_from_settings, settings_of
 
@@ -40,12 +39,9 @@ def _check_int(owner: object, name: str, least: int, most: int | None = None) ->
 
 
 def _check_limit(owner: object, name: str, limit: str, least: int) -> None:
-    """An integer setting bounded by the core's limit ``limit`` (fogsearch.limits.LIMITS): Python
-    checks the type, the core the range, now rather than at the first search."""
-    value = getattr(owner, name)
-    if isinstance(value, bool) or not isinstance(value, int) or not -(2**63) <= value < 2**63:
-        raise ValueError(f"{name} must be an integer the core can hold, got {value!r}")
-    check_limit(name, limit, least, value)
+    """An integer setting bounded by the core's limit ``limit``, checked now rather than at the
+    first search."""
+    checked(name, getattr(owner, name), limit, least)
 
 
 def _check_seconds(owner: object, name: str) -> None:
