@@ -136,18 +136,12 @@ OH_STATE = _advanced(_core.ttcg.OhHellState(OHHELL), 14)
 GONGZHU = _advanced(_core.ttcg.GongzhuState(), 53)
 OH_RANGE = _core.ttcg.ObservedRange(OHHELL, OH_STATE.history(), 0)
 OH_DEALS = OH_RANGE.uniform(2, 0)
-OH_CONSTRAINTS = dict(
-    zip(
-        ["num_players", "num_suits", "num_ranks", "known_owner", "hidden_counts", "voids"],
-        observe(OhHellGame(**OHHELL), OH_STATE.history(), 0).constraints.as_args(),
-        strict=True,
-    )
-)
+OH_CONSTRAINTS = observe(OhHellGame(**OHHELL), OH_STATE.history(), 0).constraints
 
 # The card games' parameters share names with other areas' (``params``, ``actions``,
 # ``policy``, ``game``): their valid values are looked up here first, by module.
 TTCG_VALID = {
-    **OH_CONSTRAINTS,
+    "constraints": OH_CONSTRAINTS,
     "params": OHHELL,
     "actions": OH_STATE.history(),
     "histories": [OH_STATE.history()],

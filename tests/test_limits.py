@@ -50,3 +50,31 @@ def test_depth_and_plies_past_the_core_bound_are_refused_by_the_core():
         search.board_table([fen], most_plies=search.MAX_BOARD_PLIES + 1)
     with pytest.raises(ValueError, match="depth must be a non-negative integer"):
         search.search([fen], -1)
+
+
+def test_check_limit_bounds_a_setting_by_the_core_table():
+    # The bot config's early checks go through this one core function.
+    most = LIMITS["search_depth"]
+    assert _core.check_limit("depth", "search_depth", 1, most) == most
+    assert _core.check_limit("small_set_depth", "search_depth", 0, 0) == 0
+    for bad in (0, -5, most + 1):
+        with pytest.raises(
+            ValueError, match=rf"^depth must be an integer in 1\.\.{most}, got {bad}$"
+        ):
+            _core.check_limit("depth", "search_depth", 1, bad)
+    with pytest.raises(ValueError, match="no limit named"):
+        _core.check_limit("depth", "no_such_limit", 1, 1)
+
+
+def test_the_bot_config_refuses_plies_past_the_core_bound_before_a_game():
+    from fogsearch.bot.config import FogsearchBotConfig, SenseRule
+
+    most = LIMITS["board_plies"]
+    assert SenseRule(sense_plies=0).sense_plies == 0
+    assert FogsearchBotConfig(board_plies=most).board_plies == most
+    with pytest.raises(ValueError, match=rf"sense_plies must be an integer in 0\.\.{most}"):
+        SenseRule(sense_plies=most + 1)
+    deepest = LIMITS["search_depth"]
+    for bad in (2**64, True, 2.0):
+        with pytest.raises(ValueError, match=rf"depth must be an integer in 1\.\.{deepest}, got"):
+            FogsearchBotConfig(depth=bad)

@@ -16,7 +16,7 @@ from fogsearch._core import search as _native
 from fogsearch._core.rbc import BoardSet as _NativeBoardSet
 from fogsearch._python_chess import fen_of, move_of, ucis_of
 from fogsearch.arguments import cores
-from fogsearch.limits import MAX_THREADS, MAX_UCI_DEPTH, MAX_UCI_NODES
+from fogsearch.limits import checked
 
 __all__ = [
     "BoardTable",
@@ -158,11 +158,13 @@ def _check_plies(name: str, plies: object) -> None:
 
 
 def _threads(threads: int | None) -> int:
+    """The type only (an int the native usize holds); the core's pool refuses 0 and more than
+    MAX_THREADS with a ValueError naming the bound."""
     if threads is None:
         return cores()
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 0 <= threads < 2**32:
         raise ValueError(
-            f"threads must be an integer in 1..{MAX_THREADS} (or None: every core), got {threads!r}"
+            f"threads must be a non-negative integer (or None: every core), got {threads!r}"
         )
     return threads
 
@@ -216,10 +218,8 @@ class EngineJudge:
     that is missing or fails."""
 
     def __init__(self, engine: str = "stockfish", depth: int = 8, nodes: int = 0):
-        for name, value, most in (("depth", depth, MAX_UCI_DEPTH), ("nodes", nodes, MAX_UCI_NODES)):
-            least = 1 if name == "depth" else 0
-            if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
-                raise ValueError(f"{name} must be an integer in {least}..{most}, got {value!r}")
+        checked("depth", depth, "uci_depth", 1)
+        checked("nodes", nodes, "uci_nodes", 0)
         if not isinstance(engine, str) or not engine:
             raise ValueError(f"engine must be an engine's name or path, got {engine!r}")
         self._native = _native.EngineJudge(engine, depth, nodes)

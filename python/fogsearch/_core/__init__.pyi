@@ -11,9 +11,14 @@ from fogsearch._core.sketch import SketchError as SketchError
 
 __version__: str
 LIMITS: dict[str, int]
+
+def check_limit(setting: str, limit: str, least: int, value: int) -> int:
+    """``value`` for ``setting`` checked against ``least..LIMITS[limit]`` (ValueError if not)."""
+
 __all__ = [
     "__version__",
     "LIMITS",
+    "check_limit",
     "FogsearchError",
     "ConcurrentUseError",
     "InvalidFenError",

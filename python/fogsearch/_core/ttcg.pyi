@@ -9,7 +9,7 @@ within a second on Ctrl-C (``KeyboardInterrupt``).
 """
 
 from collections.abc import Callable, Sequence
-from typing import Any, final
+from typing import Any, Protocol, final
 
 import numpy as np
 import numpy.typing as npt
@@ -28,7 +28,6 @@ __all__ = [
     "TabularPolicy",
     "OhHellState",
     "GongzhuState",
-    "trace_histories",
     "observe_ohhell",
     "observe_gongzhu",
     "gongzhu_random_play_check",
@@ -119,13 +118,9 @@ class TabularPolicy:
 
 # ---- games -------------------------------------------------------------------------------------
 
-@final
-class OhHellState:
-    """An oh_hell state with OpenSpiel's rules, action ids and player codes (-1 chance, -4
-    terminal). ``apply_action`` of an illegal action raises ``FogsearchError`` and leaves the
-    state unchanged. Pickles and copies through its bytes."""
+class _GameState:
+    """What every native game state offers (not a runtime class: the stubs' shared part)."""
 
-    def __new__(cls, params: _Params) -> Self: ...
     def legal_actions(self) -> list[int]: ...
     def apply_action(self, action: int) -> None: ...
     def current_player(self) -> int: ...
@@ -133,14 +128,22 @@ class OhHellState:
     def is_terminal(self) -> bool: ...
     def returns(self) -> list[float]: ...
     def history(self) -> list[int]: ...
-    def clone(self) -> OhHellState: ...
+    def clone(self) -> Self: ...
+
+@final
+class OhHellState(_GameState):
+    """An oh_hell state with OpenSpiel's rules, action ids and player codes (-1 chance, -4
+    terminal). ``apply_action`` of an illegal action raises ``FogsearchError`` and leaves the
+    state unchanged. Pickles and copies through its bytes."""
+
+    def __new__(cls, params: _Params) -> Self: ...
     def to_bytes(self) -> bytes: ...
     @staticmethod
     def from_bytes(data: bytes) -> OhHellState: ...
     def __reduce__(self) -> tuple[Any, tuple[bytes]]: ...
 
 @final
-class GongzhuState:
+class GongzhuState(_GameState):
     """A Gongzhu game: 52 chance actions deal round-robin from seat 0, then seat 0 leads.
     ``returns()``: each seat's team points minus the other team's; ``points()``: its own."""
 
@@ -150,14 +153,7 @@ class GongzhuState:
     @staticmethod
     def deal_actions(hands: Sequence[Sequence[int]]) -> list[int]:
         """The dealing actions of four 13-card hands that use every card once."""
-    def legal_actions(self) -> list[int]: ...
-    def apply_action(self, action: int) -> None: ...
-    def current_player(self) -> int: ...
-    def is_chance_node(self) -> bool: ...
-    def is_terminal(self) -> bool: ...
-    def returns(self) -> list[float]: ...
     def points(self) -> list[float]: ...
-    def history(self) -> list[int]: ...
     def dealt_hands(self) -> list[list[int]]: ...
     def hands(self) -> list[list[int]]: ...
     def taken(self) -> list[list[int]]: ...
@@ -174,7 +170,7 @@ GAMES: tuple[str, ...]
 """The names of the registry's trick-taking games."""
 
 @final
-class CardState:
+class CardState(_GameState):
     """Any game of the registry (``GAMES``) by name, with OpenSpiel's rules, action ids and
     player codes (-1 chance, -4 terminal). ``apply_action`` of an illegal action raises
     ``FogsearchError`` and leaves the state unchanged."""
@@ -183,16 +179,8 @@ class CardState:
     @property
     def game(self) -> str: ...
     def num_players(self) -> int: ...
-    def legal_actions(self) -> list[int]: ...
-    def apply_action(self, action: int) -> None: ...
-    def current_player(self) -> int: ...
-    def is_chance_node(self) -> bool: ...
-    def is_terminal(self) -> bool: ...
     def at_table(self) -> bool:
         """Whether play has started (chance and any passes are behind)."""
-    def returns(self) -> list[float]: ...
-    def history(self) -> list[int]: ...
-    def clone(self) -> CardState: ...
 
 def game_info(game: str, params: _Params | None = None) -> dict[str, Any]:
     """The registry's entry: name, seats, teams, team_of, params (defaults), search (the card
@@ -201,13 +189,8 @@ def game_info(game: str, params: _Params | None = None) -> dict[str, Any]:
 def trace_game(
     game: str, params: _Params | None, histories: Sequence[Sequence[int]]
 ) -> list[tuple[list[list[int]], list[int], list[float]]]:
-    """As ``trace_histories``, for any game of the registry."""
-
-def trace_histories(
-    params: _Params, histories: Sequence[Sequence[int]]
-) -> list[tuple[list[list[int]], list[int], list[float]]]:
-    """Per oh_hell history: legal actions at every state along it, the player to act at each
-    (OpenSpiel codes), the final returns."""
+    """Per history of ``game`` (the registry's name): legal actions at every state along it,
+    the player to act at each (OpenSpiel codes), the final returns."""
 
 def observe_ohhell(
     params: _Params, actions: Sequence[int], observer: int | None = None
@@ -223,24 +206,27 @@ def gongzhu_random_play_check(games: int, seed: int = 0) -> dict[str, Any]:
 
 # ---- deals -------------------------------------------------------------------------------------
 
-def construct_deal(
-    num_players: int,
-    num_suits: int,
-    num_ranks: int,
-    known_owner: Sequence[int],
-    hidden_counts: Sequence[int],
-    voids: Sequence[Sequence[bool]],
-) -> npt.NDArray[np.uint8]:
+class _DealConstraints(Protocol):
+    """What the deal functions read (``fogsearch.ttcg.observation.DealConstraints``)."""
+
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def num_suits(self) -> int: ...
+    @property
+    def num_ranks(self) -> int: ...
+    @property
+    def known_owner(self) -> Sequence[int]: ...
+    @property
+    def hidden_counts(self) -> Sequence[int]: ...
+    @property
+    def voids(self) -> Sequence[Sequence[bool]]: ...
+
+def construct_deal(constraints: _DealConstraints) -> npt.NDArray[np.uint8]:
     """A consistent deal by max flow; ``InfeasibleConstraints`` when none exists."""
 
 def enumerate_consistent(
-    num_players: int,
-    num_suits: int,
-    num_ranks: int,
-    known_owner: Sequence[int],
-    hidden_counts: Sequence[int],
-    voids: Sequence[Sequence[bool]],
-    limit: int = 1_000_000,
+    constraints: _DealConstraints, limit: int = 1_000_000
 ) -> npt.NDArray[np.uint8]:
     """Every consistent deal; ``NotImplementedError`` above ``limit``."""
 

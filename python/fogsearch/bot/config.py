@@ -19,8 +19,8 @@ from typing import Any
 import chess
 
 from fogsearch.arguments import cores
-from fogsearch.limits import MAX_THREADS
-from fogsearch.search import MAX_BOARD_PLIES, MAX_DEPTH, EngineJudge, SearchConfig, SearchError
+from fogsearch.limits import MAX_THREADS, checked
+from fogsearch.search import EngineJudge, SearchConfig, SearchError
 from fogsearch.settings import config_from_settings, settings_of
 
 
@@ -36,6 +36,12 @@ def _check_int(owner: object, name: str, least: int, most: int | None = None) ->
         if most is not None:
             wanted = f"an integer in {least}..{most}"
         raise ValueError(f"{name} must be {wanted}, got {value!r}")
+
+
+def _check_limit(owner: object, name: str, limit: str, least: int) -> None:
+    """An integer setting bounded by the core's limit ``limit``, checked now rather than at the
+    first search."""
+    checked(name, getattr(owner, name), limit, least)
 
 
 def _check_seconds(owner: object, name: str) -> None:
@@ -140,7 +146,7 @@ class SenseRule:
     sense_plies: int = 2
 
     def __post_init__(self) -> None:
-        _check_int(self, "sense_plies", 0, MAX_BOARD_PLIES)
+        _check_limit(self, "sense_plies", "board_plies", 0)
         if self.sense not in SENSES:
             raise ValueError(f"sense must be one of {SENSES}, got {self.sense!r}")
 
@@ -173,7 +179,7 @@ class SmallSets:
     small_set_seconds: float = 8.0
 
     def __post_init__(self) -> None:
-        _check_int(self, "small_set_depth", 0, MAX_DEPTH)
+        _check_limit(self, "small_set_depth", "search_depth", 0)
         _check_int(self, "small_set_boards", 1)
         _check_seconds(self, "small_set_seconds")
         if self.small_set_seconds <= 0:
@@ -295,8 +301,8 @@ class FogsearchBotConfig:
         ):
             if not isinstance(getattr(self, name), kind):
                 raise ValueError(f"{name} must be a {kind.__name__}, got {getattr(self, name)!r}")
-        _check_int(self, "depth", 1, MAX_DEPTH)
-        _check_int(self, "board_plies", 1, MAX_BOARD_PLIES)
+        _check_limit(self, "depth", "search_depth", 1)
+        _check_limit(self, "board_plies", "board_plies", 1)
         _check_number(self, "mean_weight", 0.0, 1.0)
         _check_number(self, "king_loss_cp", 1000.0, 1_000_000.0)
         if self.judge not in JUDGES:

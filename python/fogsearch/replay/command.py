@@ -9,11 +9,11 @@ from pathlib import Path
 import chess
 from reconchess import GameHistory
 
-from fogsearch.arguments import UsageError, bounded_int, existing_file, writable_path
+from fogsearch.arguments import UsageError, existing_file, writable_path
 from fogsearch.replay.page import build_page, write_page
 from fogsearch.replay.reading import ReplayError, history_from_json, read_history
 from fogsearch.replay.turn_log import read_turn_log
-from fogsearch.tracking import BYTES_PER_BOARD, TRACK_MAX_BOARDS, boards_in_memory, run_track
+from fogsearch.tracking import TRACK_MAX_BOARDS, add_max_boards, run_track
 
 
 def add_parser(subparsers) -> None:
@@ -29,18 +29,8 @@ def add_parser(subparsers) -> None:
         help="the fogsearch bot's turn log for this game (`fogsearch play` output or the bot's "
         "log lines): its value and depth per turn, and beliefs weighted by its opponent model",
     )
-    most = boards_in_memory()
-    p.add_argument(
-        "--max-boards",
-        type=bounded_int(
-            1,
-            most,
-            f"a positive number of boards, at most what this machine's memory holds at "
-            f"{BYTES_PER_BOARD} bytes a board",
-            what="a whole number of boards",
-        ),
-        default=min(TRACK_MAX_BOARDS, most),
-        help="stop tracking a side whose set would grow past this many boards (the page says so)",
+    add_max_boards(
+        p, "stop tracking a side whose set would grow past this many boards (the page says so)"
     )
     p.set_defaults(handler=run)
     track = subparsers.choices.get("track")

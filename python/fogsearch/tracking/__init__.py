@@ -7,6 +7,7 @@ from fogsearch.tracking.baseline_player import BASELINE_BOTS, GreedySensing
 from fogsearch.tracking.command import (
     BYTES_PER_BOARD,
     MAX_TURNS_WHY,
+    add_max_boards,
     add_parsers,
     boards_in_memory,
     run_demo,
@@ -31,6 +32,7 @@ __all__ = [
     "GreedySensing",
     "Seen",
     "TurnSizes",
+    "add_max_boards",
     "add_parsers",
     "boards_in_memory",
     "format_rows",

@@ -57,21 +57,27 @@ def add_parsers(subparsers) -> None:
         "track", help="replay a saved reconchess GameHistory through board sets"
     )
     track.add_argument("history", help="GameHistory JSON (as saved by reconchess)")
-    most_boards = boards_in_memory()
     for p in (demo, track):
-        p.add_argument(
-            "--max-boards",
-            type=bounded_int(
-                1,
-                most_boards,
-                f"a positive number of boards, at most what this machine's memory holds at "
-                f"{BYTES_PER_BOARD} bytes a board",
-                what="a whole number of boards",
-            ),
-            default=min(TRACK_MAX_BOARDS, most_boards),
-            help="stop tracking a side whose set would grow past this many boards",
-        )
+        add_max_boards(p, "stop tracking a side whose set would grow past this many boards")
     track.set_defaults(handler=run_track)
+
+
+def add_max_boards(parser, help_text: str) -> None:
+    """``--max-boards``: a tracked side's bound, at most what this machine's memory holds
+    (default the smaller of that and TRACK_MAX_BOARDS); ``demo``, ``track`` and ``replay``."""
+    most = boards_in_memory()
+    parser.add_argument(
+        "--max-boards",
+        type=bounded_int(
+            1,
+            most,
+            f"a positive number of boards, at most what this machine's memory holds at "
+            f"{BYTES_PER_BOARD} bytes a board",
+            what="a whole number of boards",
+        ),
+        default=min(TRACK_MAX_BOARDS, most),
+        help=help_text,
+    )
 
 
 def boards_in_memory() -> int:

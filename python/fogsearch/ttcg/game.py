@@ -45,7 +45,7 @@ class OhHellGame:
         """For every history, in one GIL-free call: the legal actions at every state along it
         (before each action and at the end), the player to act at each (-1 chance, -4 terminal,
         as OpenSpiel), and the returns at the end."""
-        return _native.trace_histories(self.params, [list(map(int, h)) for h in histories])
+        return _native.trace_game("oh_hell", self.params, [list(map(int, h)) for h in histories])
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())

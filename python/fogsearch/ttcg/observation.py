@@ -27,16 +27,6 @@ class DealConstraints:
     hidden_counts: tuple[int, ...]
     voids: tuple[tuple[bool, ...], ...]
 
-    def as_args(self) -> tuple[Any, ...]:
-        return (
-            self.num_players,
-            self.num_suits,
-            self.num_ranks,
-            list(self.known_owner),
-            list(self.hidden_counts),
-            [list(v) for v in self.voids],
-        )
-
 
 @dataclass(frozen=True)
 class Observation:
@@ -84,12 +74,12 @@ def observe(game: OhHellGame, actions: Sequence[int], observer: int | None = Non
 def construct_deal(constraints: DealConstraints) -> np.ndarray:
     """A consistent deal assignment (uint8 owner code per card id) by max flow (Lemma 2).
     Raises InfeasibleConstraints naming the binding constraint when none exists."""
-    return _native.construct_deal(*constraints.as_args())
+    return _native.construct_deal(constraints)
 
 
 def enumerate_consistent(constraints: DealConstraints, limit: int = 1_000_000) -> np.ndarray:
     """Every consistent assignment (n x cards, uint8); NotImplementedError above ``limit``."""
-    return _native.enumerate_consistent(*constraints.as_args(), limit=limit)
+    return _native.enumerate_consistent(constraints, limit=limit)
 
 
 def enumerate_deals(

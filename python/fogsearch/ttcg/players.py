@@ -2,19 +2,18 @@
 and ``openspiel-ismcts[:key=value,...]`` (OpenSpiel's ISMCTS bot, oh_hell only), each optionally
 ``@label``-ed, in the grammar of :class:`fogsearch.tournament.PlayerSpec`.
 
-``search`` settings (unset ones take the game's defaults, which the core holds:
-:meth:`fogsearch.ttcg.search_config.CardSearchConfig.defaults`): ``sampler`` (us, ss, us+iec,
-ss+iec, gibbs, pairs; default us), ``deals`` (sampled per move; Gongzhu 16, Oh Hell 256),
-``iterations`` (UCB-MCTS iterations per deal, 400), ``c`` (UCB's exploration constant; Gongzhu
-200, Oh Hell 7; ``c=30`` is the paper's, tuned for its network's values rather than random
-playouts), ``threads`` (default: every core), ``beta`` (IEC's,
-0.015), ``model_beta`` (the Greed model of play of Gongzhu's Gibbs sampler, 0.015), ``key_cards``
-(SS, 2), ``strata`` (SS's probability of each stratum: ``exact``, its share of the consistent
-deals, the default; ``equal``, the paper's zeroth-order 1/t), ``chains``, ``burn_in``, ``thin``
-(Gibbs: 4, 20, 10), ``tree`` (``deals``: a perfect-information tree per sampled deal, searched
-in parallel, Gongzhu's default; ``shared``: one information-set tree over all of them,
-single-observer ISMCTS, on one thread, Oh Hell's; its budget is ``iterations`` per deal,
-8,388,608 in all at most).
+``search`` settings (unset ones take the game's defaults, which the core holds and ``fogsearch
+cards games`` prints: :meth:`fogsearch.ttcg.search_config.CardSearchConfig.defaults`):
+``sampler`` (us, ss, us+iec, ss+iec, gibbs, pairs), ``deals`` (sampled per move), ``iterations``
+(UCB-MCTS iterations per deal), ``c`` (UCB's exploration constant, the core's ``exploration``;
+``c=30`` is the paper's, tuned for its network's values rather than random playouts),
+``threads`` (default: every core), ``beta`` (IEC's, 0.015), ``model_beta`` (the Greed model of
+play of Gongzhu's Gibbs sampler), ``key_cards`` (SS), ``strata`` (SS's probability of each
+stratum: ``exact``, its share of the consistent deals; ``equal``, the paper's zeroth-order 1/t),
+``chains``, ``burn_in``, ``thin`` (Gibbs), ``tree`` (``deals``: a perfect-information tree per
+sampled deal, searched in parallel; ``shared``, the core's ``shared_tree``: one information-set
+tree over all of them, single-observer ISMCTS, on one thread; its budget is ``iterations`` per
+deal, 8,388,608 in all at most).
 ``openspiel-ismcts`` settings: ``simulations`` (1,000), ``c`` (UCT's, 2), ``rollouts`` (1),
 ``resampler``: ``openspiel`` (the default, the bot as shipped) or ``fogsearch``. OpenSpiel's
 oh_hell resampler re-deals the other seats' hands but never the undealt pile, so every world the

@@ -30,8 +30,8 @@ impl fmt::Display for PoolError {
         match self {
             PoolError::BadThreadCount(n) => write!(
                 f,
-                "threads must be between 1 and {MAX_THREADS} (more threads than cores only add \
-                 switching), got {n}"
+                "threads must be between 1 and {MAX_THREADS} (1..{MAX_THREADS} inclusive: more \
+                 threads than cores only add switching), got {n}"
             ),
             PoolError::CannotStart { threads, reason } => {
                 write!(f, "cannot start {threads} worker threads: {reason}")

@@ -12,6 +12,14 @@ mod sketch;
 mod submodule;
 mod ttcg;
 
+/// `value` for the setting `setting` checked against the limit `limit` of the core's table
+/// (`least..=LIMITS[limit]`), returned as it is; a ValueError names the setting and the range.
+#[pyfunction]
+fn check_limit(setting: &str, limit: &str, least: u64, value: i64) -> PyResult<u64> {
+    fogsearch_core::limits::check_setting(setting, limit, least, value)
+        .map_err(|err| pyo3::exceptions::PyValueError::new_err(err.to_string()))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -20,6 +28,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         limits.set_item(name, most)?;
     }
     m.add("LIMITS", limits)?;
+    m.add_function(wrap_pyfunction!(check_limit, m)?)?;
     errors::register(m)?;
     rbc::register(m)?;
     sketch::register(m)?;

@@ -1,5 +1,6 @@
 """``fogsearch cards match``: duplicate deals between card players, with seats rotated; mean
-returns with 95% intervals; results in SQLite."""
+returns with 95% intervals; results in SQLite. ``fogsearch cards games``: the registry's games
+and their defaults."""
 
 from __future__ import annotations
 
@@ -52,6 +53,33 @@ def add_parser(subparsers) -> None:
     p.add_argument("--db", default=None, help="SQLite results file (appended to)")
     p.add_argument("--no-progress", action="store_true")
     p.set_defaults(handler=run)
+    games = sub.add_parser(
+        "games",
+        help="each game's seats, parameters with their defaults, and the card search's defaults",
+    )
+    games.add_argument("--json", action="store_true", help="print the registry's entries as JSON")
+    games.set_defaults(handler=run_games)
+
+
+def run_games(args: argparse.Namespace) -> int:
+    """The core registry's entries (fogsearch._core.ttcg.game_info) with every card-search
+    default (CardSearchConfig.defaults, by the core's names), so that no default is restated
+    elsewhere: a search player takes these unless its spec names them."""
+    infos = [
+        {**native.game_info(game), "search": native.card_search_defaults(game, None)}
+        for game in GAMES
+    ]
+    if args.json:
+        print(json.dumps(infos))
+        return 0
+    for info in infos:
+        params = ", ".join(f"{k}={v}" for k, v in info["params"].items()) or "none"
+        search = ", ".join(f"{k}={v}" for k, v in info["search"].items())
+        print(
+            f"{info['name']}: {info['seats']} seats, {info['teams']} teams\n"
+            f"  parameters: {params}\n  search defaults: {search}"
+        )
+    return 0
 
 
 def _params(game: str, items: list[str]) -> dict:

@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use super::error::TtcgError;
 use super::game::{Action, Table, TrickGame};
+use super::ohhell::OhHellParams;
 use super::play::{TableState, MAX_LEGAL};
 use super::players::random_hands;
 use super::policy::{extend_public_key, initial_public_key, InfoStateView, Policy};
@@ -36,6 +37,30 @@ impl Policy for TabularPolicy {
             Some(p) if p.len() == info.legal_actions.len() => p[index],
             _ => 1.0 / info.legal_actions.len() as f64,
         }
+    }
+}
+
+impl TabularPolicy {
+    /// Q-learnt by self-play on Oh Hell with `params` (see [`train`]), the dealer and the face-up
+    /// card drawn per hand. Training uses one number of tricks, so `num_tricks_fixed` must be set
+    /// (not -1, "chance picks it").
+    pub fn q_learnt_on_oh_hell(
+        params: &OhHellParams,
+        settings: QLearning,
+        stop: &Stop,
+    ) -> Result<TabularPolicy, TtcgError> {
+        if params.num_tricks_fixed < 1 {
+            return Err(TtcgError::InvalidInput(
+                "Q-learning trains on one number of tricks: set num_tricks_fixed".to_string(),
+            ));
+        }
+        let game: Arc<dyn TrickGame> = Arc::new(params.clone());
+        let table = Table {
+            num_tricks: params.num_tricks_fixed as usize,
+            dealer: 0,
+            trump_card: Some(0),
+        };
+        train(&game, table, true, settings, stop)
     }
 }
 
@@ -178,8 +203,21 @@ mod tests {
             alpha: 0.05,
             seed,
         };
-        let policy = train(&game, table, true, settings, &NEVER).unwrap();
+        let policy = TabularPolicy::q_learnt_on_oh_hell(&params, settings, &NEVER).unwrap();
         (params, game, table, policy)
+    }
+
+    #[test]
+    fn q_learning_on_oh_hell_needs_a_fixed_number_of_tricks() {
+        let settings = QLearning {
+            episodes: 10,
+            epsilon: 0.1,
+            alpha: 0.05,
+            seed: 0,
+        };
+        let err = TabularPolicy::q_learnt_on_oh_hell(&OhHellParams::default(), settings, &NEVER)
+            .unwrap_err();
+        assert!(matches!(err, TtcgError::InvalidInput(ref m) if m.contains("num_tricks_fixed")));
     }
 
     #[test]

@@ -8,29 +8,43 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use fogsearch_core::rng::Rng;
+use fogsearch_core::stop::Stop;
 use fogsearch_core::ttcg::{
     construct_assignment, deal_orders_per_assignment, enumerate_assignments, enumerate_weighted,
     history_from_deal as core_history_from_deal, log_reach as core_log_reach,
-    openspiel_serialization, walk_histories as core_walk_histories, Action, DealConstraints, Owner,
-    Resampler, TtcgError,
+    openspiel_serialization, walk_histories as core_walk_histories, Action, DealConstraints,
+    Observation, Owner, Resampler, TtcgError, WeightedDeals,
 };
 
-use super::games::observe_py;
 use super::policy::AnyPolicy;
+use super::state::observation_of;
 use super::{observer_from, run, to_py_err};
 
 /// Assignments, their log reach, and deal orders per assignment.
 type EnumeratedDeals<'py> = (Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<f64>>, f64);
 
-fn constraints_from(
+/// The fields of a deal's constraints as any Python object holds them as attributes
+/// (`fogsearch.ttcg.observation.DealConstraints`).
+#[derive(FromPyObject)]
+struct DealArgs {
+    #[pyo3(attribute)]
     num_players: usize,
+    #[pyo3(attribute)]
     num_suits: usize,
+    #[pyo3(attribute)]
     num_ranks: usize,
+    #[pyo3(attribute)]
     known_owner: Vec<i64>,
+    #[pyo3(attribute)]
     hidden_counts: Vec<usize>,
+    #[pyo3(attribute)]
     voids: Vec<Vec<bool>>,
-) -> PyResult<DealConstraints> {
-    let known_owner = known_owner
+}
+
+/// The core's constraints: a hidden card's owner -1 becomes `None`.
+fn constraints_from(args: DealArgs) -> PyResult<DealConstraints> {
+    let known_owner = args
+        .known_owner
         .into_iter()
         .enumerate()
         .map(|(card, o)| match o {
@@ -42,12 +56,12 @@ fn constraints_from(
         })
         .collect::<PyResult<Vec<_>>>()?;
     Ok(DealConstraints {
-        num_players,
-        num_suits,
-        num_ranks,
+        num_players: args.num_players,
+        num_suits: args.num_suits,
+        num_ranks: args.num_ranks,
         known_owner,
-        hidden_counts,
-        voids,
+        hidden_counts: args.hidden_counts,
+        voids: args.voids,
     })
 }
 
@@ -62,51 +76,26 @@ pub(crate) fn rows_to_array<'py>(
         .into_pyarray(py)
 }
 
-/// A deal assignment (owner code per card id) consistent with the constraints, by max flow.
+/// A deal assignment (owner code per card id) consistent with `constraints`, by max flow.
 #[pyfunction]
 fn construct_deal<'py>(
     py: Python<'py>,
-    num_players: usize,
-    num_suits: usize,
-    num_ranks: usize,
-    known_owner: Vec<i64>,
-    hidden_counts: Vec<usize>,
-    voids: Vec<Vec<bool>>,
+    constraints: DealArgs,
 ) -> PyResult<Bound<'py, PyArray1<u8>>> {
-    let c = constraints_from(
-        num_players,
-        num_suits,
-        num_ranks,
-        known_owner,
-        hidden_counts,
-        voids,
-    )?;
+    let c = constraints_from(constraints)?;
     let a = run(py, Some(1), move |_| construct_assignment(&c))?;
     Ok(a.into_pyarray(py))
 }
 
-/// Every assignment consistent with the constraints (no reach weighting), as an n x cards array.
+/// Every assignment consistent with `constraints` (no reach weighting), as an n x cards array.
 #[pyfunction]
-#[pyo3(signature = (num_players, num_suits, num_ranks, known_owner, hidden_counts, voids, limit=1_000_000))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (constraints, limit=1_000_000))]
 fn enumerate_consistent<'py>(
     py: Python<'py>,
-    num_players: usize,
-    num_suits: usize,
-    num_ranks: usize,
-    known_owner: Vec<i64>,
-    hidden_counts: Vec<usize>,
-    voids: Vec<Vec<bool>>,
+    constraints: DealArgs,
     limit: usize,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
-    let c = constraints_from(
-        num_players,
-        num_suits,
-        num_ranks,
-        known_owner,
-        hidden_counts,
-        voids,
-    )?;
+    let c = constraints_from(constraints)?;
     let cards = c.num_cards();
     let all = run(py, Some(1), move |stop| {
         enumerate_assignments(&c, limit, stop)
@@ -127,13 +116,9 @@ fn enumerate_deals<'py>(
     limit: usize,
     threads: Option<usize>,
 ) -> PyResult<EnumeratedDeals<'py>> {
-    let o = observe_py(params, actions, observer)?;
+    let o = observation_of("oh_hell", params, actions, observer)?;
     let policy = AnyPolicy::extract(py, policy)?;
-    let w = run(py, threads, |stop| {
-        enumerate_weighted(&o.constraints, &o.template, &policy, limit, stop)
-    });
-    policy.take_error()?;
-    let w = w?;
+    let w = weighted_deals(py, &o, policy, limit, threads, |w, _| Ok(w))?;
     let cards = o.constraints.num_cards();
     Ok((
         rows_to_array(py, &w.assignments, cards),
@@ -155,11 +140,26 @@ fn walk_histories(
     limit: usize,
     threads: Option<usize>,
 ) -> PyResult<(usize, f64)> {
-    let o = observe_py(params, actions, observer)?;
+    let o = observation_of("oh_hell", params, actions, observer)?;
     let policy = AnyPolicy::extract(py, policy)?;
+    weighted_deals(py, &o, policy, limit, threads, |w, stop| {
+        core_walk_histories(&o.template, &w, stop)
+    })
+}
+
+/// The deals consistent with `o`, each with its reach under `policy` (at most `limit`), handed
+/// to `then` with the GIL released; an error the Python policy raised comes back first.
+fn weighted_deals<T: Send>(
+    py: Python<'_>,
+    o: &Observation,
+    policy: AnyPolicy,
+    limit: usize,
+    threads: Option<usize>,
+    then: impl FnOnce(WeightedDeals, &Stop) -> Result<T, TtcgError> + Send,
+) -> PyResult<T> {
     let out = run(py, threads, |stop| {
         let w = enumerate_weighted(&o.constraints, &o.template, &policy, limit, stop)?;
-        core_walk_histories(&o.template, &w, stop)
+        then(w, stop)
     });
     policy.take_error()?;
     out
@@ -175,7 +175,7 @@ fn log_reach<'py>(
     assignments: PyReadonlyArray2<'py, u8>,
     policy: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let o = observe_py(params, actions, None)?;
+    let o = observation_of("oh_hell", params, actions, None)?;
     let a = assignments.as_array();
     if a.ncols() != o.constraints.num_cards() {
         return Err(PyValueError::new_err(format!(
@@ -223,7 +223,7 @@ impl PyResampler {
         limit: usize,
         threads: Option<usize>,
     ) -> PyResult<Self> {
-        let o = observe_py(params, actions, Some(player))?;
+        let o = observation_of("oh_hell", params, actions, Some(player))?;
         let policy = AnyPolicy::extract(py, policy)?;
         let deals = run(py, threads, |stop| {
             enumerate_weighted(&o.constraints, &o.template, &policy, limit, stop)
@@ -274,7 +274,7 @@ fn history_from_deal(
     seed: u64,
 ) -> PyResult<Vec<Action>> {
     observer_from(Some(player))?;
-    let o = observe_py(params, actions, Some(player))?;
+    let o = observation_of("oh_hell", params, actions, Some(player))?;
     core_history_from_deal(&o, &assignment, seed).map_err(to_py_err)
 }
 

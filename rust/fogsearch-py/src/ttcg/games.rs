@@ -1,15 +1,15 @@
-//! The games' states with OpenSpiel's interface subset (action ids, player codes, returns), the
-//! trace of many histories in one call, and observations as plain Python data.
+//! The Oh Hell and Gongzhu states with OpenSpiel's interface subset (action ids, player codes,
+//! returns), and observations as plain Python data.
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use fogsearch_core::ttcg::{
-    cards_of, deal_orders_per_assignment, gongzhu_rules, hands_from_ids, observe, observe_gongzhu,
-    openspiel_player, trace, Action, GongzhuState, Hand, Observation, OhHellState, Trace,
-    TtcgError,
+    cards_of, deal_orders_per_assignment, gongzhu_rules, hands_from_ids, observe_gongzhu,
+    openspiel_player, Action, GongzhuState, Hand, Observation, OhHellState,
 };
 
+use super::state::observation_of;
 use super::{actions_from, observer_from, params_from_dict, run, to_py_err};
 use crate::pickle;
 
@@ -25,28 +25,78 @@ pub struct PyOhHellState {
     pub(crate) inner: OhHellState,
 }
 
-#[pymethods]
-impl PyOhHellState {
+/// One `#[pymethods]` block for a game's state class: the methods every state shares (legal
+/// actions, a checked `apply_action`, the end, returns, history, copies and pickling by the
+/// core's bytes, a repr naming the class) followed by the class's own `$extra` items.
+macro_rules! state_methods {
+    ($py_type:ident, $core_type:ident, $name:literal, { $($extra:tt)* }) => {
+        #[pymethods]
+        impl $py_type {
+            fn legal_actions(&self) -> Vec<Action> {
+                self.inner.legal_actions()
+            }
+
+            /// Applies `action`; an illegal one raises ValueError and leaves the state
+            /// unchanged. `ConcurrentUseError` while another thread's call (a player's search)
+            /// reads the state.
+            fn apply_action(slf: &Bound<'_, Self>, action: i64) -> PyResult<()> {
+                let a = actions_from(vec![action])?[0];
+                crate::errors::write(slf)?
+                    .inner
+                    .apply_action(a)
+                    .map_err(to_py_err)
+            }
+
+            fn is_terminal(&self) -> bool {
+                self.inner.is_terminal()
+            }
+
+            fn returns(&self) -> Vec<f64> {
+                self.inner.returns()
+            }
+
+            fn history(&self) -> Vec<Action> {
+                self.inner.history().to_vec()
+            }
+
+            fn clone(&self) -> Self {
+                Clone::clone(self)
+            }
+
+            fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+                PyBytes::new(py, &self.inner.to_bytes())
+            }
+
+            #[staticmethod]
+            fn from_bytes(data: &[u8]) -> PyResult<Self> {
+                Ok($py_type {
+                    inner: $core_type::from_bytes(data).map_err(to_py_err)?,
+                })
+            }
+
+            fn __reduce__<'py>(
+                &self,
+                py: Python<'py>,
+            ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+                pickle::reduce::<Self>(py, &self.inner.to_bytes())
+            }
+
+            fn __repr__(&self) -> String {
+                format!(concat!($name, "(history={:?})"), self.inner.history())
+            }
+
+            $($extra)*
+        }
+    };
+}
+
+state_methods!(PyOhHellState, OhHellState, "OhHellState", {
     #[new]
     fn new(params: &Bound<'_, PyDict>) -> PyResult<Self> {
         let p = params_from_dict(params)?;
         Ok(PyOhHellState {
             inner: OhHellState::new(p).map_err(to_py_err)?,
         })
-    }
-
-    fn legal_actions(&self) -> Vec<Action> {
-        self.inner.legal_actions()
-    }
-
-    /// Applies `action`; an illegal one raises ValueError and leaves the state unchanged.
-    /// `ConcurrentUseError` while another thread's call (a player's search) reads the state.
-    fn apply_action(slf: &Bound<'_, Self>, action: i64) -> PyResult<()> {
-        let a = actions_from(vec![action])?[0];
-        crate::errors::write(slf)?
-            .inner
-            .apply_action(a)
-            .map_err(to_py_err)
     }
 
     fn current_player(&self) -> i64 {
@@ -56,45 +106,7 @@ impl PyOhHellState {
     fn is_chance_node(&self) -> bool {
         self.inner.actor() == fogsearch_core::ttcg::Actor::Chance
     }
-
-    fn is_terminal(&self) -> bool {
-        self.inner.is_terminal()
-    }
-
-    fn returns(&self) -> Vec<f64> {
-        self.inner.returns()
-    }
-
-    fn history(&self) -> Vec<Action> {
-        self.inner.history().to_vec()
-    }
-
-    fn clone(&self) -> Self {
-        Clone::clone(self)
-    }
-
-    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.inner.to_bytes())
-    }
-
-    #[staticmethod]
-    fn from_bytes(data: &[u8]) -> PyResult<Self> {
-        Ok(PyOhHellState {
-            inner: OhHellState::from_bytes(data).map_err(to_py_err)?,
-        })
-    }
-
-    fn __reduce__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
-        pickle::reduce::<Self>(py, &self.inner.to_bytes())
-    }
-
-    fn __repr__(&self) -> String {
-        format!("OhHellState(history={:?})", self.inner.history())
-    }
-}
+});
 
 /// A Gongzhu game: 52 chance actions deal the cards round-robin from seat 0, then seat 0 leads.
 /// `current_player()` is -1 at chance nodes and -4 at the end, as OpenSpiel's codes;
@@ -105,8 +117,7 @@ pub struct PyGongzhuState {
     pub(crate) inner: GongzhuState,
 }
 
-#[pymethods]
-impl PyGongzhuState {
+state_methods!(PyGongzhuState, GongzhuState, "GongzhuState", {
     #[new]
     fn new() -> Self {
         PyGongzhuState {
@@ -130,19 +141,6 @@ impl PyGongzhuState {
         GongzhuState::deal_actions(&masks).map_err(to_py_err)
     }
 
-    fn legal_actions(&self) -> Vec<Action> {
-        self.inner.legal_actions()
-    }
-
-    /// `ConcurrentUseError` while another thread's call (a player's search) reads the state.
-    fn apply_action(slf: &Bound<'_, Self>, action: i64) -> PyResult<()> {
-        let a = actions_from(vec![action])?[0];
-        crate::errors::write(slf)?
-            .inner
-            .apply_action(a)
-            .map_err(to_py_err)
-    }
-
     fn current_player(&self) -> i64 {
         match self.inner.current_player() {
             Some(p) => p as i64,
@@ -155,20 +153,8 @@ impl PyGongzhuState {
         self.inner.is_chance_node()
     }
 
-    fn is_terminal(&self) -> bool {
-        self.inner.is_terminal()
-    }
-
-    fn returns(&self) -> Vec<f64> {
-        self.inner.returns()
-    }
-
     fn points(&self) -> Vec<f64> {
         self.inner.points()
-    }
-
-    fn history(&self) -> Vec<Action> {
-        self.inner.history().to_vec()
     }
 
     /// Each seat's dealt hand (card ids, ascending).
@@ -211,69 +197,7 @@ impl PyGongzhuState {
             t.public.trick().iter().map(|&c| c as Action).collect()
         })
     }
-
-    fn clone(&self) -> Self {
-        Clone::clone(self)
-    }
-
-    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.inner.to_bytes())
-    }
-
-    #[staticmethod]
-    fn from_bytes(data: &[u8]) -> PyResult<Self> {
-        Ok(PyGongzhuState {
-            inner: GongzhuState::from_bytes(data).map_err(to_py_err)?,
-        })
-    }
-
-    fn __reduce__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
-        pickle::reduce::<Self>(py, &self.inner.to_bytes())
-    }
-
-    fn __repr__(&self) -> String {
-        format!("GongzhuState(history={:?})", self.inner.history())
-    }
-}
-
-/// For each oh_hell history: the legal actions at every state along it (before each action, then
-/// at the end), the OpenSpiel current player at each, and the final returns. GIL released.
-#[pyfunction]
-fn trace_histories(
-    py: Python<'_>,
-    params: &Bound<'_, PyDict>,
-    histories: Vec<Vec<i64>>,
-) -> PyResult<Vec<Trace>> {
-    let p = params_from_dict(params)?;
-    let histories: Vec<Vec<Action>> = histories
-        .into_iter()
-        .map(actions_from)
-        .collect::<PyResult<_>>()?;
-    run(py, Some(1), move |stop| {
-        histories
-            .iter()
-            .enumerate()
-            .map(|(i, h)| {
-                if stop.requested() {
-                    return Err(TtcgError::Interrupted);
-                }
-                trace(&p, h).map_err(|e| TtcgError::InvalidInput(format!("history {i}: {e}")))
-            })
-            .collect()
-    })
-}
-
-pub(crate) fn observe_py(
-    params: &Bound<'_, PyDict>,
-    actions: Vec<i64>,
-    observer: Option<i64>,
-) -> PyResult<Observation> {
-    let p = params_from_dict(params)?;
-    observe(&p, &actions_from(actions)?, observer_from(observer)?).map_err(to_py_err)
-}
+});
 
 /// The observation as plain Python data: the constraints' fields plus the public template.
 fn observation_dict<'py>(py: Python<'py>, o: &Observation) -> PyResult<Bound<'py, PyDict>> {
@@ -316,7 +240,7 @@ fn observe_ohhell<'py>(
     actions: Vec<i64>,
     observer: Option<i64>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    observation_dict(py, &observe_py(params, actions, observer)?)
+    observation_dict(py, &observation_of("oh_hell", params, actions, observer)?)
 }
 
 /// What `observer` knows after the Gongzhu `actions` (as `observe_ohhell`).
@@ -361,7 +285,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gongzhu_random_play_check, m)?)?;
     m.add_class::<PyOhHellState>()?;
     m.add_class::<PyGongzhuState>()?;
-    m.add_function(wrap_pyfunction!(trace_histories, m)?)?;
     m.add_function(wrap_pyfunction!(observe_ohhell, m)?)?;
     m.add_function(wrap_pyfunction!(observe_gongzhu_py, m)?)?;
     Ok(())

@@ -17,7 +17,7 @@ use fogsearch_core::ttcg::{
 };
 
 use super::games::{PyGongzhuState, PyOhHellState};
-use super::state::{params_of, spec_named, PyCardState};
+use super::state::{named_values, params_of, spec_named, PyCardState};
 use super::{run, to_py_err};
 
 /// Deals (n x cards owner codes) and their log weights.
@@ -32,40 +32,31 @@ struct Seated {
 }
 
 fn seated(state: &Bound<'_, PyAny>) -> PyResult<Seated> {
-    let dealing = || PyValueError::new_err("the state is still being dealt (a chance node)");
     if let Ok(s) = state.cast::<PyOhHellState>() {
-        let s = &crate::errors::read(s)?.inner;
-        let table = *s.table_state().ok_or_else(dealing)?;
-        return Ok(Seated {
-            game: Arc::new(s.params().clone()),
-            table,
-            dealt: s.dealt_hands().to_vec(),
-            public_actions: s.public_actions().to_vec(),
-        });
+        return seated_at(&crate::errors::read(s)?.inner);
     }
     if let Ok(s) = state.cast::<PyGongzhuState>() {
-        let s = &crate::errors::read(s)?.inner;
-        let table = *s.table_state().ok_or_else(dealing)?;
-        return Ok(Seated {
-            game: CardGameState::game(s),
-            table,
-            dealt: s.dealt_hands().to_vec(),
-            public_actions: s.public_actions().to_vec(),
-        });
+        return seated_at(&crate::errors::read(s)?.inner);
     }
     if let Ok(s) = state.cast::<PyCardState>() {
-        let s = &crate::errors::read(s)?.inner;
-        let table = *s.table_state().ok_or_else(dealing)?;
-        return Ok(Seated {
-            game: s.game(),
-            table,
-            dealt: s.dealt_hands().to_vec(),
-            public_actions: s.public_actions().to_vec(),
-        });
+        return seated_at(&*crate::errors::read(s)?.inner);
     }
     Err(PyTypeError::new_err(
         "state must be a fogsearch._core.ttcg OhHellState or GongzhuState or CardState",
     ))
+}
+
+/// Any game's state at the table, through the core's `CardGameState`.
+fn seated_at(s: &dyn CardGameState) -> PyResult<Seated> {
+    let table = *s
+        .table_state()
+        .ok_or_else(|| PyValueError::new_err("the state is still being dealt (a chance node)"))?;
+    Ok(Seated {
+        game: s.game(),
+        table,
+        dealt: s.dealt_hands().to_vec(),
+        public_actions: s.public_actions().to_vec(),
+    })
 }
 
 /// A player: `Player.random()`, `Player.mr_if()`, `Player.greed()` (Gongzhu), or
@@ -196,15 +187,11 @@ impl PyPlayer {
 
 /// (name, value) pairs of search settings from keyword arguments, None ones left out.
 fn settings_of(settings: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, SettingValue)>> {
-    let Some(settings) = settings else {
-        return Ok(Vec::new());
-    };
-    let mut out = Vec::with_capacity(settings.len());
-    for (key, value) in settings.iter() {
-        let key: String = key.extract()?;
-        let value = if value.is_none() {
-            continue;
-        } else if let Ok(b) = value.cast::<PyBool>() {
+    named_values(settings, |key, value| {
+        if value.is_none() {
+            return Ok(None);
+        }
+        let setting = if let Ok(b) = value.cast::<PyBool>() {
             SettingValue::Bool(b.is_true())
         } else if value.cast::<PyInt>().is_ok() {
             SettingValue::Int(value.extract::<i64>().map_err(|_| {
@@ -219,9 +206,8 @@ fn settings_of(settings: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, Se
                 "search setting {key} must be a number, a string or a bool"
             )));
         };
-        out.push((key, value));
-    }
-    Ok(out)
+        Ok(Some(setting))
+    })
 }
 
 /// Every search setting's default for `game` with `params` (the registry's entry and the

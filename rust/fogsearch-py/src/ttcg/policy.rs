@@ -9,8 +9,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
 use fogsearch_core::ttcg::{
-    cards_of, train_q_policy, Action, BiasPolicy, BuiltinPolicy, GreedPolicy, IecWeight,
-    InfoStateView, Policy, QLearning, SoftmaxPolicy, Table, TabularPolicy,
+    cards_of, Action, BiasPolicy, BuiltinPolicy, GreedPolicy, IecWeight, InfoStateView, Policy,
+    QLearning, SoftmaxPolicy, TabularPolicy,
 };
 
 use super::to_py_err;
@@ -296,18 +296,7 @@ impl PyTabularPolicy {
         alpha: f64,
         seed: u64,
     ) -> PyResult<Self> {
-        let p = super::params_from_dict(params)?;
-        if p.num_tricks_fixed < 1 {
-            return Err(PyValueError::new_err(
-                "Q-learning trains on one number of tricks: set num_tricks_fixed",
-            ));
-        }
-        let game: Arc<dyn fogsearch_core::ttcg::TrickGame> = Arc::new(p.clone());
-        let table = Table {
-            num_tricks: p.num_tricks_fixed as usize,
-            dealer: 0,
-            trump_card: Some(0),
-        };
+        let params = super::params_from_dict(params)?;
         let settings = QLearning {
             episodes,
             epsilon,
@@ -315,7 +304,7 @@ impl PyTabularPolicy {
             seed,
         };
         let policy = super::run(py, Some(1), |stop| {
-            train_q_policy(&game, table, true, settings, stop)
+            TabularPolicy::q_learnt_on_oh_hell(&params, settings, stop)
         })?;
         Ok(PyTabularPolicy {
             inner: Arc::new(policy),

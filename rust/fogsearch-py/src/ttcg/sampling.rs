@@ -7,11 +7,11 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use fogsearch_core::stop::Stop;
-use fogsearch_core::ttcg::{ChainSchedule, Kernel, Observation, ObservedRange, Owner, TtcgError};
+use fogsearch_core::ttcg::{ChainSchedule, Kernel, ObservedRange, Owner, TtcgError};
 
 use super::policy::AnyPolicy;
-use super::state::{params_of, spec_named};
-use super::{actions_from, observer_from, run, to_py_err};
+use super::state::observation_of;
+use super::{run, to_py_err};
 
 /// Deals (n x cards owner codes) with one log weight each.
 type DealsWithLogWeights<'py> = (Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<f64>>);
@@ -71,22 +71,6 @@ impl PyObservedRange {
 
 fn kernel_named(name: &str) -> PyResult<Kernel> {
     Kernel::from_name(name).map_err(PyValueError::new_err)
-}
-
-/// The observation of `actions` in `game` (any game of the registry) with `params`.
-fn observation_of(
-    game: &str,
-    params: &Bound<'_, PyDict>,
-    actions: Vec<i64>,
-    observer: Option<i64>,
-) -> PyResult<Observation> {
-    spec_named(game)?
-        .observe(
-            &params_of(Some(params))?,
-            &actions_from(actions)?,
-            observer_from(observer)?,
-        )
-        .map_err(to_py_err)
 }
 
 #[pymethods]

@@ -6,37 +6,65 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use fogsearch_core::ttcg::{
-    game_spec, openspiel_player_id, Action, CardGameState, GameSpec, ParamValue, Trace, TtcgError,
-    GAMES,
+    game_spec, openspiel_player_id, Action, CardGameState, GameSpec, Observation, ParamValue,
+    Trace, TtcgError, GAMES,
 };
 
-use super::{actions_from, run, to_py_err};
+use super::{actions_from, observer_from, run, to_py_err};
 
-/// (name, value) pairs from a mapping of OpenSpiel-named parameters (None: no parameters).
-pub(crate) fn params_of(params: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, ParamValue)>> {
-    let Some(params) = params else {
+/// (name, value) pairs read from a mapping by `read` (None: no pairs); a value `read` maps to
+/// None is left out.
+pub(crate) fn named_values<V>(
+    mapping: Option<&Bound<'_, PyDict>>,
+    read: impl Fn(&str, &Bound<'_, PyAny>) -> PyResult<Option<V>>,
+) -> PyResult<Vec<(String, V)>> {
+    let Some(mapping) = mapping else {
         return Ok(Vec::new());
     };
-    let mut out = Vec::with_capacity(params.len());
-    for (key, value) in params.iter() {
+    let mut out = Vec::with_capacity(mapping.len());
+    for (key, value) in mapping.iter() {
         let key: String = key.extract()?;
-        // A Python bool is also an int: read it as a bool first.
-        let value = if let Ok(b) = value.cast::<pyo3::types::PyBool>() {
-            ParamValue::Bool(b.is_true())
-        } else if let Ok(i) = value.extract::<i64>() {
-            ParamValue::Int(i)
-        } else {
-            return Err(PyTypeError::new_err(format!(
-                "parameter {key} must be an int or a bool"
-            )));
-        };
-        out.push((key, value));
+        if let Some(value) = read(&key, &value)? {
+            out.push((key, value));
+        }
     }
     Ok(out)
 }
 
+/// (name, value) pairs from a mapping of OpenSpiel-named parameters (None: no parameters).
+pub(crate) fn params_of(params: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, ParamValue)>> {
+    named_values(params, |key, value| {
+        // A Python bool is also an int: read it as a bool first.
+        if let Ok(b) = value.cast::<pyo3::types::PyBool>() {
+            Ok(Some(ParamValue::Bool(b.is_true())))
+        } else if let Ok(i) = value.extract::<i64>() {
+            Ok(Some(ParamValue::Int(i)))
+        } else {
+            Err(PyTypeError::new_err(format!(
+                "parameter {key} must be an int or a bool"
+            )))
+        }
+    })
+}
+
 pub(crate) fn spec_named(game: &str) -> PyResult<&'static GameSpec> {
     game_spec(game).map_err(to_py_err)
+}
+
+/// The observation of `actions` in `game` (any game of the registry) with `params`.
+pub(crate) fn observation_of(
+    game: &str,
+    params: &Bound<'_, PyDict>,
+    actions: Vec<i64>,
+    observer: Option<i64>,
+) -> PyResult<Observation> {
+    spec_named(game)?
+        .observe(
+            &params_of(Some(params))?,
+            &actions_from(actions)?,
+            observer_from(observer)?,
+        )
+        .map_err(to_py_err)
 }
 
 /// A game of the registry at any point, chance nodes included, with OpenSpiel's action ids.
