@@ -18,20 +18,22 @@ __all__ = ["CardSearchConfig"]
 class CardSearchConfig:
     """How the searching player decides (see ``fogsearch._core.ttcg.Player.search``).
 
-    sampler: ``us``, ``ss``, ``us+iec``, ``ss+iec``, ``gibbs`` or ``pairs``. deals: deals sampled
-    per move. iterations: UCB-MCTS iterations per deal. seconds: a time budget per move instead.
-    exploration: UCB's c, in points. threads: workers the deals are searched on. model_beta: the
-    Greed model of play of Gongzhu's Gibbs sampler. iec_beta: IEC's beta. key_cards, strata: SS's
-    key cards and stratum weights (``exact`` or ``equal``). chains, burn_in, thin: Gibbs's.
-    shared_tree: one information-set tree over all deals instead of a tree per deal.
+    The search's own: deals: deals sampled per move. iterations: UCB-MCTS iterations per deal.
+    seconds: a time budget per move instead. exploration: UCB's c, in points. threads: workers the
+    deals are searched on. shared_tree: one information-set tree over all deals instead of a tree
+    per deal. Its sampler's: sampler: ``us``, ``ss``, ``us+iec``, ``ss+iec``, ``gibbs`` or
+    ``pairs``. model_beta: the Greed model of play of Gongzhu's Gibbs sampler. iec_beta: IEC's
+    beta. key_cards, strata: SS's key cards and stratum weights (``exact`` or ``equal``). chains,
+    burn_in, thin: Gibbs's.
     """
 
-    sampler: str | None = None
     deals: int | None = None
     iterations: int | None = None
     seconds: float | None = None
     exploration: float | None = None
     threads: int | None = None
+    shared_tree: bool | None = None
+    sampler: str | None = None
     model_beta: float | None = None
     iec_beta: float | None = None
     key_cards: int | None = None
@@ -39,7 +41,6 @@ class CardSearchConfig:
     chains: int | None = None
     burn_in: int | None = None
     thin: int | None = None
-    shared_tree: bool | None = None
 
     @classmethod
     def defaults(cls, game: str, params: dict | None = None) -> CardSearchConfig:

@@ -168,6 +168,26 @@ impl PublicPlay {
     }
 }
 
+/// The three facts of a game whose table never changes (Gongzhu, Hearts: one name, one deck,
+/// four seats), written as [`TrickGame`]'s methods inside its `impl`; a game with parameters
+/// (Oh Hell's seats and deck) writes them itself.
+macro_rules! fixed_table {
+    ($name:literal, $deck:expr, $players:expr) => {
+        fn name(&self) -> &'static str {
+            $name
+        }
+
+        fn deck(&self) -> Deck {
+            $deck
+        }
+
+        fn num_players(&self) -> usize {
+            $players
+        }
+    };
+}
+pub(crate) use fixed_table;
+
 /// A trick-taking game, declared once.
 pub trait TrickGame: Send + Sync + fmt::Debug {
     /// The game's name, as OpenSpiel would register it ("oh_hell", "gongzhu").

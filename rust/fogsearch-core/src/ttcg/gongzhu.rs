@@ -18,7 +18,7 @@
 use super::cards::{cards_of, Card, Deck, Hand};
 use super::encoding::{Reader, Writer};
 use super::error::{invalid, TtcgError};
-use super::game::{Action, Scores, Table, TrickGame, MAX_PLAYERS};
+use super::game::{fixed_table, Action, Scores, Table, TrickGame, MAX_PLAYERS};
 use super::play::{PublicPlay, TableState};
 
 pub const PLAYERS: usize = 4;
@@ -110,17 +110,7 @@ pub const TABLE: Table = Table {
 };
 
 impl TrickGame for Gongzhu {
-    fn name(&self) -> &'static str {
-        "gongzhu"
-    }
-
-    fn deck(&self) -> Deck {
-        DECK
-    }
-
-    fn num_players(&self) -> usize {
-        PLAYERS
-    }
+    fixed_table!("gongzhu", DECK, PLAYERS);
 
     fn num_teams(&self) -> usize {
         2

@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use super::cards::{cards_of, Card, Deck, Hand};
 use super::error::{invalid, TtcgError};
-use super::game::{Action, PlayRules, Scores, Table, TrickGame, MAX_PLAYERS};
+use super::game::{fixed_table, Action, PlayRules, Scores, Table, TrickGame, MAX_PLAYERS};
 use super::observation::Observation;
 use super::play::{PublicPlay, TableState};
 use super::spec::{
@@ -107,17 +107,7 @@ fn observe(
 }
 
 impl TrickGame for HeartsParams {
-    fn name(&self) -> &'static str {
-        "hearts"
-    }
-
-    fn deck(&self) -> Deck {
-        DECK
-    }
-
-    fn num_players(&self) -> usize {
-        PLAYERS
-    }
+    fixed_table!("hearts", DECK, PLAYERS);
 
     fn play_rules(&self) -> PlayRules {
         PlayRules {

@@ -94,7 +94,7 @@ pub use search::{
     search_move, CardSearchConfig, SearchResult, MAX_DEALS, MAX_ITERATIONS, MAX_SECONDS,
     MAX_SHARED_ITERATIONS,
 };
-pub use search_settings::{SettingValue, CARD_SEARCH_SETTINGS, SAMPLER_SETTINGS};
+pub use search_settings::{FromSettings, SettingValue, CARD_SEARCH_SETTINGS, SAMPLER_SETTINGS};
 pub use suit_lengths::{DealSpace, DealSpaceError, SuitLengths};
 pub use target::LogTarget;
 

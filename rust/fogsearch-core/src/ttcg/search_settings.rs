@@ -16,24 +16,6 @@ pub enum SettingValue {
     Bool(bool),
 }
 
-/// Every setting's name, in the order [`CardSearchConfig::settings`] lists them.
-pub const CARD_SEARCH_SETTINGS: &[&str] = &[
-    "sampler",
-    "deals",
-    "iterations",
-    "seconds",
-    "exploration",
-    "threads",
-    "model_beta",
-    "iec_beta",
-    "key_cards",
-    "strata",
-    "chains",
-    "burn_in",
-    "thin",
-    "shared_tree",
-];
-
 /// The settings of the sampler alone (what `sample_deals` takes).
 pub const SAMPLER_SETTINGS: &[&str] = &[
     "sampler",
@@ -46,6 +28,33 @@ pub const SAMPLER_SETTINGS: &[&str] = &[
     "thin",
 ];
 
+/// The card search's own settings, beside its sampler's.
+const SEARCH_OWN_SETTINGS: &[&str] = &[
+    "deals",
+    "iterations",
+    "seconds",
+    "exploration",
+    "threads",
+    "shared_tree",
+];
+
+/// Every setting of the searching player: its own, then its sampler's.
+pub const CARD_SEARCH_SETTINGS: &[&str] = &concatenated::<
+    { SEARCH_OWN_SETTINGS.len() + SAMPLER_SETTINGS.len() },
+>(SEARCH_OWN_SETTINGS, SAMPLER_SETTINGS);
+
+/// `a` then `b`, at compile time (`N` must be their total length).
+const fn concatenated<const N: usize>(a: &[&'static str], b: &[&'static str]) -> [&'static str; N] {
+    assert!(a.len() + b.len() == N);
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if i < a.len() { a[i] } else { b[i - a.len()] };
+        i += 1;
+    }
+    out
+}
+
 /// Refuses a name outside `known`.
 fn check_names(given: &[(String, SettingValue)], known: &[&str]) -> Result<(), TtcgError> {
     match given.iter().find(|(n, _)| !known.contains(&n.as_str())) {
@@ -57,8 +66,11 @@ fn check_names(given: &[(String, SettingValue)], known: &[&str]) -> Result<(), T
     }
 }
 
-/// A configuration that settings by name merge over.
-trait Settings: Sized {
+/// A configuration that settings by name merge over ([`SamplerConfig`] with
+/// [`SAMPLER_SETTINGS`], "us" unless `sampler` is given; [`CardSearchConfig`] with
+/// [`CARD_SEARCH_SETTINGS`] over the game's registry entry). Its one public method,
+/// [`FromSettings::from_settings`], merges and checks.
+pub trait FromSettings: Sized {
     /// The names it takes.
     const NAMES: &'static [&'static str];
     /// Its defaults for `game`, which a setting may choose (as `sampler` does).
@@ -66,11 +78,20 @@ trait Settings: Sized {
     /// Sets the setting `name` (one of [`Self::NAMES`]).
     fn set(&mut self, name: &str, v: &SettingValue) -> Result<(), TtcgError>;
     fn check_for(&self, game: &dyn TrickGame) -> Result<(), TtcgError>;
+
+    /// The configuration for `game` with `given` settings by name over its defaults, checked:
+    /// unknown names, wrong types and values out of bounds are refused.
+    fn from_settings(
+        game: &dyn TrickGame,
+        given: &[(String, SettingValue)],
+    ) -> Result<Self, TtcgError> {
+        merged(game, given)
+    }
 }
 
 /// `given` over the defaults for `game`, in order (a later value of a name wins), checked:
 /// unknown names, wrong types and values out of bounds are refused.
-fn merged<C: Settings>(
+fn merged<C: FromSettings>(
     game: &dyn TrickGame,
     given: &[(String, SettingValue)],
 ) -> Result<C, TtcgError> {
@@ -83,18 +104,7 @@ fn merged<C: Settings>(
     Ok(c)
 }
 
-impl SamplerConfig {
-    /// The sampler for `game` with `given` settings (by name, see [`SAMPLER_SETTINGS`]) over
-    /// its defaults ([`SamplerConfig::named`], "us" unless `sampler` is given); checked.
-    pub fn from_settings(
-        game: &dyn TrickGame,
-        given: &[(String, SettingValue)],
-    ) -> Result<Self, TtcgError> {
-        merged(game, given)
-    }
-}
-
-impl Settings for SamplerConfig {
+impl FromSettings for SamplerConfig {
     const NAMES: &'static [&'static str] = SAMPLER_SETTINGS;
 
     fn defaults(game: &dyn TrickGame, given: &[(String, SettingValue)]) -> Result<Self, TtcgError> {
@@ -161,16 +171,6 @@ fn flag(name: &str, v: &SettingValue) -> Result<bool, TtcgError> {
 }
 
 impl CardSearchConfig {
-    /// The configuration for `game` with `given` settings (by name, see
-    /// [`CARD_SEARCH_SETTINGS`]) over its defaults; unknown names, wrong types and values out of
-    /// bounds are refused.
-    pub fn from_settings(
-        game: &dyn TrickGame,
-        given: &[(String, SettingValue)],
-    ) -> Result<Self, TtcgError> {
-        merged(game, given)
-    }
-
     /// Every setting's value (`seconds` only when set), by name: what Python shows as the
     /// defaults of a game.
     pub fn settings(&self) -> Vec<(&'static str, SettingValue)> {
@@ -205,7 +205,7 @@ impl CardSearchConfig {
     }
 }
 
-impl Settings for CardSearchConfig {
+impl FromSettings for CardSearchConfig {
     const NAMES: &'static [&'static str] = CARD_SEARCH_SETTINGS;
 
     /// The game's search defaults around the sampler the sampler's settings give.

@@ -12,8 +12,8 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyTuple};
 use fogsearch_core::rng::Rng;
 use fogsearch_core::ttcg::{
     check_output, observe_seat, play_out, search_move, Action, CardGameState, CardPlayer,
-    CardSearchConfig, Hand, SamplerConfig, SettingValue, TableState, TrickGame, TtcgError, Turn,
-    CARD_SEARCH_SETTINGS, SAMPLER_SETTINGS,
+    CardSearchConfig, FromSettings, Hand, SamplerConfig, SettingValue, TableState, TrickGame,
+    TtcgError, Turn, CARD_SEARCH_SETTINGS, SAMPLER_SETTINGS,
 };
 
 use super::games::{PyGongzhuState, PyOhHellState};
