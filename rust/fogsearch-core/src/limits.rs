@@ -84,6 +84,22 @@ pub fn check_setting(
     }
 }
 
+/// `bytes` in the largest binary unit that keeps it at least 1, one decimal (`2.0 GiB`).
+pub(crate) fn human_bytes(bytes: u128) -> String {
+    const UNITS: [&str; 7] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let mut unit = 0;
+    let mut scaled = bytes as f64;
+    while scaled >= 1024.0 && unit + 1 < UNITS.len() {
+        scaled /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} bytes")
+    } else {
+        format!("{scaled:.1} {}", UNITS[unit])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{check_setting, most, LimitError, LIMITS};

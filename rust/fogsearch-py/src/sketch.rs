@@ -635,7 +635,7 @@ impl PyMinHash {
         let (this, other) = (read(slf)?, read(other)?);
         match sizes {
             None => this.inner.intersection_size(&other.inner),
-            Some((a, b)) => this.inner.intersection_size_with_sizes(&other.inner, a, b),
+            Some(sizes) => this.inner.intersection_size_with_sizes(&other.inner, sizes),
         }
         .map_err(sketch_err)
     }
@@ -651,7 +651,7 @@ impl PyMinHash {
         let (this, other) = (read(slf)?, read(other)?);
         match sizes {
             None => this.inner.containment(&other.inner),
-            Some((a, b)) => this.inner.containment_with_sizes(&other.inner, a, b),
+            Some(sizes) => this.inner.containment_with_sizes(&other.inner, sizes),
         }
         .map_err(sketch_err)
     }

@@ -83,20 +83,25 @@ impl Board {
 /// SipHash would) only costs time.
 pub type ZobristMap<V> = HashMap<u64, V, BuildHasherDefault<ZobristHasher>>;
 
+/// The hasher of [`ZobristMap`]: a `u64` key is its own hash.
 #[derive(Default)]
 pub struct ZobristHasher(u64);
 
 impl Hasher for ZobristHasher {
+    /// The one write a `u64` key makes: the key is already uniformly mixed.
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+
+    /// Only reached by keys other than a `u64`, which the map never has.
+    fn write(&mut self, bytes: &[u8]) {
+        self.0 = bytes
+            .iter()
+            .fold(self.0, |h, &b| h.rotate_left(8) ^ b as u64);
+    }
+
     fn finish(&self) -> u64 {
         self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
     }
 }
 

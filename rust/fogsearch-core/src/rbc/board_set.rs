@@ -740,11 +740,11 @@ fn mailbox(board: &Board) -> [u8; 64] {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// Black's set after White's first move: 21 boards (20 moves and the pass).
-    fn black_after_first_move() -> BoardSet {
+    pub(crate) fn black_after_first_move() -> BoardSet {
         let mut set = BoardSet::start(Color::Black);
         set.handle_opponent_move_result(false, None).unwrap();
         set

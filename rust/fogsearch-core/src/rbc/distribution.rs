@@ -122,12 +122,7 @@ fn finish(mut sums: Vec<[f64; SQUARE_STATES]>, total: f64) -> Vec<[f64; SQUARE_S
 mod tests {
     use super::*;
 
-    /// Black's set after White's first move: 21 boards (the 20 moves and the pass).
-    fn black_after_first_move() -> BoardSet {
-        let mut set = BoardSet::start(Color::Black);
-        set.handle_opponent_move_result(false, None).unwrap();
-        set
-    }
+    use crate::rbc::board_set::tests::black_after_first_move;
 
     const E2: usize = 12;
     const E4: usize = 28;

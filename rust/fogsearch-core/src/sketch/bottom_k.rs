@@ -12,7 +12,7 @@
 use super::encoding::{corrupt, Decoder, Encoder};
 use super::error::{check_same, Limit, SketchError};
 use super::hashing::{seed_salt, seeded_mix64};
-use super::size_estimates::SizeEstimates;
+use super::size_estimates::size_estimates_by_own_methods;
 
 /// At most this many values per signature (128 MiB once full).
 pub const MAX_BOTTOM_K: u64 = 1 << 24;
@@ -273,19 +273,12 @@ fn union_smallest(a: &[u64], b: &[u64], k: usize, mut emit: impl FnMut(u64)) -> 
     shared
 }
 
-impl SizeEstimates for BottomKMinHash {
-    fn jaccard(&self, other: &BottomKMinHash) -> Result<f64, SketchError> {
-        BottomKMinHash::jaccard(self, other)
-    }
-
-    fn cardinality(&self) -> f64 {
-        BottomKMinHash::cardinality(self)
-    }
-}
+size_estimates_by_own_methods!(BottomKMinHash);
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sketch::SizeEstimates;
 
     #[test]
     fn small_sets_are_estimated_exactly() {
@@ -348,7 +341,7 @@ mod tests {
             SketchError::ZeroParameter { name: "k" }
         );
         assert!(matches!(
-            a.intersection_size_with_sizes(&a, -1.0, 3.0),
+            a.intersection_size_with_sizes(&a, (-1.0, 3.0)),
             Err(SketchError::InvalidSize { .. })
         ));
     }
@@ -399,7 +392,7 @@ mod tests {
                 prop_assert!((0.0..=1.0).contains(&j));
                 prop_assert_eq!(j, sb.jaccard(&sa).unwrap());
                 let (size_a, size_b) = (ha.len() as f64, hb.len() as f64);
-                let intersection = sa.intersection_size_with_sizes(&sb, size_a, size_b).unwrap();
+                let intersection = sa.intersection_size_with_sizes(&sb, (size_a, size_b)).unwrap();
                 prop_assert!(intersection >= 0.0 && intersection <= size_a.min(size_b));
                 let containment = sa.containment(&sb).unwrap();
                 prop_assert!((0.0..=1.0).contains(&containment));

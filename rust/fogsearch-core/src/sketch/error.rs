@@ -4,6 +4,7 @@
 //! limit and why the limit exists (the memory the value would need), because these errors reach
 //! Python users unchanged, and through the search configuration too.
 
+use crate::limits::human_bytes;
 use std::fmt;
 
 /// Why a sketch could not be built, combined, compared or decoded.
@@ -41,22 +42,6 @@ pub enum SketchError {
     Corrupt { reason: String },
     /// Two batches that must pair up element by element have different lengths.
     LengthMismatch { keys: usize, weights: usize },
-}
-
-/// `bytes` in the largest binary unit that keeps it at least 1, one decimal (`2.0 GiB`).
-pub(crate) fn human_bytes(bytes: u128) -> String {
-    const UNITS: [&str; 7] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
-    let mut unit = 0;
-    let mut scaled = bytes as f64;
-    while scaled >= 1024.0 && unit + 1 < UNITS.len() {
-        scaled /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} bytes")
-    } else {
-        format!("{scaled:.1} {}", UNITS[unit])
-    }
 }
 
 /// A value that may have been saturated at `u64::MAX` on its way in (a product of sizes, or a

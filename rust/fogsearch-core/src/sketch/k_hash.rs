@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use super::encoding::{corrupt, Decoder, Encoder};
 use super::error::{check_same, try_filled, try_zeroed, Limit, SketchError};
 use super::hashing::{seed_salt, seeded_mix64};
-use super::size_estimates::SizeEstimates;
+use super::size_estimates::size_estimates_by_own_methods;
 use crate::rng::Rng;
 
 /// At most this many slots (24 MiB: a minimum, an xor and a multiplier per slot).
@@ -208,19 +208,12 @@ fn sweep_portable(minima: &mut [u64], xors: &[u64], multipliers: &[u64], hashed:
     }
 }
 
-impl SizeEstimates for KHashMinHash {
-    fn jaccard(&self, other: &KHashMinHash) -> Result<f64, SketchError> {
-        KHashMinHash::jaccard(self, other)
-    }
-
-    fn cardinality(&self) -> f64 {
-        KHashMinHash::cardinality(self)
-    }
-}
+size_estimates_by_own_methods!(KHashMinHash);
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sketch::SizeEstimates;
 
     #[test]
     fn identical_sets_agree_everywhere_and_disjoint_ones_almost_nowhere() {
@@ -299,7 +292,7 @@ mod tests {
                 prop_assert_eq!(j, equal as f64 / k as f64);
                 prop_assert_eq!(sa.jaccard(&sa).unwrap(), 1.0);
                 let (size_a, size_b) = (a.len() as f64, b.len() as f64);
-                let intersection = sa.intersection_size_with_sizes(&sb, size_a, size_b).unwrap();
+                let intersection = sa.intersection_size_with_sizes(&sb, (size_a, size_b)).unwrap();
                 prop_assert!(intersection >= 0.0 && intersection <= size_a.min(size_b));
                 prop_assert!((0.0..=1.0).contains(&sa.containment(&sb).unwrap()));
                 prop_assert_eq!(sa.is_empty(), a.is_empty());

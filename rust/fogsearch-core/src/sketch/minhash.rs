@@ -3,7 +3,7 @@
 use super::bottom_k::{check_bottom_k, BottomKMinHash};
 use super::error::SketchError;
 use super::k_hash::{check_k_hash, KHashMinHash};
-use super::size_estimates::SizeEstimates;
+use super::size_estimates::size_estimates_by_own_methods;
 
 /// Which MinHash signature to build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,15 +142,7 @@ impl MinHash {
     }
 }
 
-impl SizeEstimates for MinHash {
-    fn jaccard(&self, other: &MinHash) -> Result<f64, SketchError> {
-        MinHash::jaccard(self, other)
-    }
-
-    fn cardinality(&self) -> f64 {
-        MinHash::cardinality(self)
-    }
-}
+size_estimates_by_own_methods!(MinHash);
 
 #[cfg(test)]
 mod tests {

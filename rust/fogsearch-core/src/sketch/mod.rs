@@ -40,7 +40,7 @@ pub use hashing::{mix64, set_id};
 pub use k_hash::{check_k_hash, KHashMinHash, MAX_K_HASH};
 pub use minhash::{check_minhash_k, MinHash, MinHashKind};
 pub(crate) use size_estimates::intersection_of_valid;
-pub use size_estimates::{intersection_from_jaccard, SizeEstimates};
+pub use size_estimates::{intersection_from_jaccard, Estimate, SizeEstimates};
 pub use top_k::{check_top_k, TopK, MAX_TRACKED};
 
 /// The configuration of the sketches' property tests: a fixed seed (the same cases on every run)

@@ -56,6 +56,9 @@ fn validate_size(name: &'static str, value: f64) -> Result<(), SketchError> {
     }
 }
 
+/// An estimate, or why the inputs admit none.
+pub type Estimate = Result<f64, SketchError>;
+
 /// Intersection and containment estimates, derived from what each signature estimates itself
 /// (Jaccard similarity and set size), the same way for every kind of MinHash.
 pub trait SizeEstimates {
@@ -64,16 +67,12 @@ pub trait SizeEstimates {
 
     /// |A ∩ B| with the sizes from each signature's [`cardinality`](Self::cardinality).
     fn intersection_size(&self, other: &Self) -> Result<f64, SketchError> {
-        self.intersection_size_with_sizes(other, self.cardinality(), other.cardinality())
+        self.intersection_size_with_sizes(other, (self.cardinality(), other.cardinality()))
     }
 
-    /// |A ∩ B| from known set sizes (the search knows its sets' sizes exactly).
-    fn intersection_size_with_sizes(
-        &self,
-        other: &Self,
-        size_self: f64,
-        size_other: f64,
-    ) -> Result<f64, SketchError> {
+    /// |A ∩ B| from known set sizes `(|A|, |B|)` (the search knows its sets' sizes exactly).
+    fn intersection_size_with_sizes(&self, other: &Self, sizes: (f64, f64)) -> Estimate {
+        let (size_self, size_other) = sizes;
         validate_size("size_self", size_self)?;
         validate_size("size_other", size_other)?;
         let j = self.jaccard(other)?;
@@ -82,19 +81,33 @@ pub trait SizeEstimates {
 
     /// Containment |A ∩ B| / |A| of this set in `other`.
     fn containment(&self, other: &Self) -> Result<f64, SketchError> {
-        self.containment_with_sizes(other, self.cardinality(), other.cardinality())
+        self.containment_with_sizes(other, (self.cardinality(), other.cardinality()))
     }
 
-    fn containment_with_sizes(
-        &self,
-        other: &Self,
-        size_self: f64,
-        size_other: f64,
-    ) -> Result<f64, SketchError> {
-        let intersection = self.intersection_size_with_sizes(other, size_self, size_other)?;
-        Ok(containment_from_parts(intersection, size_self))
+    /// Containment from known set sizes `(|A|, |B|)`.
+    fn containment_with_sizes(&self, other: &Self, sizes: (f64, f64)) -> Estimate {
+        let intersection = self.intersection_size_with_sizes(other, sizes)?;
+        Ok(containment_from_parts(intersection, sizes.0))
     }
 }
+
+/// [`SizeEstimates`] for a signature by its own `jaccard` and `cardinality`: every kind of
+/// MinHash has them as inherent methods (callers need no trait in scope), and this is the one
+/// place that says the trait uses them.
+macro_rules! size_estimates_by_own_methods {
+    ($sketch:ty) => {
+        impl $crate::sketch::SizeEstimates for $sketch {
+            fn jaccard(&self, other: &Self) -> Result<f64, $crate::sketch::SketchError> {
+                <$sketch>::jaccard(self, other)
+            }
+
+            fn cardinality(&self) -> f64 {
+                <$sketch>::cardinality(self)
+            }
+        }
+    };
+}
+pub(crate) use size_estimates_by_own_methods;
 
 #[cfg(test)]
 mod tests {

@@ -297,36 +297,33 @@ impl TopK {
         // A scratch buffer owned by the TopK: a fresh 64-slot array per update was zeroed each
         // time, a tenth of the update's cost.
         let mut cells = std::mem::take(&mut self.scratch);
-        let outcome = self.track::<RESERVED>(key, weight, &mut cells);
-        self.scratch = cells;
-        outcome
-    }
-
-    #[inline(always)]
-    fn track<const RESERVED: bool>(
-        &mut self,
-        key: u64,
-        weight: i64,
-        cells: &mut [usize],
-    ) -> (i64, Option<u64>) {
         let estimate = if RESERVED {
             self.sketch
-                .update_and_estimate_clamp_free(key, weight, cells)
+                .update_and_estimate_clamp_free(key, weight, &mut cells)
         } else {
-            self.sketch.update_and_estimate_at(key, weight, cells)
+            self.sketch.update_and_estimate_at(key, weight, &mut cells)
         };
-        let cells = &cells[..self.sketch.depth()];
+        let evicted = self.admit(key, estimate, &cells[..self.sketch.depth()]);
+        self.scratch = cells;
+        (estimate, evicted)
+    }
+
+    /// Puts `key` with its new `estimate` among the tracked keys if it is one of the `k`
+    /// heaviest (its counters are `cells`), refreshing the tracked keys that share them; returns
+    /// the key it pushed out, if any.
+    #[inline(always)]
+    fn admit(&mut self, key: u64, estimate: i64, cells: &[usize]) -> Option<u64> {
         let is_tracked = self.contains(key);
         self.refresh_sharing(key, is_tracked, cells);
         let entry = Entry { estimate, key };
         if is_tracked {
             self.tracked.set_estimate(key, estimate);
-            return (estimate, None);
+            return None;
         }
         if self.tracked.len() < self.k {
             self.tracked.push(entry);
             self.index.add(key, cells);
-            return (estimate, None);
+            return None;
         }
         match self.tracked.lowest() {
             Some(lowest) if lowest.below(entry) => {
@@ -336,9 +333,9 @@ impl TopK {
                     .remove(lowest.key, &evicted_cells[..self.sketch.depth()]);
                 self.tracked.replace_lowest(entry);
                 self.index.add(key, cells);
-                (estimate, Some(lowest.key))
+                Some(lowest.key)
             }
-            _ => (estimate, None),
+            _ => None,
         }
     }
 

@@ -24,17 +24,24 @@ pub enum TtcgError {
     DeadlinePassed,
 }
 
-impl fmt::Display for TtcgError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl TtcgError {
+    /// What went wrong, as the caller reads it (every variant's message is text).
+    pub fn message(&self) -> &str {
         match self {
             TtcgError::InvalidInput(m)
             | TtcgError::Infeasible(m)
             | TtcgError::Unsupported(m)
             | TtcgError::TooLarge(m)
-            | TtcgError::ZeroReach(m) => f.write_str(m),
-            TtcgError::Interrupted => f.write_str("interrupted"),
-            TtcgError::DeadlinePassed => f.write_str("the time limit passed before an answer"),
+            | TtcgError::ZeroReach(m) => m,
+            TtcgError::Interrupted => "interrupted",
+            TtcgError::DeadlinePassed => "the time limit passed before an answer",
         }
+    }
+}
+
+impl fmt::Display for TtcgError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message())
     }
 }
 

@@ -5,6 +5,7 @@
 //! be refused with a message, not abort the process when the allocation fails or run for weeks.
 
 use super::error::TtcgError;
+use crate::limits::human_bytes;
 
 /// The most bytes one call may return (its output arrays): 4 GiB, far above what the samplers'
 /// uses need (a million 52-card deals is 52 MB) and below the memory of the machines they run on.
@@ -14,21 +15,6 @@ pub const MAX_OUTPUT_BYTES: u128 = 4 << 30;
 /// second one core runs (bench/RESULTS.md) that is hours to days; longer runs are better split
 /// into calls (chains can be restarted from the last draws).
 pub const MAX_TRANSITIONS: u128 = 1 << 36;
-
-fn human_bytes(bytes: u128) -> String {
-    let units = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < units.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} bytes")
-    } else {
-        format!("{value:.1} {}", units[unit])
-    }
-}
 
 /// Refuses `count` items of `bytes_each` bytes when together they exceed [`MAX_OUTPUT_BYTES`];
 /// `what` names the parameter as the caller knows it (e.g. "n = 1000 draws").
