@@ -13,6 +13,15 @@
 //!
 //! This crate never links Python; `fogsearch-py` holds the bindings.
 
+/// `target.f += source.f` for every listed field `f`: the counters several workers or
+/// iterations kept add up (the RBC search's and JPS's statistics).
+macro_rules! add_fields {
+    ($target:expr, $source:expr; $($field:ident),+ $(,)?) => {
+        $( $target.$field += $source.$field; )+
+    };
+}
+pub(crate) use add_fields;
+
 pub mod chess;
 pub mod jps;
 pub mod limits;

@@ -12,10 +12,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use fogsearch_core::jps::{
-    self, Actor, CfrConfig, CfrStart, GameSpec, GameTree, Init, JointPolicy, JpsError as CoreError,
-    JpsSearchConfig, JpsSearchStats, RunConfig, SearchSettings, Start, Step,
+    self, Actor, CfrConfig, CfrStart, ChainValuation, GameSpec, GameTree, Init, JointPolicy,
+    JpsError as CoreError, JpsSearchConfig, JpsSearchStats, RunConfig, SearchSettings, Start, Step,
 };
-use fogsearch_core::stop::Stop;
 
 use crate::errors::{detach_guarded, detach_interruptible, FogsearchError};
 use crate::submodule;
@@ -426,7 +425,7 @@ fn jps_step<'py>(
     starts: Vec<u32>,
     depth: Option<u16>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    one_step(py, game, probs, starts, depth, jps::jps_step)
+    one_step(py, game, probs, starts, depth, ChainValuation::Incremental)
 }
 
 /// The same chains as [`jps_step`], each valued by re-evaluating the whole game.
@@ -439,27 +438,26 @@ fn brute_force_step<'py>(
     starts: Vec<u32>,
     depth: Option<u16>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    one_step(py, game, probs, starts, depth, jps::brute_force_step)
+    one_step(py, game, probs, starts, depth, ChainValuation::BruteForce)
 }
 
-/// One JPS iteration's search in the core ([`jps::jps_step`] or [`jps::brute_force_step`]).
-type StepFn = fn(&GameTree, &JointPolicy, &[u32], Option<u16>, &Stop) -> Result<Step, CoreError>;
-
-/// The core's search of one iteration's chains, `step`, run without the GIL on `game` from the
-/// policy `probs`.
+/// The core's search of one iteration's chains ([`jps::search_step`]), valued as `valuation`
+/// says, run without the GIL on `game` from the policy `probs`.
 fn one_step<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyGame>,
     probs: PyReadonlyArray1<'py, f64>,
     starts: Vec<u32>,
     depth: Option<u16>,
-    step: StepFn,
+    valuation: ChainValuation,
 ) -> PyResult<Bound<'py, PyDict>> {
     let game = game.get();
     let policy = checked_policy(game, probs)?;
     let tree = Arc::clone(&game.tree);
-    let found = detach_interruptible(py, move |stop| step(&tree, &policy, &starts, depth, stop))?
-        .map_err(jps_error)?;
+    let found = detach_interruptible(py, move |stop| {
+        jps::search_step(valuation, &tree, &policy, &starts, depth, stop)
+    })?
+    .map_err(jps_error)?;
     step_dict(py, found)
 }
 

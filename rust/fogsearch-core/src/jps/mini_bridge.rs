@@ -14,7 +14,7 @@
 //! game, the player whose turn would come next), plus the root: `1 + (N+1)(2^(2N+2) - 1)`.
 
 use super::error::{bounded, JpsError};
-use super::tree::{Actor, Rules, Turn};
+use super::tree::{private_card_key, Actor, Rules, Turn};
 
 pub const MAX_N: u32 = 6;
 const PASS: u16 = 0;
@@ -152,9 +152,7 @@ impl Rules for MiniBridge {
     }
 
     fn infoset_key(&self, s: &AuctionState, player: u8) -> u128 {
-        let (s1, s2) = s.deal.unwrap_or((0, 0));
-        let own = if player == 0 { s1 } else { s2 };
-        1 << 120 | (player as u128) << 96 | (own as u128) << 64 | Self::public_key(s)
+        private_card_key(s.deal, player, Self::public_key(s))
     }
 
     fn terminal_key(&self, s: &AuctionState) -> u128 {

@@ -6,7 +6,7 @@
 //! - [`JointPolicy`] and [`expected_reward`]; [`cfr`], vanilla or CFR+;
 //! - the policy-change density and Theorem 1's decomposition ([`value_change`]);
 //! - [`joint_policy_search`] (Algorithm 1, full-state or sample-based), one iteration of it or of
-//!   the brute-force search it replaces ([`jps_step`], [`brute_force_step`]);
+//!   the brute-force search it replaces ([`search_step`] with either [`ChainValuation`]);
 //! - [`run_seeds`]: CFR or a random start, then JPS, for many seeds in parallel.
 
 mod cfr;
@@ -38,7 +38,7 @@ pub use runs::{
     run_seed, run_seeds, Init, RunConfig, SearchRun, SearchSettings, SeedRun, MAX_SEEDS,
 };
 pub use search::{
-    brute_force_step, joint_policy_search, jps_step, start_infosets, JpsOutcome, JpsSearchConfig,
+    joint_policy_search, search_step, start_infosets, ChainValuation, JpsOutcome, JpsSearchConfig,
     JpsSearchStats, Start, Step,
 };
 pub use simple_bidding::SimpleBidding;

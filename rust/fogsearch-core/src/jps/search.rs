@@ -96,11 +96,7 @@ pub struct JpsSearchStats {
 
 impl JpsSearchStats {
     pub fn add(&mut self, other: &JpsSearchStats) {
-        self.links += other.links;
-        self.states += other.states;
-        self.evaluations += other.evaluations;
-        self.search_seconds += other.search_seconds;
-        self.evaluate_seconds += other.evaluate_seconds;
+        crate::add_fields!(self, other; links, states, evaluations, search_seconds, evaluate_seconds);
     }
 }
 
@@ -270,29 +266,21 @@ pub fn joint_policy_search(
     })
 }
 
-/// One JPS iteration from `policy`: the best chain starting at `starts` (at most `depth` links).
-pub fn jps_step(
-    tree: &GameTree,
-    policy: &JointPolicy,
-    starts: &[u32],
-    depth: Option<u16>,
-    stop: &Stop,
-) -> Result<Step, JpsError> {
-    policy.check(tree)?;
-    check_starts(tree, starts)?;
-    let mut searcher = ChainSearcher::new(tree, policy.clone(), stop);
-    let t0 = Instant::now();
-    searcher.evaluate();
-    searcher.activate_all();
-    let mut step = searcher.search(starts, depth)?;
-    step.stats.evaluations += 1;
-    step.stats.evaluate_seconds = t0.elapsed().as_secs_f64() - step.stats.search_seconds;
-    Ok(step)
+/// How one iteration values each chain it tries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChainValuation {
+    /// JPS: the whole game is evaluated once, then each chain's change in value is computed
+    /// from the states it touches.
+    Incremental,
+    /// The paper's baseline: each chain is valued by switching the policy and evaluating the
+    /// whole game again, `O(|S| M)`.
+    BruteForce,
 }
 
-/// The brute-force counterpart of [`jps_step`]: the same chains, each valued by switching the
-/// policy and evaluating the whole game again (the paper's baseline, `O(|S| M)`).
-pub fn brute_force_step(
+/// One JPS iteration from `policy`: the best chain starting at `starts` (at most `depth` links),
+/// each chain valued as `valuation` says (both give the same chains and gains).
+pub fn search_step(
+    valuation: ChainValuation,
     tree: &GameTree,
     policy: &JointPolicy,
     starts: &[u32],
@@ -302,6 +290,31 @@ pub fn brute_force_step(
     policy.check(tree)?;
     check_starts(tree, starts)?;
     let t0 = Instant::now();
+    match valuation {
+        ChainValuation::Incremental => {
+            let mut searcher = ChainSearcher::new(tree, policy.clone(), stop);
+            searcher.evaluate();
+            searcher.activate_all();
+            let mut step = searcher.search(starts, depth)?;
+            step.stats.evaluations += 1;
+            step.stats.evaluate_seconds = t0.elapsed().as_secs_f64() - step.stats.search_seconds;
+            Ok(step)
+        }
+        ChainValuation::BruteForce => {
+            brute_force(tree, policy, starts, depth.unwrap_or(u16::MAX), stop, t0)
+        }
+    }
+}
+
+/// [`ChainValuation::BruteForce`]'s search, started at `t0`.
+fn brute_force(
+    tree: &GameTree,
+    policy: &JointPolicy,
+    starts: &[u32],
+    depth: u16,
+    stop: &Stop,
+    t0: Instant,
+) -> Result<Step, JpsError> {
     let mut brute = BruteForce {
         tree,
         policy: policy.clone(),
@@ -316,7 +329,7 @@ pub fn brute_force_step(
     brute.sweep.evaluate(tree, brute.policy.probs());
     brute.base = brute.sweep.root_value();
     brute.stats.evaluations += 1;
-    brute.level(starts, depth.unwrap_or(u16::MAX))?;
+    brute.level(starts, depth)?;
     brute.stats.states = brute.stats.evaluations * tree.num_states() as u64;
     brute.stats.search_seconds = t0.elapsed().as_secs_f64();
     Ok(Step {
@@ -761,8 +774,13 @@ mod tests {
             for seed in 0..3 {
                 let policy = JointPolicy::random(tree, &mut Rng::new(seed));
                 let starts = start_infosets(tree, start);
-                let jps = jps_step(tree, &policy, &starts, depth, &NEVER).unwrap();
-                let brute = brute_force_step(tree, &policy, &starts, depth, &NEVER).unwrap();
+                let step = |valuation| {
+                    search_step(valuation, tree, &policy, &starts, depth, &NEVER).unwrap()
+                };
+                let (jps, brute) = (
+                    step(ChainValuation::Incremental),
+                    step(ChainValuation::BruteForce),
+                );
                 assert!(
                     (jps.gain - brute.gain).abs() < 1e-10,
                     "{name}: {} vs {}",

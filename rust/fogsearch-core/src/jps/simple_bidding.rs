@@ -15,7 +15,7 @@
 //! `1 + N (2^(m+1) - 1)` = 61, 249, 1009.
 
 use super::error::{bounded, JpsError};
-use super::tree::{Actor, Rules, Turn};
+use super::tree::{private_card_key, Actor, Rules, Turn};
 
 pub const MAX_N: u32 = 64;
 const PASS: u16 = 0;
@@ -131,9 +131,7 @@ impl Rules for SimpleBidding {
     }
 
     fn infoset_key(&self, s: &BiddingState, player: u8) -> u128 {
-        let (s1, s2) = s.deal.unwrap_or((0, 0));
-        let own = if player == 0 { s1 } else { s2 };
-        1 << 120 | (player as u128) << 96 | (own as u128) << 64 | s.bids as u128
+        private_card_key(s.deal, player, s.bids as u128)
     }
 
     fn terminal_key(&self, s: &BiddingState) -> u128 {

@@ -44,6 +44,15 @@ pub(crate) enum Turn {
     },
 }
 
+/// The information-set key in a game whose chance move deals each of the two players a private
+/// card (`deal`: both cards, unset before the deal): the player to move, its own card and what
+/// both players see (`public`).
+pub(crate) fn private_card_key(deal: Option<(u32, u32)>, player: u8, public: u128) -> u128 {
+    let (first, second) = deal.unwrap_or((0, 0));
+    let own = if player == 0 { first } else { second };
+    1 << 120 | (player as u128) << 96 | (own as u128) << 64 | public
+}
+
 /// A game family's rules, as the tree builder needs them.
 pub(crate) trait Rules {
     type State: Clone;

@@ -344,12 +344,15 @@ struct Run<'e, 'l> {
 }
 
 impl Run<'_, '_> {
-    fn tick(&mut self) {
+    /// Counts a node; true once the search is halted (a node then returns at once).
+    #[inline]
+    fn tick(&mut self) -> bool {
         self.nodes += 1;
         // The first node looks too, so a search started after the deadline does nothing.
         if !self.halted && self.nodes % CLOCK_INTERVAL == 1 {
             self.halted = self.limits.halt().is_some();
         }
+        self.halted
     }
 
     /// The value for the side that made `taken` on `board` (ours), `plies` further plies deep;
@@ -397,8 +400,7 @@ impl Run<'_, '_> {
         alpha: i32,
         beta: i32,
     ) -> i32 {
-        self.tick();
-        if self.halted {
+        if self.tick() {
             return 0;
         }
         let mover = board.turn();
@@ -552,13 +554,8 @@ impl Run<'_, '_> {
         evasions: u32,
     ) -> i32 {
         let mover = board.turn();
-        let in_check = board.king_attacked(mover);
+        let (mut best, in_check) = stand_pat(board, ply);
         let evade = in_check && evasions > 0;
-        let mut best = if in_check {
-            -(MATE - ply as i32 - 2)
-        } else {
-            evaluate(board, mover)
-        };
         if best >= beta {
             return best;
         }
@@ -577,8 +574,7 @@ impl Run<'_, '_> {
             }
         }
         while let Some(mv) = ordered.next_best() {
-            self.tick();
-            if self.halted {
+            if self.tick() {
                 return 0;
             }
             let mut child = board.clone();
@@ -679,6 +675,20 @@ fn attacker_value(board: &Board, mv: Move) -> i32 {
         .map_or(0, |p| PIECE_VALUES[p.piece_type.index()])
 }
 
+/// Where a capture search at `ply` starts, and whether the mover is in check: the static
+/// evaluation, or in check (every reply must answer it) a mate two plies on, which an evasion
+/// can only improve.
+fn stand_pat(board: &Board, ply: u32) -> (i32, bool) {
+    let mover = board.turn();
+    let in_check = board.king_attacked(mover);
+    let floor = if in_check {
+        -(MATE - ply as i32 - 2)
+    } else {
+        evaluate(board, mover)
+    };
+    (floor, in_check)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -708,13 +718,8 @@ mod tests {
 
     fn capture_minimax(board: &Board, list: &MoveList, ply: u32, evasions: u32) -> i32 {
         let mover = board.turn();
-        let in_check = board.king_attacked(mover);
+        let (mut best, in_check) = stand_pat(board, ply);
         let evade = in_check && evasions > 0;
-        let mut best = if in_check {
-            -(MATE - ply as i32 - 2)
-        } else {
-            evaluate(board, mover)
-        };
         for &mv in list.iter().filter(|m| evade || is_capture(board, **m)) {
             let mut child = board.clone();
             child.push(Some(mv));

@@ -9,6 +9,26 @@ use crate::pool;
 
 use super::SearchError;
 
+/// A setting chosen by name: `NAMES` (what Python shows, in the variants' order), `from_name`
+/// (refusing any other name, listing the choices) and `name`.
+macro_rules! named_choices {
+    ($ty:ident, $setting:literal, [$($variant:ident => $name:literal),+ $(,)?]) => {
+        impl $ty {
+            pub const NAMES: [&'static str; [$($name),+].len()] = [$($name),+];
+
+            pub fn from_name(name: &str) -> Result<$ty, SearchError> {
+                from_name($setting, name, &Self::NAMES, &[$($ty::$variant),+])
+            }
+
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $name,)+
+                }
+            }
+        }
+    };
+}
+
 /// Which tables the search keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -24,18 +44,14 @@ pub enum Mode {
     ExactAndSketch,
 }
 
+named_choices!(Mode, "mode", [
+    None => "none",
+    Exact => "exact",
+    Sketch => "sketch",
+    ExactAndSketch => "exact+sketch",
+]);
+
 impl Mode {
-    pub const NAMES: [&'static str; 4] = ["none", "exact", "sketch", "exact+sketch"];
-    const ALL: [Mode; 4] = [Mode::None, Mode::Exact, Mode::Sketch, Mode::ExactAndSketch];
-
-    pub fn from_name(name: &str) -> Result<Mode, SearchError> {
-        from_name("mode", name, &Self::NAMES, &Self::ALL)
-    }
-
-    pub fn name(self) -> &'static str {
-        Self::NAMES[Self::ALL.iter().position(|&m| m == self).unwrap_or(0)]
-    }
-
     pub fn uses_exact_table(self) -> bool {
         matches!(self, Mode::Exact | Mode::ExactAndSketch)
     }
@@ -64,23 +80,12 @@ pub enum LeafMode {
     Uci,
 }
 
-impl LeafMode {
-    pub const NAMES: [&'static str; 4] = ["static", "exchange", "king_safety", "uci"];
-    const ALL: [LeafMode; 4] = [
-        LeafMode::Static,
-        LeafMode::Exchange,
-        LeafMode::KingSafety,
-        LeafMode::Uci,
-    ];
-
-    pub fn from_name(name: &str) -> Result<LeafMode, SearchError> {
-        from_name("leaf", name, &Self::NAMES, &Self::ALL)
-    }
-
-    pub fn name(self) -> &'static str {
-        Self::NAMES[Self::ALL.iter().position(|&m| m == self).unwrap_or(0)]
-    }
-}
+named_choices!(LeafMode, "leaf", [
+    Static => "static",
+    Exchange => "exchange",
+    KingSafety => "king_safety",
+    Uci => "uci",
+]);
 
 /// How our sense is chosen inside the tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,18 +101,11 @@ pub enum SenseMode {
     Finest,
 }
 
-impl SenseMode {
-    pub const NAMES: [&'static str; 3] = ["search", "min_size", "finest"];
-    const ALL: [SenseMode; 3] = [SenseMode::Search, SenseMode::MinSize, SenseMode::Finest];
-
-    pub fn from_name(name: &str) -> Result<SenseMode, SearchError> {
-        from_name("sense_mode", name, &Self::NAMES, &Self::ALL)
-    }
-
-    pub fn name(self) -> &'static str {
-        Self::NAMES[Self::ALL.iter().position(|&m| m == self).unwrap_or(0)]
-    }
-}
+named_choices!(SenseMode, "sense_mode", [
+    Search => "search",
+    MinSize => "min_size",
+    Finest => "finest",
+]);
 
 /// How a sketch table entry's Jaccard estimate becomes the probability that it bounds a set (see
 /// `sketch_bounds`). An entry with the set's own id is always used exactly, whatever the rule.
@@ -123,18 +121,10 @@ pub enum BoundRule {
     Point,
 }
 
-impl BoundRule {
-    pub const NAMES: [&'static str; 2] = ["wilson", "point"];
-    const ALL: [BoundRule; 2] = [BoundRule::Wilson, BoundRule::Point];
-
-    pub fn from_name(name: &str) -> Result<BoundRule, SearchError> {
-        from_name("bound_rule", name, &Self::NAMES, &Self::ALL)
-    }
-
-    pub fn name(self) -> &'static str {
-        Self::NAMES[Self::ALL.iter().position(|&m| m == self).unwrap_or(0)]
-    }
-}
+named_choices!(BoundRule, "bound_rule", [
+    Wilson => "wilson",
+    Point => "point",
+]);
 
 fn from_name<T: Copy>(
     setting: &str,

@@ -65,6 +65,8 @@ struct Finished {
 /// What one iteration (one depth) of the root search gave.
 #[derive(Default)]
 struct Iteration {
+    /// Its depth (our moves).
+    depth: u32,
     finished: Vec<Finished>,
     stats: SearchStats,
     aborted: bool,
@@ -164,7 +166,10 @@ impl Root<'_> {
     fn run(&self, order: &[usize], threads: usize) -> Result<Iteration, SearchError> {
         let next = AtomicUsize::new(0);
         let abandon = AtomicBool::new(false);
-        let iteration = Mutex::new(Iteration::default());
+        let iteration = Mutex::new(Iteration {
+            depth: self.depth,
+            ..Iteration::default()
+        });
         if threads == 1 {
             self.work(order, &next, &abandon, &iteration);
         } else {
@@ -213,7 +218,7 @@ pub(super) fn run(
             best: AtomicI32::new(-INFINITY),
         };
         let iteration = root.run(&deepening.order, shared.config.threads)?;
-        if !deepening.take(shared.config, &requests, current, iteration, stop)? {
+        if !deepening.take(shared.config, &requests, iteration, stop)? {
             break;
         }
     }
@@ -256,17 +261,17 @@ impl Deepening {
         }
     }
 
-    /// Takes the iteration of depth `current` in: its statistics and finished requests, and its
+    /// Takes an iteration in: its statistics and finished requests, and its
     /// values when it completed. Whether deepening goes on (false once an iteration was
     /// abandoned); an engine's failure or a stop is the search's error.
     fn take(
         &mut self,
         config: &RbcSearchConfig,
         requests: &[Option<Move>],
-        current: u32,
         iteration: Iteration,
         stop: &Stop,
     ) -> Result<bool, SearchError> {
+        let current = iteration.depth;
         self.stats.add(&iteration.stats);
         let mut values = vec![None; requests.len()];
         let mut nodes = vec![0; requests.len()];

@@ -89,12 +89,8 @@ pub struct SearchStats {
 
 impl SearchStats {
     pub(crate) fn add(&mut self, other: &SearchStats) {
-        self.nodes += other.nodes;
-        self.leaf_evaluations += other.leaf_evaluations;
-        self.bounds_used += other.bounds_used;
-        self.bound_cutoffs += other.bound_cutoffs;
-        self.table_hits += other.table_hits;
-        self.reply_table_hits += other.reply_table_hits;
+        crate::add_fields!(self, other;
+            nodes, leaf_evaluations, bounds_used, bound_cutoffs, table_hits, reply_table_hits);
     }
 }
 

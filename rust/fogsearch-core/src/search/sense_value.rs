@@ -21,6 +21,16 @@ pub struct SenseValues {
     pub by_square: Vec<(Square, f64)>,
 }
 
+impl SenseValues {
+    /// The value after sensing at `square`; `None` for a square outside b2..g7.
+    pub fn at(&self, square: Square) -> Option<f64> {
+        self.by_square
+            .iter()
+            .find(|(s, _)| *s == square)
+            .map(|&(_, v)| v)
+    }
+}
+
 /// See the module documentation. `boards` and `requests` must not be empty.
 pub fn sense_values(boards: &[Board], requests: &[Option<Move>], leaf: LeafMode) -> SenseValues {
     let outcomes = request_outcomes(boards, requests, leaf, false);
@@ -173,13 +183,9 @@ mod tests {
         let values = decision_sense_values(&boards(), &utilities, &[1.0, 1.0], 1.0).unwrap();
         assert_eq!(values.unsensed, 0.0);
         let at = |name: &str| {
-            let square = crate::chess::parse_square(name).unwrap();
             values
-                .by_square
-                .iter()
-                .find(|(s, _)| *s == square)
+                .at(crate::chess::parse_square(name).unwrap())
                 .unwrap()
-                .1
         };
         assert_eq!(at("e7"), 100.0);
         assert_eq!(at("b2"), 0.0);

@@ -435,13 +435,9 @@ fn sensing_where_a_check_may_be_is_worth_a_king() {
     ]);
     let values = sense_values(&set, None, LeafMode::Static).unwrap();
     let at = |name: &str| {
-        let square = crate::chess::parse_square(name).unwrap();
         values
-            .by_square
-            .iter()
-            .find(|(s, _)| *s == square)
+            .at(crate::chess::parse_square(name).unwrap())
             .unwrap()
-            .1
     };
     // Without a sense one board in four loses the king.
     assert!(values.unsensed < -f64::from(MATE) / 4.0 + 1000.0);

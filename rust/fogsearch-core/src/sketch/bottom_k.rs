@@ -184,10 +184,8 @@ impl BottomKMinHash {
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        Encoder::new(MAGIC, 3 + self.values.len())
-            .u64(self.k as u64)
-            .u64(self.seed)
-            .u64(self.values.len() as u64)
+        let header = [self.k as u64, self.seed, self.values.len() as u64];
+        Encoder::with_header(MAGIC, &header, self.values.len())
             .u64s(&self.values)
             .finish()
     }

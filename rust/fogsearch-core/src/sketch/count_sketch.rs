@@ -187,20 +187,30 @@ impl CountSketch {
         }
     }
 
-    /// Records a batch's total weight magnitude in the bound when every counter then stays within
-    /// the limit, and says whether it did (then the batch may go through the clamp-free
-    /// [`update_and_estimate_clamp_free`](Self::update_and_estimate_clamp_free)).
-    pub(crate) fn reserve_clamp_free(&mut self, magnitude: u64) -> bool {
-        let bound = self.magnitude_bound.saturating_add(magnitude);
+    /// Checks a batch (`weights`, when given, one per key) and records its total weight
+    /// magnitude in the bound when every counter then stays within the limit; says whether it did
+    /// (then the batch may go through the clamp-free
+    /// [`update_and_estimate_clamp_free`](Self::update_and_estimate_clamp_free)). The bound is
+    /// checked once for the whole batch: per key, its bookkeeping cost a third of the update's
+    /// throughput.
+    pub(crate) fn reserve_batch(
+        &mut self,
+        keys: &[u64],
+        weights: Option<&[i64]>,
+    ) -> Result<bool, SketchError> {
+        check_batch(keys, weights)?;
+        let bound = self
+            .magnitude_bound
+            .saturating_add(batch_magnitude(keys.len(), weights));
         let clamp_free = bound <= COUNTER_LIMIT as u64;
         if clamp_free {
             self.magnitude_bound = bound;
         }
-        clamp_free
+        Ok(clamp_free)
     }
 
     /// [`update_and_estimate_at`](Self::update_and_estimate_at) for a key whose weight is part of
-    /// a batch [`reserve_clamp_free`](Self::reserve_clamp_free) accepted.
+    /// a batch [`reserve_batch`](Self::reserve_batch) accepted.
     #[inline]
     pub(crate) fn update_and_estimate_clamp_free(
         &mut self,
@@ -264,10 +274,7 @@ impl CountSketch {
         keys: &[u64],
         weights: Option<&[i64]>,
     ) -> Result<(), SketchError> {
-        check_batch(keys, weights)?;
-        // The bound is checked once for the whole batch: per key, its bookkeeping cost a third
-        // of the update's throughput.
-        let clamp_free = self.reserve_clamp_free(batch_magnitude(keys.len(), weights));
+        let clamp_free = self.reserve_batch(keys, weights)?;
         match (weights, clamp_free) {
             (None, true) => keys.iter().for_each(|&key| self.add::<false>(key, 1)),
             (None, false) => keys.iter().for_each(|&key| self.update(key, 1)),
@@ -382,10 +389,8 @@ impl CountSketch {
 
     /// The compact byte form (see `encoding`).
     pub fn to_bytes(&self) -> Vec<u8> {
-        Encoder::new(MAGIC, 3 + self.counters.len())
-            .u64(self.width as u64)
-            .u64(self.depth as u64)
-            .u64(self.seed)
+        let header = [self.width as u64, self.depth as u64, self.seed];
+        Encoder::with_header(MAGIC, &header, self.counters.len())
             .i64s(&self.counters)
             .finish()
     }
@@ -424,7 +429,7 @@ impl CountSketch {
 }
 
 /// A batch's weights, when given, are one a key.
-pub(crate) fn check_batch(keys: &[u64], weights: Option<&[i64]>) -> Result<(), SketchError> {
+fn check_batch(keys: &[u64], weights: Option<&[i64]>) -> Result<(), SketchError> {
     match weights {
         Some(weights) if weights.len() != keys.len() => Err(SketchError::LengthMismatch {
             keys: keys.len(),
@@ -435,7 +440,7 @@ pub(crate) fn check_batch(keys: &[u64], weights: Option<&[i64]>) -> Result<(), S
 }
 
 /// The total magnitude of a batch's weights (one each when `weights` is `None`), saturating.
-pub(crate) fn batch_magnitude(keys: usize, weights: Option<&[i64]>) -> u64 {
+fn batch_magnitude(keys: usize, weights: Option<&[i64]>) -> u64 {
     weights.map_or(keys as u64, |weights| {
         weights
             .iter()

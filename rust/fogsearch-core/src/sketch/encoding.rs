@@ -20,6 +20,14 @@ impl Encoder {
         Encoder { bytes }
     }
 
+    /// A sketch's byte form up to its payload: the magic, the version and the `header` words
+    /// (its shape and seed), with room for `payload_words` more.
+    pub(crate) fn with_header(magic: &[u8; 4], header: &[u64], payload_words: usize) -> Self {
+        let mut encoder = Encoder::new(magic, header.len() + payload_words);
+        encoder.u64s(header);
+        encoder
+    }
+
     pub(crate) fn u64(&mut self, value: u64) -> &mut Self {
         self.bytes.extend_from_slice(&value.to_le_bytes());
         self

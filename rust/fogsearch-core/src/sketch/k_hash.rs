@@ -154,9 +154,7 @@ impl KHashMinHash {
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        Encoder::new(MAGIC, 2 + self.k)
-            .u64(self.k as u64)
-            .u64(self.seed)
+        Encoder::with_header(MAGIC, &[self.k as u64, self.seed], self.k)
             .u64s(&self.minima)
             .finish()
     }

@@ -30,9 +30,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::count_sketch::{
-    batch_magnitude, check_batch, check_count_sketch_shape, Cells, CountSketch, MAX_DEPTH,
-};
+use super::count_sketch::{check_count_sketch_shape, Cells, CountSketch, MAX_DEPTH};
 use super::encoding::{corrupt, Decoder, Encoder};
 use super::error::{try_zeroed, Limit, SketchError};
 use super::hashing::mix64;
@@ -287,7 +285,7 @@ impl TopK {
     }
 
     /// The update, with the sketch's counters clamp-free when `RESERVED` (the batch's magnitude
-    /// was reserved by [`CountSketch::reserve_clamp_free`]).
+    /// was reserved by [`CountSketch::reserve_batch`]).
     #[inline(always)]
     fn update_tracking<const RESERVED: bool>(
         &mut self,
@@ -362,11 +360,8 @@ impl TopK {
         keys: &[u64],
         weights: Option<&[i64]>,
     ) -> Result<(), SketchError> {
-        check_batch(keys, weights)?;
         // As in `CountSketch::update_many`: one check of the counters' bound for the batch.
-        let reserved = self
-            .sketch
-            .reserve_clamp_free(batch_magnitude(keys.len(), weights));
+        let reserved = self.sketch.reserve_batch(keys, weights)?;
         let weight = |i: usize| weights.map_or(1, |weights| weights[i]);
         if reserved {
             for (i, &key) in keys.iter().enumerate() {
