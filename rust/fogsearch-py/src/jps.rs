@@ -396,12 +396,12 @@ fn joint_policy_search<'py>(
     })?
     .map_err(jps_error)?;
     let out = PyDict::new(py);
+    out.set_item("initial_value", outcome.initial_value())?;
+    out.set_item("iterations", outcome.iterations())?;
     out.set_item("policy", array(py, outcome.policy))?;
     out.set_item("value", outcome.value)?;
-    out.set_item("initial_value", outcome.initial_value)?;
     out.set_item("history", outcome.history)?;
     out.set_item("predicted", outcome.predicted)?;
-    out.set_item("iterations", outcome.iterations)?;
     out.set_item("improvements", outcome.improvements)?;
     out.set_item("stats", stats_dict(py, &outcome.stats)?)?;
     Ok(out)

@@ -184,9 +184,9 @@ pub fn run_seed(
         };
         let outcome = joint_policy_search(tree, start, &search_config(settings, seed), stop)?;
         searches.push(SearchRun {
-            start_value: outcome.initial_value,
+            start_value: outcome.initial_value(),
             value: outcome.value,
-            iterations: outcome.iterations,
+            iterations: outcome.iterations(),
             improvements: outcome.improvements,
             stats: outcome.stats,
         });

@@ -116,14 +116,25 @@ pub struct JpsOutcome {
     /// The final policy (full-state) or the best iterate (sample-based).
     pub policy: JointPolicy,
     pub value: f64,
-    pub initial_value: f64,
     /// The value of `sigma` at the start of each iteration, then of the final policy.
     pub history: Vec<f64>,
-    /// The gain each iteration's search predicted for the chain it found (0: none).
+    /// The gain each iteration's search predicted for the chain it found (0: none): one entry
+    /// per iteration run.
     pub predicted: Vec<f64>,
-    pub iterations: u32,
     pub improvements: u32,
     pub stats: JpsSearchStats,
+}
+
+impl JpsOutcome {
+    /// The value of the starting policy.
+    pub fn initial_value(&self) -> f64 {
+        self.history[0]
+    }
+
+    /// The iterations run (each searched once for a chain).
+    pub fn iterations(&self) -> u32 {
+        self.predicted.len() as u32
+    }
 }
 
 /// Called with every chain examined and its predicted value change.
@@ -200,7 +211,6 @@ pub fn joint_policy_search(
     let mut predicted = Vec::new();
     let mut stats = JpsSearchStats::default();
     let mut best: Option<(f64, JointPolicy)> = None;
-    let mut iterations = 0;
     let mut improvements = 0;
     for _ in 0..config.iterations {
         if stop.requested() {
@@ -232,7 +242,6 @@ pub fn joint_policy_search(
             Some(k) => searcher.sample(&starts, k, &mut sample_rng),
             None => searcher.activate_all(),
         }
-        iterations += 1;
         let step = searcher.search(&starts, config.depth)?;
         stats.add(&step.stats);
         predicted.push(step.gain);
@@ -249,7 +258,6 @@ pub fn joint_policy_search(
     searcher.evaluate();
     let final_value = searcher.sweep.root_value();
     history.push(final_value);
-    let initial_value = history[0];
     let (value, policy) = match best {
         Some((b, p)) if config.samples.is_some() && b > final_value => (b, p),
         _ => (final_value, searcher.policy),
@@ -257,10 +265,8 @@ pub fn joint_policy_search(
     Ok(JpsOutcome {
         policy,
         value,
-        initial_value,
         history,
         predicted,
-        iterations,
         improvements,
         stats,
     })
@@ -878,7 +884,7 @@ mod tests {
             seed: 9,
         };
         let c = joint_policy_search(tree, &start, &sampled, &NEVER).unwrap();
-        assert_eq!(c.iterations, 40);
+        assert_eq!(c.iterations(), 40);
         let best = c.history.iter().copied().fold(f64::MIN, f64::max);
         assert_eq!(c.value, best);
         assert!((naive_value(tree, &c.policy) - best).abs() < 1e-9);
