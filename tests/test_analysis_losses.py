@@ -220,17 +220,3 @@ def test_a_game_read_from_a_tournament_database_with_its_stored_log(tmp_path, ca
     assert json.loads(capsys.readouterr().out) == from_files
     assert main(["losses", "99", "--db", str(db)]) == 2
     assert "no game with id 99" in capsys.readouterr().err
-
-
-def test_a_threat_weight_raises_the_weight_of_a_pawn_push_against_the_knight():
-    # StrangeFish2's line against the bot as Black: 1. e4 Nf6 2. e5 e6 3. exf6. Black never
-    # senses, so its set after 2. e5 holds every pair of White moves; the push that attacks the
-    # knight is one quiet move among many to a material-only model.
-    history = scripted_game(["e2e4", "e4e5", "e5f6"], ["g8f6", "e7e6", "a7a6"])
-    weight = {
-        threat: next(
-            row for row in losses(history, chess.BLACK, opponent_model=(200.0, 0.1, threat))
-        ).belief.reply_weight
-        for threat in (0.0, 2.0)
-    }
-    assert weight[2.0] > 3 * weight[0.0]

@@ -83,10 +83,6 @@ from fogsearch.search import MAX_DEPTH, SearchConfig
             lambda: FogsearchBotConfig(opponent=OpponentModel(opponent_uniform_share=-0.1)),
             "opponent_uniform_share",
         ),
-        (
-            lambda: FogsearchBotConfig(opponent=OpponentModel(opponent_threat_weight=10.5)),
-            "opponent_threat_weight",
-        ),
         (lambda: ClockPlan(plan_turns=0), "plan_turns"),
         (lambda: ClockPlan(min_turns_left=0), "min_turns_left"),
         (lambda: ClockPlan(hard_turn_factor=0.5), "hard_turn_factor"),

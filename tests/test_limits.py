@@ -17,7 +17,6 @@ def test_the_table_names_each_limit_the_modules_export():
         "uci_depth",
         "uci_nodes",
         "perft_depth",
-        "threat_weight",
     }
     assert LIMITS["search_depth"] == search.MAX_DEPTH
     assert LIMITS["board_plies"] == search.MAX_BOARD_PLIES

@@ -4,7 +4,6 @@ the accessors, and bad input."""
 import copy
 import gzip
 import json
-import math
 import pickle
 import threading
 import time
@@ -16,7 +15,6 @@ import pytest
 from rbc_reference import ReferenceTracker, position_key
 from reconchess.history import GameHistoryDecoder
 
-from fogsearch.limits import MAX_THREAT_WEIGHT
 from fogsearch.rbc import (
     SENSE_SQUARES,
     BoardSet,
@@ -325,7 +323,7 @@ def test_weights_are_uniform_without_a_model_and_follow_free_captures_with_one()
     plain = BoardSet(chess.WHITE, [fen])
     modelled = BoardSet(chess.WHITE, [fen])
     modelled.set_opponent_model(100.0, 0.1)
-    assert modelled.opponent_model == (100.0, 0.1, 0.0)
+    assert modelled.opponent_model == (100.0, 0.1)
     for board_set in (plain, modelled):
         board_set.handle_opponent_move_result(True, chess.D2)
     assert len(plain) == len(modelled) == 1
@@ -348,40 +346,8 @@ def test_weights_are_uniform_without_a_model_and_follow_free_captures_with_one()
     assert np.allclose(quiet.weights(), 1 / len(quiet))
 
 
-AFTER_E4_NF6 = "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2"
-"""1. e4 Nf6, White to move: e4-e5 attacks the knight (StrangeFish2's line against the bot)."""
-
-
-def _weight_of(board_set: BoardSet, fen_prefix: str) -> float:
-    return next(
-        w
-        for f, w in zip(board_set.fens(), board_set.weights(), strict=True)
-        if f.startswith(fen_prefix)
-    )
-
-
-@pytest.mark.parametrize("threat_weight", [0.0, 1.0, 2.0])
-def test_a_threat_weight_makes_a_pawn_push_against_a_knight_likelier(threat_weight):
-    board_set = BoardSet(chess.BLACK, [AFTER_E4_NF6])
-    board_set.set_opponent_model(200.0, 0.0, threat_weight)
-    board_set.handle_opponent_move_result(False, None)
-    pushed = _weight_of(board_set, "rnbqkb1r/pppppppp/5n2/4P3/8/8/PPPP1PPP")
-    quiet = _weight_of(board_set, "rnbqkb1r/pppppppp/5n2/8/3PP3/8/PPP2PPP")  # d4: no threat
-    # The knight is guarded by the g7 pawn: the push threatens 300 - 100 cp.
-    assert pushed / quiet == pytest.approx(math.exp(threat_weight * 200 / 200), rel=1e-9)
-    assert board_set.opponent_model == (200.0, 0.0, threat_weight)
-    restored = pickle.loads(pickle.dumps(board_set))
-    assert restored.opponent_model == board_set.opponent_model
-    assert np.allclose(restored.weights(), board_set.weights(), rtol=1e-12, atol=0)
-
-
 def test_a_bad_opponent_model_is_refused():
     board_set = BoardSet(chess.WHITE)
-    for weight in (-0.5, MAX_THREAT_WEIGHT + 0.5):
-        with pytest.raises(ValueError, match="threat_weight"):
-            board_set.set_opponent_model(100.0, 0.1, weight)
-    with pytest.raises(ValueError, match="threat_weight"):
-        board_set.set_opponent_model(100.0, 0.1, "1")
     with pytest.raises(ValueError, match="temperature_cp"):
         board_set.set_opponent_model(0.0)
     with pytest.raises(ValueError, match="uniform_share"):

@@ -7,14 +7,7 @@ from __future__ import annotations
 
 from fogsearch._core import LIMITS, check_limit
 
-__all__ = [
-    "LIMITS",
-    "MAX_THREADS",
-    "MAX_THREAT_WEIGHT",
-    "MAX_UCI_DEPTH",
-    "MAX_UCI_NODES",
-    "checked",
-]
+__all__ = ["LIMITS", "MAX_THREADS", "MAX_UCI_DEPTH", "MAX_UCI_NODES", "checked"]
 
 MAX_THREADS: int = LIMITS["threads"]
 """Worker threads of any call (more threads than cores only add switching)."""
@@ -22,8 +15,6 @@ MAX_UCI_DEPTH: int = LIMITS["uci_depth"]
 """A UCI engine's search depth a position."""
 MAX_UCI_NODES: int = LIMITS["uci_nodes"]
 """A UCI engine's node budget a position."""
-MAX_THREAT_WEIGHT: int = LIMITS["threat_weight"]
-"""The opponent model's weight on threats (:meth:`fogsearch.rbc.BoardSet.set_opponent_model`)."""
 
 
 def checked(setting: str, value: object, limit: str, least: int) -> int:

@@ -110,10 +110,9 @@ class BoardSet:
         """``(square, expected boards left)`` for the 36 non-edge sense squares."""
     def boards_in_check(self) -> int:
         """How many boards have our king in check."""
-    def set_opponent_model(self, model: tuple[float, float, float] | None) -> None:
-        """Keep weights under ``(temperature_cp, uniform_share, threat_weight)`` from now on, or
-        drop them."""
-    def opponent_model(self) -> tuple[float, float, float] | None: ...
+    def set_opponent_model(self, model: tuple[float, float] | None) -> None:
+        """Keep weights under ``(temperature_cp, uniform_share)`` from now on, or drop them."""
+    def opponent_model(self) -> tuple[float, float] | None: ...
     def weights(self) -> npt.NDArray[np.float64]:
         """Each board's probability, in the set's order."""
     def square_distribution(

@@ -18,7 +18,6 @@ from fogsearch.analysis.losses import (
     table,
 )
 from fogsearch.arguments import UsageError, bounded_int, existing_file
-from fogsearch.bot.config import OpponentModel
 from fogsearch.bot.turnlog import read_turn_log
 
 MOST_BOARDS = 50_000_000
@@ -61,34 +60,28 @@ def add_parser(subparsers) -> None:
         "--opponent-model",
         type=opponent_model,
         default=DEFAULT_MODEL,
-        help="the bot's opponent model as TEMPERATURE_CP,UNIFORM_SHARE[,THREAT_WEIGHT], or none "
-        f"(default {','.join(f'{x:g}' for x in DEFAULT_MODEL or ())}, the bot's)",
+        help="the bot's opponent model as TEMPERATURE_CP,UNIFORM_SHARE, or none "
+        f"(default {DEFAULT_MODEL[0]:g},{DEFAULT_MODEL[1]:g}, the bot's)",
     )
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(handler=run)
 
 
-def opponent_model(text: str) -> tuple[float, float, float] | None:
-    """An argparse type: ``none`` or ``TEMPERATURE_CP,UNIFORM_SHARE[,THREAT_WEIGHT]`` within the
-    bot's bounds (:class:`fogsearch.bot.OpponentModel`'s checks)."""
+def opponent_model(text: str) -> tuple[float, float] | None:
+    """An argparse type: ``none`` or ``TEMPERATURE_CP,UNIFORM_SHARE`` within the bot's bounds."""
     if text.strip().lower() == "none":
         return None
     try:
-        parts = [float(part) for part in text.split(",")]
-        if len(parts) not in (2, 3):
-            raise ValueError
+        temperature, share = (float(part) for part in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not TEMPERATURE_CP,UNIFORM_SHARE[,THREAT_WEIGHT] (for example 200,0.1) "
-            "or none"
+            f"{text!r} is not TEMPERATURE_CP,UNIFORM_SHARE (for example 200,0.1) or none"
         ) from None
-    try:
-        model = OpponentModel(*parts).model()
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(f"{text!r}: {e}") from None
-    if model is None:
-        raise argparse.ArgumentTypeError(f"{text!r}: a temperature of 0 is written none")
-    return model
+    if not (1.0 <= temperature <= 100_000.0 and 0.0 <= share <= 1.0):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: the temperature must be in 1..100000 and the share in 0..1"
+        )
+    return temperature, share
 
 
 def _color(history: GameHistory, asked: str | None, logs: dict | None = None) -> chess.Color:

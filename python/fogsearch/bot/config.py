@@ -19,7 +19,7 @@ from typing import Any
 import chess
 
 from fogsearch.arguments import cores
-from fogsearch.limits import MAX_THREADS, MAX_THREAT_WEIGHT, checked
+from fogsearch.limits import MAX_THREADS, checked
 from fogsearch.search import EngineJudge, SearchConfig, SearchError
 from fogsearch.settings import config_from_settings, settings_of
 
@@ -160,28 +160,11 @@ class OpponentModel:
     weighted by how likely the opponent's moves that led to them were, a softmax at this
     temperature over what each move wins at once; 0: every board weighs the same."""
     opponent_uniform_share: float = 0.1
-    opponent_threat_weight: float = 0.0
-    """What a move that threatens one of our pieces from a safe square adds to its score, per
-    centipawn the threat would win. StrangeFish2 pushed e4-e5 against the knight on f6 in every
-    game the bot played as Black, and the boards with the push weighed 5-7 % (bench/NOTEBOOK.md).
-    Under test against 0 (issue 47)."""
 
     def __post_init__(self) -> None:
         _check_number(self, "opponent_uniform_share", 0.0, 1.0)
-        _check_number(self, "opponent_threat_weight", 0.0, MAX_THREAT_WEIGHT)
         if self.opponent_temperature_cp != 0:
             _check_number(self, "opponent_temperature_cp", 1.0, 100_000.0)
-
-    def model(self) -> tuple[float, float, float] | None:
-        """The arguments of :meth:`fogsearch.rbc.BoardSet.set_opponent_model`, or ``None`` when
-        every board weighs the same."""
-        if not self.opponent_temperature_cp:
-            return None
-        return (
-            float(self.opponent_temperature_cp),
-            float(self.opponent_uniform_share),
-            float(self.opponent_threat_weight),
-        )
 
 
 @dataclass(frozen=True)

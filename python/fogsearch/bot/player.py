@@ -111,8 +111,10 @@ class FogsearchBot(Player):
         """The opponent's turn's work for ours (``config.ponder``)."""
 
     def _new_tracker(self) -> Tracker:
-        c = self.config
-        model = c.opponent.model()
+        c, opponent = self.config, self.config.opponent
+        model = None
+        if opponent.opponent_temperature_cp:
+            model = (opponent.opponent_temperature_cp, opponent.opponent_uniform_share)
         bound = c.set_limits.max_tracked_boards
         return Tracker(self.color, bound, self.rng, c.search.threads, model)
 

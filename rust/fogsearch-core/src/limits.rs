@@ -4,19 +4,17 @@
 
 use std::fmt;
 
-use crate::{chess, pool, rbc, search};
+use crate::{chess, pool, search};
 
 /// (name, largest allowed value): worker threads, the information-set search's depth (our moves),
-/// the per-board search's plies, a UCI engine's depth and node budget a position, perft's depth,
-/// the opponent model's threat weight.
-pub const LIMITS: [(&str, u64); 7] = [
+/// the per-board search's plies, a UCI engine's depth and node budget a position, perft's depth.
+pub const LIMITS: [(&str, u64); 6] = [
     ("threads", pool::MAX_THREADS as u64),
     ("search_depth", search::MAX_DEPTH as u64),
     ("board_plies", search::MAX_BOARD_PLIES as u64),
     ("uci_depth", search::MAX_UCI_DEPTH as u64),
     ("uci_nodes", search::MAX_UCI_NODES),
     ("perft_depth", chess::MAX_PERFT_DEPTH as u64),
-    ("threat_weight", rbc::MAX_THREAT_WEIGHT as u64),
 ];
 
 /// A setting outside the range its table bound allows, or a bound the table does not name.

@@ -344,24 +344,24 @@ impl PyBoardSet {
         })
     }
 
-    /// Keeps a weight per board under the opponent model `(temperature_cp, uniform_share,
-    /// threat_weight)` from now on, every board equally likely now; `None` drops the weights.
+    /// Keeps a weight per board under the opponent model `(temperature_cp, uniform_share)` from
+    /// now on, every board equally likely now; `None` drops the weights.
     #[pyo3(signature = (model))]
-    fn set_opponent_model(slf: &Bound<'_, Self>, model: Option<(f64, f64, f64)>) -> PyResult<()> {
+    fn set_opponent_model(slf: &Bound<'_, Self>, model: Option<(f64, f64)>) -> PyResult<()> {
         let model = model
-            .map(|(t, u, w)| OpponentModel::new(t, u)?.with_threat_weight(w))
+            .map(|(t, u)| OpponentModel::new(t, u))
             .transpose()
             .map_err(PyValueError::new_err)?;
         write(slf)?.inner.set_opponent_model(model);
         Ok(())
     }
 
-    /// `(temperature_cp, uniform_share, threat_weight)` of the opponent model, or `None`.
-    fn opponent_model(slf: &Bound<'_, Self>) -> PyResult<Option<(f64, f64, f64)>> {
+    /// `(temperature_cp, uniform_share)` of the opponent model, or `None`.
+    fn opponent_model(slf: &Bound<'_, Self>) -> PyResult<Option<(f64, f64)>> {
         Ok(read(slf)?
             .inner
             .opponent_model()
-            .map(|m| (m.temperature_cp, m.uniform_share, m.threat_weight)))
+            .map(|m| (m.temperature_cp, m.uniform_share)))
     }
 
     /// Each board's probability, in the set's order (equal without a model).

@@ -179,19 +179,13 @@ impl BoardSet {
         for board in &self.boards {
             board.encode_into(&mut out);
         }
-        // Version 2: then 0, or 1 with the model's two settings and a weight per board, or 2
-        // with its three settings (a threat weight) and a weight per board. A model without a
-        // threat weight is written as 1, so that older readers still read it.
+        // Version 2: then 0, or 1 with the model's two settings and a weight per board.
         match &self.weighting {
             None => out.push(0),
             Some((model, weights)) => {
-                let threats = model.threat_weight != 0.0;
-                out.push(if threats { 2 } else { 1 });
+                out.push(1);
                 out.extend_from_slice(&model.temperature_cp.to_le_bytes());
                 out.extend_from_slice(&model.uniform_share.to_le_bytes());
-                if threats {
-                    out.extend_from_slice(&model.threat_weight.to_le_bytes());
-                }
                 for w in weights {
                     out.extend_from_slice(&w.to_le_bytes());
                 }
@@ -530,40 +524,29 @@ impl BoardSet {
     }
 }
 
-/// The weighting encoded after `count` boards: 0, or 1 with the model's two settings, or 2 with
-/// its three, then `count` weights.
+/// The weighting encoded after `count` boards: 0, or 1 with the model and `count` weights.
 fn read_weighting(tail: &[u8], count: usize) -> Result<Option<(OpponentModel, Vec<f64>)>, String> {
     let float = |at: usize| {
         let mut w = [0u8; 8];
         w.copy_from_slice(&tail[at..at + 8]);
         f64::from_le_bytes(w)
     };
-    let settings = match tail.first() {
-        Some(0) if tail.len() == 1 => return Ok(None),
-        Some(&tag @ (1 | 2)) => usize::from(tag) + 1,
-        _ => {
-            return Err(format!(
-                "the weights after {count} boards start with no known tag"
-            ))
+    match tail.first() {
+        Some(0) if tail.len() == 1 => Ok(None),
+        Some(1) if tail.len() as u64 == 17 + 8 * count as u64 => {
+            let model = OpponentModel::new(float(1), float(9))?;
+            let weights: Vec<f64> = (0..count).map(|i| float(17 + 8 * i)).collect();
+            if weights.iter().any(|w| !w.is_finite() || *w < 0.0) {
+                return Err("a weight is negative or not finite".into());
+            }
+            Ok(Some((model, normalised(weights))))
         }
-    };
-    let start = 1 + 8 * settings;
-    if tail.len() as u64 != start as u64 + 8 * count as u64 {
-        return Err(format!(
-            "the weights after {count} boards take {} bytes, not {}",
+        _ => Err(format!(
+            "the weights after {count} boards take {} bytes, neither 1 nor {}",
             tail.len(),
-            start as u64 + 8 * count as u64
-        ));
+            17 + 8 * count as u64
+        )),
     }
-    let mut model = OpponentModel::new(float(1), float(9))?;
-    if settings == 3 {
-        model = model.with_threat_weight(float(17))?;
-    }
-    let weights: Vec<f64> = (0..count).map(|i| float(start + 8 * i)).collect();
-    if weights.iter().any(|w| !w.is_finite() || *w < 0.0) {
-        return Err("a weight is negative or not finite".into());
-    }
-    Ok(Some((model, normalised(weights))))
 }
 
 /// `weights` scaled to sum to 1; equal weights when they sum to 0 (every history was judged

@@ -11,7 +11,7 @@ mod unique;
 pub use board_set::BoardSet;
 pub use distribution::{state_index, SQUARE_STATES};
 pub use error::RbcError;
-pub use opponent_model::{move_score, OpponentModel, MAX_THREAT_WEIGHT};
+pub use opponent_model::{move_score, OpponentModel};
 pub use rules::{
     after_taken_move, capture_square, move_actions, normalize_request, opponent_moves,
     resolve_request, revise_move, revise_request, Resolution,

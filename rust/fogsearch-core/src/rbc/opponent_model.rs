@@ -17,17 +17,10 @@
 //! unlikely). A move that attacks our king scores a bonus on top: in RBC a check we do not see
 //! loses the king next turn, so opponents seek checks even where our pieces could take the
 //! checker (AttackerBot's knight rush, Nh4-f3 into a pawn's attack, was weighed as a knight
-//! thrown away, and the boards with it were left out of those we judged on). With a threat
-//! weight, a move that lands safely and attacks one of our pieces adds that weight times what the
-//! attack would win if we left the piece there: StrangeFish2 pushed e4-e5 against the knight on
-//! f6 in every game the bot played as Black, a quiet move to a material-only score, so the
-//! boards with it weighed 5-7 % and the knight was lost. Scores see the board; what the opponent
-//! knew of it is not modelled.
+//! thrown away, and the boards with it were left out of those we judged on). Scores see the
+//! board; what the opponent knew of it is not modelled.
 
-use crate::chess::{
-    pawn_attacks, piece_attacks, Bitboard, Board, Color, Move, MoveList, PieceType, Square,
-    MATERIAL_POINTS,
-};
+use crate::chess::{Board, Color, Move, MoveList, PieceType, MATERIAL_POINTS};
 
 /// The score of a move that leaves the mover's own king en prise.
 const KING_LEFT_EN_PRISE: f64 = -1000.0;
@@ -37,19 +30,14 @@ const KING_TAKEN: f64 = 2000.0;
 /// piece into a pawn's attack still outscores a quiet move (by 200 cp, 2.7 times as likely at
 /// the bot's 200 cp temperature), and a queen check into our king's reach does not.
 const KING_ATTACKED: f64 = 500.0;
-/// The largest threat weight a model takes.
-pub const MAX_THREAT_WEIGHT: u32 = 10;
 
-/// The softmax temperature, the uniform share and the threat weight of the move model.
+/// The softmax temperature and the uniform share of the move model.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OpponentModel {
     /// Centipawns per unit of log-probability: lower trusts the scores more.
     pub temperature_cp: f64,
     /// The share of each move's probability spread evenly over every move, in [0, 1].
     pub uniform_share: f64,
-    /// What a threat to one of our pieces adds to a move's score, per centipawn the threat would
-    /// win, in [0, `MAX_THREAT_WEIGHT`] (0: threats are not scored).
-    pub threat_weight: f64,
 }
 
 impl OpponentModel {
@@ -68,20 +56,6 @@ impl OpponentModel {
         Ok(OpponentModel {
             temperature_cp,
             uniform_share,
-            threat_weight: 0.0,
-        })
-    }
-
-    /// The model with threats to our pieces scored at `threat_weight`, if it is in bounds.
-    pub fn with_threat_weight(self, threat_weight: f64) -> Result<OpponentModel, String> {
-        if !(0.0..=f64::from(MAX_THREAT_WEIGHT)).contains(&threat_weight) {
-            return Err(format!(
-                "threat_weight must be in [0, {MAX_THREAT_WEIGHT}], got {threat_weight}"
-            ));
-        }
-        Ok(OpponentModel {
-            threat_weight,
-            ..self
         })
     }
 
@@ -95,11 +69,7 @@ impl OpponentModel {
         moves.clear();
         board.pseudo_legal_moves(moves);
         let mut scored: Vec<(Option<Move>, f64)> = std::iter::once((None, 0.0))
-            .chain(
-                moves
-                    .iter()
-                    .map(|&m| (Some(m), scored_move(board, m, self.threat_weight))),
-            )
+            .chain(moves.iter().map(|&m| (Some(m), move_score(board, m))))
             .collect();
         let top = scored
             .iter()
@@ -120,12 +90,6 @@ impl OpponentModel {
 
 /// What `mv` wins at once for the side to move on `board` (see the module documentation).
 pub fn move_score(board: &Board, mv: Move) -> f64 {
-    scored_move(board, mv, 0.0)
-}
-
-/// `move_score` plus `threat_weight` times the threat the moved piece makes from a square where
-/// we cannot take it for less than it is worth.
-fn scored_move(board: &Board, mv: Move, threat_weight: f64) -> f64 {
     let mover = board.turn();
     let them = mover.other();
     if Some(mv.to) == board.king_square(them) {
@@ -167,48 +131,14 @@ fn scored_move(board: &Board, mv: Move, threat_weight: f64) -> f64 {
                 .map_or(0.0, value);
             let defended = (attackers & child.by_color(mover)).any();
             let moved_value = value(landed.piece_type).max(value(moved.piece_type));
-            let lost = if defended {
+            score -= if defended {
                 (moved_value - cheapest).max(0.0)
             } else {
                 moved_value
             };
-            score -= lost;
-            if lost > 0.0 {
-                return score;
-            }
-        }
-        if threat_weight > 0.0 {
-            score += threat_weight * threat(&child, mv.to, landed.piece_type, mover);
         }
     }
     score
-}
-
-/// What the `piece_type` of `mover` on `from` would win by taking one of the other side's pieces
-/// next (the king excluded, whose attack is scored apart): a piece nobody guards is won whole, a
-/// guarded one for its value less the attacker's. The best such capture, or 0.
-fn threat(child: &Board, from: Square, piece_type: PieceType, mover: Color) -> f64 {
-    let value = |p: PieceType| f64::from(MATERIAL_POINTS[p.index()]);
-    let occupied = child.occupied();
-    let reach: Bitboard = if piece_type == PieceType::Pawn {
-        pawn_attacks(mover, from)
-    } else {
-        piece_attacks(piece_type, from, occupied)
-    };
-    let them = mover.other();
-    let targets = reach & child.by_color(them) & !child.pieces_of(PieceType::King, them);
-    targets
-        .filter_map(|sq| {
-            let target = child.piece_at(sq)?.piece_type;
-            let guarded = (child.attackers_to(sq, occupied) & child.by_color(them)).any();
-            let won = if guarded {
-                value(target) - value(piece_type)
-            } else {
-                value(target)
-            };
-            Some(won)
-        })
-        .fold(0.0, f64::max)
 }
 
 #[cfg(test)]
@@ -271,61 +201,6 @@ mod tests {
         assert_eq!(score("h4f3"), KING_ATTACKED - 300.0);
         assert_eq!(score("h4g6"), 0.0);
         assert_eq!(score("h4g2"), 100.0 + KING_ATTACKED - 300.0); // a pawn taken, with check
-    }
-
-    #[test]
-    fn a_threat_from_a_safe_square_adds_what_it_would_win() {
-        let score = |fen: &str, uci: &str, weight: f64| {
-            let board = Board::from_fen(fen).unwrap();
-            scored_move(&board, Move::from_uci(uci).unwrap(), weight)
-        };
-        // 1. e4 Nf6: e5 attacks the knight, which the g7 pawn guards.
-        let line = "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2";
-        assert_eq!(score(line, "e4e5", 0.0), 0.0);
-        assert_eq!(score(line, "e4e5", 1.0), 200.0);
-        assert_eq!(score(line, "e4e5", 2.5), 500.0);
-        assert_eq!(score(line, "d2d4", 2.0), 0.0);
-        // An unguarded rook attacked by a knight is won whole; a guarded pawn attacked by a
-        // knight wins nothing.
-        assert_eq!(
-            score("4k3/8/8/3r4/8/8/8/1N2K3 w - - 0 1", "b1c3", 1.0),
-            500.0
-        );
-        assert_eq!(
-            score("4k3/8/p7/1p6/8/8/8/1N2K3 w - - 0 1", "b1c3", 1.0),
-            0.0
-        );
-        // A knight that lands where a pawn takes it scores its loss, not its threat.
-        let hung = "4k3/8/8/3r4/3p4/8/8/1N2K3 w - - 0 1";
-        assert_eq!(score(hung, "b1c3", 1.0), -300.0);
-        // The king is not a threat target (attacking it is scored apart).
-        assert_eq!(
-            score("8/8/8/8/k7/8/8/1N2K3 w - - 0 1", "b1c3", 1.0),
-            KING_ATTACKED
-        );
-    }
-
-    #[test]
-    fn a_threat_weight_is_bounded_and_survives_bytes() {
-        let model = OpponentModel::new(200.0, 0.1).unwrap();
-        assert!(model.with_threat_weight(-0.1).is_err());
-        assert!(model
-            .with_threat_weight(f64::from(MAX_THREAT_WEIGHT) + 0.1)
-            .is_err());
-        assert!(model.with_threat_weight(f64::NAN).is_err());
-        let threats = model.with_threat_weight(1.5).unwrap();
-        for kept in [model, threats] {
-            let mut set = BoardSet::start(Color::Black);
-            set.set_opponent_model(Some(kept));
-            set.handle_opponent_move_result(false, None).unwrap();
-            let bytes = set.to_bytes();
-            let back = BoardSet::from_bytes(&bytes).unwrap();
-            assert_eq!(back.opponent_model(), Some(kept));
-            assert!(close(&back.weights(), &set.weights()));
-            // A model without threats is written as before (tag 1), so older readers read it.
-            let tag_at = bytes.len() - 8 * set.len() - if kept == model { 17 } else { 25 };
-            assert_eq!(bytes[tag_at], if kept == model { 1 } else { 2 });
-        }
     }
 
     use crate::rbc::BoardSet;
