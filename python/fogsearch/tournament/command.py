@@ -29,6 +29,7 @@ from fogsearch.tournament import (
     standings,
     summary_table,
 )
+from fogsearch.tournament.openings import BOOK_PLIES_WHY, MAX_BOOK_PLIES
 from fogsearch.tournament.report import PLOT_FORMATS, check_plot_path
 from fogsearch.tournament.resume import match_games
 from fogsearch.tournament.schedule import (
@@ -130,6 +131,15 @@ def add_match_arguments(p) -> None:
         help="seconds a call may run past its clock before its player is killed (30)",
     )
     p.add_argument(
+        "--book-plies",
+        type=bounded_int(0, MAX_BOOK_PLIES, BOOK_PLIES_WHY),
+        default=0,
+        metavar="N",
+        help="play the first N half-moves of an opening-book line that each game's seed picks "
+        "(an SPRT pair shares its line, colours swapped): deterministic bots otherwise replay "
+        "the same games (default 0)",
+    )
+    p.add_argument(
         "--in-process",
         action="store_true",
         help="play both players in the game's process (no pinning, pondering or overrun kill)",
@@ -161,6 +171,7 @@ def match_options(args: argparse.Namespace) -> MatchOptions:
         ponder=not args.no_ponder,
         grace_s=args.grace,
         cores_per_player=args.cores_per_player,
+        book_plies=args.book_plies,
     )
 
 

@@ -28,6 +28,7 @@ from fogsearch.tournament.isolation import (
     PlayerProcess,
     RemotePlayer,
 )
+from fogsearch.tournament.openings import BookMove, book_line
 from fogsearch.tournament.schedule import GameTask
 
 CRASH = "CRASH"
@@ -223,9 +224,12 @@ def _play_to_end(
         side = chess.BLACK
         players[chess.BLACK].handle_game_start(chess.BLACK, game.board.copy(), task.white.name)
         game.start()
+        book, ply = book_line(task.seed, task.book_plies), 0
         while not game.is_over():
             side = game.turn
-            play_turn(game, players[side], end_turn_last=True)
+            player = players[side] if ply >= len(book) else BookMove(players[side], book[ply])
+            play_turn(game, player, end_turn_last=True)
+            ply += 1
             if on_turn is not None:
                 on_turn(side, players[side], game)
     except PlayerFailed as exc:

@@ -6,7 +6,9 @@ games of every run (the earlier runs' ids are kept in its configuration, under `
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 
+from fogsearch.tournament.schedule import MatchOptions
 from fogsearch.tournament.store import ResultStore
 
 RUN_ONLY = ("workers", "backend", "resumes")
@@ -14,7 +16,11 @@ RUN_ONLY = ("workers", "backend", "resumes")
 
 
 def _identity(config: dict) -> str:
-    return json.dumps({k: v for k, v in config.items() if k not in RUN_ONLY}, sort_keys=True)
+    kept = {k: v for k, v in config.items() if k not in RUN_ONLY}
+    if "options" in kept:
+        # An option added later (the book) stands at its default in a run stored before it.
+        kept["options"] = {**asdict(MatchOptions()), **kept["options"]}
+    return json.dumps(kept, sort_keys=True)
 
 
 def earlier_runs(store: ResultStore, fmt: str, config: dict) -> list[int]:

@@ -15,6 +15,7 @@ from fogsearch.tournament.clock import (  # noqa: F401 - the clock's bounds, as 
     MIN_SECONDS_PER_PLAYER,
     check_clock,
 )
+from fogsearch.tournament.openings import BOOK_PLIES_WHY, MAX_BOOK_PLIES
 from fogsearch.tournament.players import PlayerSpec
 
 MAX_GAMES_PER_PAIRING = 10_000
@@ -39,6 +40,8 @@ class GameTask:
     """Seconds a call may overrun the mover's clock before its process is killed."""
     cores_per_player: int = 0
     """Cores each player's process is pinned to (0: not pinned)."""
+    book_plies: int = 0
+    """Half-moves of the opening book's line (picked by ``seed``) played for the players."""
 
 
 MAX_GRACE = 3_600.0
@@ -54,6 +57,7 @@ class MatchOptions:
     ponder: bool = True
     grace_s: float = 30.0
     cores_per_player: int = 0
+    book_plies: int = 0
 
     def check(self) -> None:
         if not (isinstance(self.grace_s, (int, float)) and 0 <= self.grace_s <= MAX_GRACE):
@@ -65,6 +69,10 @@ class MatchOptions:
             raise UsageError(f"cores per player must be in 0..{MAX_CORES_PER_PLAYER}")
         if self.cores_per_player and not self.isolated:
             raise UsageError("pinning players to cores needs each in its own process")
+        if isinstance(self.book_plies, bool) or not (
+            isinstance(self.book_plies, int) and 0 <= self.book_plies <= MAX_BOOK_PLIES
+        ):
+            raise UsageError(f"book plies must be in 0..{MAX_BOOK_PLIES} ({BOOK_PLIES_WHY})")
 
     def apply(self, task: GameTask) -> GameTask:
         return replace(
@@ -73,6 +81,7 @@ class MatchOptions:
             ponder=self.ponder,
             grace_s=float(self.grace_s),
             cores_per_player=self.cores_per_player,
+            book_plies=self.book_plies,
         )
 
 

@@ -58,6 +58,9 @@ def _key(config: dict) -> tuple:
         config["seed"],
         config["seconds_per_player"],
         config["seconds_increment"],
+        # A test from the book and one without it play different games; runs before the book
+        # existed had none.
+        config.get("options", {}).get("book_plies", 0),
     )
 
 

@@ -1,0 +1,112 @@
+"""The opening book (``--book-plies N``): games between deterministic bots start from a line the
+game's seed picks, so that a match is not a few games replayed."""
+
+import json
+
+import chess
+import pytest
+from reconchess import GameHistory
+from reconchess.history import GameHistoryDecoder
+
+from fogsearch.arguments import UsageError
+from fogsearch.cli import main
+from fogsearch.tournament import ResultStore
+from fogsearch.tournament.openings import BOOK, MAX_BOOK_PLIES, book_line
+from fogsearch.tournament.players import PlayerSpec
+from fogsearch.tournament.referee import play_game
+from fogsearch.tournament.resume import _identity
+from fogsearch.tournament.schedule import GameTask, MatchOptions
+from fogsearch.tournament.sequential import _key
+
+
+def test_every_line_is_legal_from_the_start_and_distinct():
+    assert len(set(BOOK)) == len(BOOK) >= 30
+    for line in BOOK:
+        board = chess.Board()
+        moves = line.split()
+        assert len(moves) == MAX_BOOK_PLIES
+        for text in moves:
+            move = chess.Move.from_uci(text)
+            assert board.is_legal(move), line
+            board.push(move)
+
+
+def test_the_seed_picks_the_line_and_plies_cut_it():
+    assert book_line(7, 0) == []
+    assert book_line(7, 3) == book_line(7, 4)[:3]
+    assert book_line(7, 4) == book_line(7, 4)
+    picked = {tuple(book_line(seed, MAX_BOOK_PLIES)) for seed in range(300)}
+    assert len(picked) > len(BOOK) * 3 // 4  # seeds spread over the book
+
+
+def _taken_moves(record) -> list[chess.Move | None]:
+    history = json.loads(record.history_json, cls=GameHistoryDecoder)
+    assert isinstance(history, GameHistory)
+    moves = []
+    for turn in history.turns():
+        moves.append(history.taken_move(turn))
+    return moves
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_a_game_from_the_book_plays_its_line_for_both_sides(seed):
+    task = GameTask(
+        0, PlayerSpec("random"), PlayerSpec("random"), seed=seed, seconds_per_player=60,
+        isolated=False, book_plies=4,
+    )  # fmt: skip
+    record = play_game(task)
+    assert record.crashed is None and record.error is None
+    # RandomBot requests a random move: the first four are the book's, the game goes on after.
+    assert _taken_moves(record)[:4] == book_line(seed, 4)
+    assert record.turns > 4
+
+
+def test_without_the_book_the_bots_choose_from_the_start():
+    seed = 3
+    task = GameTask(
+        0, PlayerSpec("random"), PlayerSpec("random"), seed=seed, seconds_per_player=60,
+        isolated=False,
+    )  # fmt: skip
+    assert _taken_moves(play_game(task))[:4] != book_line(seed, 4)
+
+
+@pytest.mark.parametrize("plies", [-1, MAX_BOOK_PLIES + 1, True, 2.0])
+def test_book_plies_are_bounded(plies):
+    with pytest.raises(UsageError, match="book plies"):
+        MatchOptions(book_plies=plies).check()
+
+
+def test_the_cli_refuses_a_longer_book_in_one_line(capsys):
+    code = main(["tournament", "random", "attacker", "--book-plies", str(MAX_BOOK_PLIES + 1)])
+    err = capsys.readouterr().err
+    assert code == 2 and "--book-plies" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_test_from_the_book_is_another_test_and_older_runs_had_none():
+    config = {
+        "players": [{"name": "a"}, {"name": "b"}], "seed": 0, "seconds_per_player": 60.0,
+        "seconds_increment": 1.0, "options": {"cores_per_player": 1, "ponder": True},
+    }  # fmt: skip
+    with_none = {**config, "options": {**config["options"], "book_plies": 0}}
+    with_book = {**config, "options": {**config["options"], "book_plies": 4}}
+    assert _key(config) == _key(with_none) != _key(with_book)
+    assert _identity(config) == _identity(with_none) != _identity(with_book)
+
+
+def test_an_sprt_from_the_book_stores_its_lines(tmp_path, capsys):
+    db = tmp_path / "sprt.sqlite"
+    code = main([
+        "tournament", "random", "attacker", "--sprt", "elo0=0,elo1=50", "--max-pairs", "2",
+        "--seconds", "60", "--workers", "1", "--in-process", "--book-plies", "2",
+        "--db", str(db), "--no-progress",
+    ])  # fmt: skip
+    assert code == 0
+    with ResultStore(db) as store:
+        games = store.games(1)
+        assert store.tournament(1)["config"]["options"]["book_plies"] == 2
+        histories = [store.history_json(game["id"]) for game in games]
+    assert len(games) == 4
+    for game, text in zip(games, histories, strict=True):
+        history = json.loads(text, cls=GameHistoryDecoder)
+        first = [history.taken_move(turn) for turn in list(history.turns())[:2]]
+        assert first == book_line(game["seed"], 2)
