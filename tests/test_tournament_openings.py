@@ -74,6 +74,8 @@ def test_without_the_book_the_bots_choose_from_the_start():
 def test_book_plies_are_bounded(plies):
     with pytest.raises(UsageError, match="book plies"):
         MatchOptions(book_plies=plies).check()
+    with pytest.raises(ValueError, match="book plies"):
+        book_line(0, plies)
 
 
 def test_the_cli_refuses_a_longer_book_in_one_line(capsys):

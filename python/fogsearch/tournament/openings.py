@@ -63,6 +63,8 @@ BOOK: tuple[str, ...] = (
 
 def book_line(seed: int, plies: int) -> list[chess.Move]:
     """The first ``plies`` half-moves of the line that ``seed`` picks (none for 0 plies)."""
+    if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies <= MAX_BOOK_PLIES:
+        raise ValueError(f"book plies must be in 0..{MAX_BOOK_PLIES}, got {plies!r}")
     if not plies:
         return []
     line = BOOK[random.Random(seed).randrange(len(BOOK))]
