@@ -108,6 +108,7 @@ def test_bad_settings_are_refused_when_the_bot_is_configured(build, match):
     [
         lambda v: FogsearchBotConfig(tie_break=TieBreak(tie_margin_cp=v)),
         lambda v: FogsearchBotConfig(opening=OpeningLine(opening_margin_cp=v)),
+        lambda v: FogsearchBotConfig(opening=OpeningLine(opening_safety_cp=v)),
         lambda v: ProgressRule(progress_halfmoves=v),
         lambda v: ProgressRule(progress_margin_cp=v),
         lambda v: ProgressRule(progress_force_halfmoves=v),

@@ -484,7 +484,57 @@ def test_an_opening_request_far_below_the_best_is_left_for_the_search():
     bot = _black_bot("a7a6 b7b6", fens=[queen_en_prise])
     move = bot.choose_move(move_actions(queen_en_prise), 900.0)
     assert move == chess.Move.from_uci("e6d5")
-    assert bot._opening == [] and "opening" not in bot._turn
+    assert bot._opening == [] and bot._turn["opening"] is False
+
+
+AFTER_NF6 = "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2"
+"""1. e4 Nf6 with White's second move still to come: the boards below each play one."""
+SECOND_MOVES = ("e4e5", "g1f3", "d2d3", "h2h3", "a2a3", "g2g3", "b2b3", "c2c3")
+
+
+def _after_second_moves(*moves: str) -> list[str]:
+    fens = []
+    for uci_text in moves:
+        board = chess.Board(AFTER_NF6)
+        board.turn = chess.WHITE
+        board.push_uci(uci_text)
+        fens.append(board.fen())
+    return fens
+
+
+@pytest.mark.parametrize(
+    "safety_cp, e5_among_them, line_played",
+    [
+        (100, False, True),
+        (100, True, False),
+        (100_000, True, True),  # no safety: the line's weighted mean is within its margin
+    ],
+)
+def test_an_opening_request_that_loses_a_piece_on_one_board_is_not_played(
+    safety_cp, e5_among_them, line_played
+):
+    """As against StrangeFish2: after 1. e4 Nf6 2. e5 on one board of eight, 2... e6 loses the
+    knight there, and costs a weighted mean within the line's margin; the line's worst value
+    keeps it from being played, and the request played instead is one that loses no piece."""
+    moves = SECOND_MOVES if e5_among_them else SECOND_MOVES[1:]
+    bot = _black_bot("e7e6 f8e7", fens=_after_second_moves(*moves))
+    bot.config = dataclasses.replace(
+        bot.config, opening=dataclasses.replace(bot.config.opening, opening_safety_cp=safety_cp)
+    )
+    move = bot.choose_move(move_actions(bot.board_set.fen(0)), 900.0)
+    assert (move == chess.Move.from_uci("e7e6")) == line_played, move
+    assert bot._turn["opening"] is line_played
+    if not line_played:
+        for fen in bot.board_set.fens():
+            board = chess.Board(fen)
+            board.push(move)
+            assert not any(
+                _attacked_by_a_pawn(board, sq) for sq in board.pieces(chess.KNIGHT, chess.BLACK)
+            ), (fen, move)
+
+
+def _attacked_by_a_pawn(board: chess.Board, square: chess.Square) -> bool:
+    return any(board.piece_type_at(a) == chess.PAWN for a in board.attackers(chess.WHITE, square))
 
 
 def _fallback_of(search_move) -> tuple[chess.Move | None, FogsearchBot]:

@@ -15,6 +15,7 @@ from fogsearch.bot.requests import (
     own_pawns,
     progress_requests,
     request,
+    safe_requests,
     tied_requests,
     uci,
     undoes,
@@ -100,6 +101,20 @@ def test_an_opening_request_may_stand_below_a_tie_but_never_where_every_request_
     assert nf6 not in tied_requests(values, 50)
     assert opening_candidates(values, 200) == _moves(*values)[:3]
     assert opening_candidates({"g8f6": LOST, "e7e6": LOST - 5}, 200) == []
+
+
+def test_an_opening_request_far_below_the_best_worst_value_is_not_safe():
+    # Turn 2 of the games against StrangeFish2 (1. e4 Nf6 2. e5 on one board of 16): 2... e6
+    # is fifth by the weighted mean, 30 cp below f6e4, but loses the knight on that board.
+    values = {"f6e4": 44, "e7e5": -6, "f6g8": -10, "e7e6": -14, "d7d5": -18}
+    worst = {"f6e4": -209, "e7e5": -188, "f6g8": -37, "e7e6": -188, "d7d5": -188}
+    e6 = chess.Move.from_uci("e7e6")
+    assert e6 in opening_candidates(values, 200)
+    assert e6 not in opening_candidates(values, 200, worst, 100)
+    assert e6 in opening_candidates(values, 200, worst, 151)
+    assert safe_requests(values, worst, 100) == _moves("f6g8")
+    assert safe_requests(values, worst, 160) == _moves(*values)[1:]
+    assert safe_requests(values, None, 0) == _moves(*values)
 
 
 QUIET = "r1bqkb1r/1pp2ppp/2nppn2/p7/8/8/PPPPPPPP/RNBQKBNR b KQkq - {clock} 30"

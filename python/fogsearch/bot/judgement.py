@@ -80,6 +80,13 @@ def request_scores(
     return dict(zip(keys, scores.tolist(), strict=True))
 
 
+def worst_values(table: BoardTable) -> dict[str, int]:
+    """Each request's lowest value over the boards of ``table``, in centipawns (UCI keys,
+    ``"0000"`` for a pass)."""
+    keys = ["0000" if move is None else move.uci() for move in table.requests]
+    return dict(zip(keys, table.values.min(axis=1).tolist(), strict=True))
+
+
 def likeliest_first_table(
     judge: EngineJudge, boards: BoardSet, weights: np.ndarray, threads: int, seconds: float
 ) -> BoardTable:

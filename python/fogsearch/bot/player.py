@@ -24,15 +24,18 @@ from reconchess import Color, GameHistory, Player, Square, WinReason
 
 from fogsearch.bot.clock import decision_hardness, part_budget, set_hardness, turn_budget
 from fogsearch.bot.config import FogsearchBotConfig, opening_moves
-from fogsearch.bot.judgement import likeliest_first_table, request_scores
+from fogsearch.bot.judgement import likeliest_first_table, request_scores, worst_values
 from fogsearch.bot.ponder import IDLE_WAIT_SECONDS, Ponder
 from fogsearch.bot.requests import (
+    LOST,
     best_mean,
     choose_request,
     opening_candidates,
     own_pawns,
     progress_margin,
     progress_requests,
+    safe_requests,
+    uci,
 )
 from fogsearch.bot.sensing import SenseChoice, decision_sense, smallest_expected_set
 from fogsearch.bot.tracker import Tracker
@@ -94,6 +97,8 @@ class FogsearchBot(Player):
         self._opponent_has_moved = False
         self._opening: list[chess.Move] = []
         """The opening requests still to play; emptied once one is not played as requested."""
+        self._worst_values: dict[str, int] | None = None
+        """The last search's worst value of each request over its boards (UCI keys)."""
         self._set_hardness = 0.0
         self._decision_hardness = 0.0
         self._turn_started: float | None = None
@@ -318,6 +323,7 @@ class FogsearchBot(Player):
         self._own_pawns = own_pawns(boards)
         if c.judge == "set":
             move_values, margin = self._set_values(boards, budget), c.tie_break.tie_margin_cp
+            self._worst_values = move_values
         else:
             move_values, margin = self._board_values(boards, weights, budget, started), 0
         self._search_ended = time.monotonic()
@@ -332,10 +338,21 @@ class FogsearchBot(Player):
             )
 
         if self._opening:
-            if self._opening[0] in opening_candidates(move_values, c.opening.opening_margin_cp):
+            line = c.opening
+            playable = opening_candidates(
+                move_values, line.opening_margin_cp, self._worst_values, line.opening_safety_cp
+            )
+            if self._opening[0] in playable:
                 self._turn["opening"] = True
                 return self._opening[0]
-            self._opening = []
+            left_request, self._opening = uci(self._opening[0]), []
+            if left_request in move_values:
+                self._turn["opening"] = False
+                # What made the line's request unsafe makes the best one unsafe as often as not
+                # (2. Nc3 takes on e4 the knight that fled 2. e5): the best of the safe ones.
+                safe = safe_requests(move_values, self._worst_values, line.opening_safety_cp)
+                if max(move_values.values()) > LOST and len(safe) < len(move_values):
+                    return best_mean(safe, lambda _: move_values)
         quiet = max(self.quiet_bound, boards.max_halfmove_clock())
         if quiet >= c.progress.progress_halfmoves:
             pushes = progress_requests(
@@ -387,6 +404,7 @@ class FogsearchBot(Player):
                 threads=c.search.threads,
                 time_limit=left,
             )
+        self._worst_values = worst_values(table)
         scores = request_scores(table, weights, c.mean_weight, set_values, c.king_loss_cp)
         self._turn.update(value=round(max(scores.values())), plies=int(table.plies.min()))
         return {key: round(score) for key, score in scores.items()}

@@ -59,11 +59,29 @@ def tied_requests(move_values: dict[str, int], margin_cp: float) -> list[chess.M
     return [request(text) for text, value in move_values.items() if value >= floor]
 
 
-def opening_candidates(move_values: dict[str, int], margin_cp: float) -> list[chess.Move | None]:
-    """The requests an opening line may play: within ``margin_cp`` of the best one, not losing."""
+def opening_candidates(
+    move_values: dict[str, int],
+    margin_cp: float,
+    worst_values: dict[str, int] | None = None,
+    safety_cp: float = 0.0,
+) -> list[chess.Move | None]:
+    """The requests an opening line may play: within ``margin_cp`` of the best one, not losing,
+    and :func:`safe_requests`."""
     if max(move_values.values()) <= LOST:
         return []
-    return tied_requests(move_values, margin_cp)
+    safe = set(safe_requests(move_values, worst_values, safety_cp))
+    return [m for m in tied_requests(move_values, margin_cp) if m in safe]
+
+
+def safe_requests(
+    move_values: dict[str, int], worst_values: dict[str, int] | None, safety_cp: float
+) -> list[chess.Move | None]:
+    """The requests whose worst value over the boards (``worst_values``) is within ``safety_cp``
+    of the best worst value, in the search's order (every request without ``worst_values``)."""
+    if not worst_values:
+        return [request(text) for text in move_values]
+    floor = max(worst_values.values()) - safety_cp
+    return [request(text) for text in move_values if worst_values.get(text, floor) >= floor]
 
 
 def best_mean(candidates: list[chess.Move | None], means_of: MeansOf) -> chess.Move | None:
