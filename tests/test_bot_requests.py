@@ -115,6 +115,7 @@ def test_an_opening_request_far_below_the_best_worst_value_is_not_safe():
     assert safe_requests(values, worst, 100) == _moves("f6g8")
     assert safe_requests(values, worst, 160) == _moves(*values)[1:]
     assert safe_requests(values, None, 0) == _moves(*values)
+    assert safe_requests(values, worst, None) == _moves(*values)
 
 
 QUIET = "r1bqkb1r/1pp2ppp/2nppn2/p7/8/8/PPPPPPPP/RNBQKBNR b KQkq - {clock} 30"

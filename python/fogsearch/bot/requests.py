@@ -63,7 +63,7 @@ def opening_candidates(
     move_values: dict[str, int],
     margin_cp: float,
     worst_values: dict[str, int] | None = None,
-    safety_cp: float = 0.0,
+    safety_cp: float | None = None,
 ) -> list[chess.Move | None]:
     """The requests an opening line may play: within ``margin_cp`` of the best one, not losing,
     and :func:`safe_requests`."""
@@ -74,11 +74,12 @@ def opening_candidates(
 
 
 def safe_requests(
-    move_values: dict[str, int], worst_values: dict[str, int] | None, safety_cp: float
+    move_values: dict[str, int], worst_values: dict[str, int] | None, safety_cp: float | None
 ) -> list[chess.Move | None]:
     """The requests whose worst value over the boards (``worst_values``) is within ``safety_cp``
-    of the best worst value, in the search's order (every request without ``worst_values``)."""
-    if not worst_values:
+    of the best worst value, in the search's order (every request without ``worst_values`` or
+    ``safety_cp``)."""
+    if not worst_values or safety_cp is None:
         return [request(text) for text in move_values]
     floor = max(worst_values.values()) - safety_cp
     return [request(text) for text in move_values if worst_values.get(text, floor) >= floor]
