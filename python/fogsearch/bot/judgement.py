@@ -66,7 +66,7 @@ def request_scores(
     pass), a lost king worth ``-king_loss_cp``. With ``set_values`` (the information-set search's
     value per request), the minimum is that value's utility for the requests it has."""
     utilities = utility(table.values, king_loss_cp)
-    keys = ["0000" if move is None else move.uci() for move in table.requests]
+    keys = _request_keys(table)
     minimums = None
     if set_values is not None:
         lows = utilities.min(axis=1)
@@ -80,11 +80,15 @@ def request_scores(
     return dict(zip(keys, scores.tolist(), strict=True))
 
 
+def _request_keys(table: BoardTable) -> list[str]:
+    """The table's requests as UCI keys, ``"0000"`` for a pass."""
+    return ["0000" if move is None else move.uci() for move in table.requests]
+
+
 def worst_values(table: BoardTable) -> dict[str, int]:
     """Each request's lowest value over the boards of ``table``, in centipawns (UCI keys,
     ``"0000"`` for a pass)."""
-    keys = ["0000" if move is None else move.uci() for move in table.requests]
-    return dict(zip(keys, table.values.min(axis=1).tolist(), strict=True))
+    return dict(zip(_request_keys(table), table.values.min(axis=1).tolist(), strict=True))
 
 
 def likeliest_first_table(

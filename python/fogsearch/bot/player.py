@@ -352,7 +352,7 @@ class FogsearchBot(Player):
                 # (2. Nc3 takes on e4 the knight that fled 2. e5): the best of the safe ones.
                 safe = safe_requests(move_values, self._worst_values, line.opening_safety_cp)
                 if max(move_values.values()) > LOST and len(safe) < len(move_values):
-                    return best_mean(safe, lambda _: move_values)
+                    return max(safe, key=lambda m: move_values[uci(m)])
         quiet = max(self.quiet_bound, boards.max_halfmove_clock())
         if quiet >= c.progress.progress_halfmoves:
             pushes = progress_requests(
