@@ -29,7 +29,7 @@ from fogsearch.tournament import (
     standings,
     summary_table,
 )
-from fogsearch.tournament.openings import BOOK_PLIES_WHY, MAX_BOOK_PLIES
+from fogsearch.tournament.openings import BOOK_PLIES_WHY, MAX_BOOK_PLIES, load_book
 from fogsearch.tournament.report import PLOT_FORMATS, check_plot_path
 from fogsearch.tournament.resume import match_games
 from fogsearch.tournament.schedule import (
@@ -140,6 +140,13 @@ def add_match_arguments(p) -> None:
         "the same games (default 0)",
     )
     p.add_argument(
+        "--book",
+        metavar="FILE",
+        default=None,
+        help="with --book-plies: the opening lines, one per line in UCI (e2e4 e7e5 ...), "
+        "instead of the built-in 36 (default: those)",
+    )
+    p.add_argument(
         "--in-process",
         action="store_true",
         help="play both players in the game's process (no pinning, pondering or overrun kill)",
@@ -172,6 +179,7 @@ def match_options(args: argparse.Namespace) -> MatchOptions:
         grace_s=args.grace,
         cores_per_player=args.cores_per_player,
         book_plies=args.book_plies,
+        book=None if args.book is None else load_book(args.book),
     )
 
 

@@ -224,7 +224,7 @@ def _play_to_end(
         side = chess.BLACK
         players[chess.BLACK].handle_game_start(chess.BLACK, game.board.copy(), task.white.name)
         game.start()
-        book, ply = book_line(task.seed, task.book_plies), 0
+        book, ply = book_line(task.seed, task.book_plies, task.book), 0
         while not game.is_over():
             side = game.turn
             player = players[side] if ply >= len(book) else BookMove(players[side], book[ply])

@@ -15,7 +15,7 @@ from fogsearch.tournament.clock import (  # noqa: F401 - the clock's bounds, as 
     MIN_SECONDS_PER_PLAYER,
     check_clock,
 )
-from fogsearch.tournament.openings import BOOK_PLIES_WHY, MAX_BOOK_PLIES
+from fogsearch.tournament.openings import BOOK, check_book, check_book_plies
 from fogsearch.tournament.players import PlayerSpec
 
 MAX_GAMES_PER_PAIRING = 10_000
@@ -42,6 +42,8 @@ class GameTask:
     """Cores each player's process is pinned to (0: not pinned)."""
     book_plies: int = 0
     """Half-moves of the opening book's line (picked by ``seed``) played for the players."""
+    book: tuple[str, ...] | None = None
+    """The book's lines (UCI, space-separated); None: the built-in book."""
 
 
 MAX_GRACE = 3_600.0
@@ -58,6 +60,9 @@ class MatchOptions:
     grace_s: float = 30.0
     cores_per_player: int = 0
     book_plies: int = 0
+    book: tuple[str, ...] | None = None
+    """The lines of ``--book FILE`` (:func:`fogsearch.tournament.openings.load_book`); None: the
+    built-in book. Stored with each run, so a test from another book is another test."""
 
     def check(self) -> None:
         if not (isinstance(self.grace_s, (int, float)) and 0 <= self.grace_s <= MAX_GRACE):
@@ -69,10 +74,11 @@ class MatchOptions:
             raise UsageError(f"cores per player must be in 0..{MAX_CORES_PER_PLAYER}")
         if self.cores_per_player and not self.isolated:
             raise UsageError("pinning players to cores needs each in its own process")
-        if isinstance(self.book_plies, bool) or not (
-            isinstance(self.book_plies, int) and 0 <= self.book_plies <= MAX_BOOK_PLIES
-        ):
-            raise UsageError(f"book plies must be in 0..{MAX_BOOK_PLIES} ({BOOK_PLIES_WHY})")
+        if self.book is not None:
+            check_book(self.book)
+        check_book_plies(self.book_plies, BOOK if self.book is None else self.book)
+        if self.book is not None and not self.book_plies:
+            raise UsageError("a book of one's own (--book) needs --book-plies of at least 1")
 
     def apply(self, task: GameTask) -> GameTask:
         return replace(
@@ -82,6 +88,7 @@ class MatchOptions:
             grace_s=float(self.grace_s),
             cores_per_player=self.cores_per_player,
             book_plies=self.book_plies,
+            book=self.book,
         )
 
 

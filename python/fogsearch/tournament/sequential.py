@@ -58,10 +58,16 @@ def _key(config: dict) -> tuple:
         config["seed"],
         config["seconds_per_player"],
         config["seconds_increment"],
-        # A test from the book and one without it play different games; runs before the book
-        # existed had none.
+        # A test from the book and one without it, or from another book, play different games;
+        # runs before the book existed had none, and runs before --book the built-in one.
         config.get("options", {}).get("book_plies", 0),
+        _lines(config.get("options", {}).get("book")),
     )
+
+
+def _lines(book) -> tuple[str, ...] | None:
+    """A stored book (a JSON list) and one given now (a tuple) compare equal."""
+    return None if book is None else tuple(book)
 
 
 def stored_points(store: ResultStore, config: dict) -> dict[int, float]:
