@@ -507,7 +507,7 @@ def _after_second_moves(*moves: str) -> list[str]:
     [
         (100, False, True),
         (100, True, False),
-        (None, True, True),  # no safety (the default): the weighted mean is within the margin
+        (None, True, True),  # no safety: the weighted mean is within the margin
     ],
 )
 def test_an_opening_request_that_loses_a_piece_on_one_board_is_not_played(

@@ -235,13 +235,13 @@ class OpeningLine:
     opening_margin_cp: int = 200
     """The worst case over a set is pessimistic about quiet developing moves, so an opening held to
     ``tie_margin_cp`` would end on its first move."""
-    opening_safety_cp: int | None = None
-    """Given, a line's request is also played only while its worst value over the boards is within
-    this of the best worst value of any request, and leaving the line the bot plays the best of
-    the requests so safe. The margin above is on a weighted mean, in which a piece lost on one
-    board of sixteen costs 20 centipawns, and so the line gave up the knight on f6 to 2. e5 in
-    five of six games against StrangeFish2. ``None`` (the default) until 100 passes its SPRT
-    (bench/NOTEBOOK.md, "2026-11-29 (day)")."""
+    opening_safety_cp: int | None = 100
+    """A line's request is also played only while its worst value over the boards is within this
+    of the best worst value of any request, and leaving the line the bot plays the best of the
+    requests so safe (``None``: no such check). The margin above is on a weighted mean, in which
+    a piece lost on one board of sixteen costs 20 centipawns, and so without the check the line
+    gave up the knight on f6 to 2. e5 in five of six games against StrangeFish2. 100 passed its
+    SPRT against ``None`` from 1. e4 (bench/RESULTS.md, "The opening line's worst board")."""
 
     def __post_init__(self) -> None:
         _check_int(self, "opening_margin_cp", 0)
