@@ -269,7 +269,7 @@ class FogsearchBotConfig:
     information-set search's worst case alone, ties broken by the mean one-reply outcome."""
     mean_weight: float = 1.0
     """In the ``"boards"`` judgement: the weight of the mean over boards; the rest goes to the
-    minimum. The whole weight on the mean measured strongest (bench/RESULTS.md, "The mix of mean
+    minimum. The whole weight on the mean measured strongest (bench/NOTEBOOK.md, "The mix of mean
     and minimum"): at 30 s + 1 s it beat 0.5 by 11-0-1, which beat the minimum alone by 10-1-1.
     What the minimum still did better, vetoing a king lost on an unlikely board, ``king_loss_cp``
     does within the mean."""
