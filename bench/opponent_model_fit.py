@@ -1,0 +1,254 @@
+"""How well the bot's opponent model predicts a real opponent: the mean log-likelihood per move
+of the moves a player took in stored games.
+
+Each of the player's moves is scored on the true board before it, given what its opponent (the
+bot) observed of it: whether and where it took one of the bot's pieces. That is the probability
+the bot's board set gives the true history's board at that step
+(:meth:`fogsearch.rbc.BoardSet.handle_opponent_move_result` with the model's weights), so the
+settings with the highest likelihood weigh the truth highest on average. The core's model is
+scored over a grid of its two settings (``opponent_temperature_cp``,
+``opponent_uniform_share``); a uniform share of 1 is the model-free baseline.
+
+``--what-if`` also scores variants of the move score that the core does not have, re-scored
+here in Python (:func:`what_if_score`), each at the bot's default settings: a check scored
+without the checker's loss (in full or by half), and a threat weight (what a move from a safe
+square threatens to win, times the weight). The base variant is checked against the core on
+every move: the largest difference is printed and must be rounding.
+
+    python bench/opponent_model_fit.py bench/data/strangefish2_v2.sqlite \\
+        bench/data/strangefish2.sqlite --player strangefish2 --what-if
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import math
+import sqlite3
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import chess
+from loss_replay import player_games
+
+from fogsearch._core.rbc import pseudo_legal_moves  # the core's move list, for the softmax's n
+from fogsearch.bot.config import OpponentModel
+from fogsearch.bot.requests import MATERIAL_CP
+from fogsearch.rbc import BoardSet, normalize_fen
+
+TEMPERATURES_CP = (100.0, 150.0, 200.0, 300.0, 400.0, 600.0)
+UNIFORM_SHARES = (0.05, 0.1, 0.2, 0.3)
+DEFAULT_MODEL = (OpponentModel().opponent_temperature_cp, OpponentModel().opponent_uniform_share)
+
+# The core's move-score terms (rust/fogsearch-core/src/rbc/opponent_model.rs), restated for the
+# what-if variants only; the base variant's agreement with the core is checked on every move.
+KING_TAKEN = 2000.0
+KING_LEFT_EN_PRISE = -1000.0
+KING_ATTACKED = 500.0
+
+
+@dataclass(frozen=True)
+class OpponentMove:
+    """One move of the player: the true board before it (its side to move), the move taken
+    (None: a pass) and the capture square the bot observed (None: nothing of the bot's taken)."""
+
+    board: chess.Board
+    taken: chess.Move | None
+    capture_square: chess.Square | None
+    after_fen: str
+
+
+def opponent_moves(paths: list[str], player: str) -> Iterator[OpponentMove]:
+    """Every move ``player`` took in the stored games of ``paths``."""
+    for path in paths:
+        with sqlite3.connect(path) as db:
+            for _, color, _, history in player_games(db, player):
+                for turn in history.turns(color):
+                    if not history.has_move(turn):
+                        continue
+                    board, taken = history.truth_board_before_move(turn), history.taken_move(turn)
+                    if taken is not None and taken.to_square == board.king(not color):
+                        continue  # the king's capture ends the game: no set is updated on it
+                    yield OpponentMove(
+                        board=board,
+                        taken=taken,
+                        capture_square=history.capture_square(turn),
+                        after_fen=normalize_fen(history.truth_fen_after_move(turn)),
+                    )
+
+
+def core_log_likelihood(move: OpponentMove, model: tuple[float, float]) -> float:
+    """The log of the weight the core's board set gives the true board after ``move``, expanded
+    from the true board before it under ``model`` and filtered by the bot's observation."""
+    board_set = BoardSet(not move.board.turn, [move.board.fen()])
+    board_set.set_opponent_model(*model)
+    board_set.handle_opponent_move_result(move.capture_square is not None, move.capture_square)
+    fens = [normalize_fen(fen) for fen in board_set.fens()]
+    return math.log(float(board_set.weights()[fens.index(move.after_fen)]))
+
+
+def _value(piece_type: chess.PieceType) -> float:
+    return float(MATERIAL_CP.get(piece_type, 0))
+
+
+def _material(board: chess.Board, color: chess.Color) -> float:
+    return sum(_value(p.piece_type) for p in board.piece_map().values() if p.color == color)
+
+
+def _king_attacked(board: chess.Board, color: chess.Color) -> bool:
+    king = board.king(color)
+    return king is not None and board.is_attacked_by(not color, king)
+
+
+def _threat(child: chess.Board, square: chess.Square, mover: chess.Color) -> float:
+    """What the piece on ``square`` would win by taking one of the other side's pieces next (the
+    king excluded): an unguarded piece whole, a guarded one less the attacker's value."""
+    attacker = _value(child.piece_type_at(square))
+    best = 0.0
+    for target in child.attacks(square):
+        piece = child.piece_at(target)
+        if piece is None or piece.color == mover or piece.piece_type == chess.KING:
+            continue
+        guarded = bool(child.attackers(not mover, target))
+        best = max(best, _value(piece.piece_type) - (attacker if guarded else 0.0))
+    return best
+
+
+def what_if_score(
+    board: chess.Board, move: chess.Move, check_loss: float = 1.0, threat_weight: float = 0.0
+) -> float:
+    """The core's move score (``check_loss`` 1, ``threat_weight`` 0), with a checking piece's
+    loss counted at ``check_loss`` of itself and, for a move that loses nothing, its threat
+    added at ``threat_weight``."""
+    mover, them = board.turn, not board.turn
+    if move.to_square == board.king(them):
+        return KING_TAKEN
+    moved = board.piece_type_at(move.from_square)
+    child = board.copy(stack=False)
+    child.push(move)
+    score = (_material(board, them) - _material(child, them)) + (
+        _material(child, mover) - _material(board, mover)
+    )
+    if _king_attacked(child, mover):
+        return score + KING_LEFT_EN_PRISE
+    check = _king_attacked(child, them)
+    if check:
+        score += KING_ATTACKED
+    landed = child.piece_type_at(move.to_square)
+    if landed is None or landed == chess.KING:
+        return score
+    takers = child.attackers(them, move.to_square)
+    if takers:
+        # The king takes last: on a defended square it cannot take at all.
+        cheapest = _value(min(child.piece_type_at(square) for square in takers))
+        moved_value = max(_value(landed), _value(moved))
+        defended = bool(child.attackers(mover, move.to_square))
+        lost = max(moved_value - cheapest, 0.0) if defended else moved_value
+        if check:
+            lost *= check_loss
+        if lost > 0:
+            return score - lost
+    return score + threat_weight * _threat(child, move.to_square, mover)
+
+
+def what_if_log_likelihood(
+    move: OpponentMove,
+    score: Callable[[chess.Board, chess.Move], float],
+    model: tuple[float, float],
+) -> float:
+    """The log-probability of ``move`` under the softmax of ``score`` at ``model``, given the
+    bot's observation, as the core forms it (the pass scores 0)."""
+    temperature, uniform = model
+    board = move.board
+    candidates: list[chess.Move | None] = [None] + [
+        chess.Move.from_uci(text) for text in pseudo_legal_moves(board.fen())
+    ]
+    scores = [0.0 if m is None else score(board, m) for m in candidates]
+    top = max(scores)
+    exps = [math.exp((s - top) / temperature) for s in scores]
+    total = sum(exps)
+    probability = [uniform / len(scores) + (1 - uniform) * e / total for e in exps]
+
+    def observed(m: chess.Move | None) -> chess.Square | None:
+        if m is None:
+            return None
+        if board.is_en_passant(m):  # the captured pawn's square, as reconchess reports it
+            return chess.square(chess.square_file(m.to_square), chess.square_rank(m.from_square))
+        return m.to_square if board.piece_at(m.to_square) is not None else None
+
+    seen = sum(
+        p
+        for m, p in zip(candidates, probability, strict=True)
+        if observed(m) == move.capture_square
+    )
+    return math.log(probability[candidates.index(move.taken)] / seen)
+
+
+WHAT_IF = {
+    "the core's score": {},
+    "check scored without the checker's loss": {"check_loss": 0.0},
+    "check with half the checker's loss": {"check_loss": 0.5},
+    "threat weight 0.25": {"threat_weight": 0.25},
+    "threat weight 0.5": {"threat_weight": 0.5},
+    "threat weight 1": {"threat_weight": 1.0},
+    "threat weight 2": {"threat_weight": 2.0},
+}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("databases", nargs="+", help="tournament SQLite files")
+    parser.add_argument("--player", required=True, help="the stored player whose moves are fit")
+    parser.add_argument("--what-if", action="store_true", help="also score the variants")
+    args = parser.parse_args(argv)
+    moves = list(opponent_moves(args.databases, args.player))
+    if not moves:
+        raise SystemExit(f"no stored moves of {args.player!r}")
+    print(f"{len(moves)} moves of {args.player}; mean log-likelihood per move (higher fits better)")
+    print("\n| temperature (cp) | " + " | ".join(f"u = {u}" for u in UNIFORM_SHARES) + " |")
+    print("|---" * (len(UNIFORM_SHARES) + 1) + "|")
+    core = {}
+    for temperature in TEMPERATURES_CP:
+        for uniform in UNIFORM_SHARES:
+            model = (temperature, uniform)
+            core[model] = [core_log_likelihood(m, model) for m in moves]
+        cells = [_mean(core[(temperature, u)]) for u in UNIFORM_SHARES]
+        print(f"| {temperature:.0f} | " + " | ".join(f"{c:+.4f}" for c in cells) + " |")
+    best = max(core, key=lambda model: _mean(core[model]))
+    uniform = _mean([core_log_likelihood(m, (200.0, 1.0)) for m in moves])
+    print(
+        f"\nbest {best}: {_mean(core[best]):+.4f}; the default {DEFAULT_MODEL}: "
+        f"{_mean(core[DEFAULT_MODEL]):+.4f}; uniform (u = 1): {uniform:+.4f}"
+    )
+    if args.what_if:
+        _print_what_if(moves, core[DEFAULT_MODEL])
+
+
+def _print_what_if(moves: list[OpponentMove], core_default: list[float]) -> None:
+    checks = [i for i, m in enumerate(moves) if _gives_check(m)]
+    print(f"\nAt the default {DEFAULT_MODEL}; {len(checks)} of the moves give check.\n")
+    print("| score | mean per move | mean per check |")
+    print("|---|---|---|")
+    for name, settings in WHAT_IF.items():
+        variant = functools.partial(what_if_score, **settings)
+        scored = [what_if_log_likelihood(m, variant, DEFAULT_MODEL) for m in moves]
+        if not settings:
+            gap = max(abs(a - b) for a, b in zip(scored, core_default, strict=True))
+            print(f"<!-- largest difference from the core: {gap:.2e} -->")
+        print(f"| {name} | {_mean(scored):+.4f} | {_mean([scored[i] for i in checks]):+.3f} |")
+
+
+def _gives_check(move: OpponentMove) -> bool:
+    if move.taken is None:
+        return False
+    child = move.board.copy(stack=False)
+    child.push(move.taken)
+    return _king_attacked(child, not move.board.turn)
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else float("nan")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,81 @@
+"""bench/opponent_model_fit.py: its likelihoods against hand counts, its Python re-scoring against
+the core, and a run on the stored StrangeFish2 games."""
+
+import math
+from pathlib import Path
+
+import chess
+import opponent_model_fit as fit
+import pytest
+
+from fogsearch.rbc import normalize_fen
+
+DATA = Path(__file__).parent / "data"
+
+
+def _move(fen: str, uci: str | None) -> fit.OpponentMove:
+    board = chess.Board(fen)
+    taken = None if uci is None else chess.Move.from_uci(uci)
+    after = board.copy()
+    if taken is None:
+        after.push(chess.Move.null())
+    else:
+        after.push(taken)
+    capture = None
+    if taken is not None and board.piece_at(taken.to_square):
+        capture = taken.to_square
+    return fit.OpponentMove(board, taken, capture, normalize_fen(after.fen()))
+
+
+AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+
+
+def test_a_uniform_model_gives_each_of_the_moves_and_the_pass_an_equal_share():
+    # Black after 1. e4: 20 moves and the pass, none a capture, so none is ruled out.
+    move = _move(AFTER_E4, "e7e5")
+    assert fit.core_log_likelihood(move, (200.0, 1.0)) == pytest.approx(-math.log(21))
+    assert fit.what_if_log_likelihood(move, fit.what_if_score, (200.0, 1.0)) == pytest.approx(
+        -math.log(21)
+    )
+
+
+def test_an_observed_capture_leaves_only_the_moves_that_make_it():
+    # 1. e4 d5: White's exd5 is the only move that takes on d5; with the capture observed, its
+    # probability given the observation is 1 under any model.
+    move = _move("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "e4d5")
+    assert move.capture_square == chess.D5
+    for model in [(200.0, 0.1), (100.0, 0.3)]:
+        assert fit.core_log_likelihood(move, model) == pytest.approx(0.0, abs=1e-12)
+        assert fit.what_if_log_likelihood(move, fit.what_if_score, model) == pytest.approx(0.0)
+
+
+def test_the_re_scoring_has_the_core_s_terms():
+    rush = chess.Board("rnbqkb1r/pppppppp/8/8/7n/2N1P3/PPPPNPPP/R1BQKB1R b KQkq - 5 4")
+    # A knight check into a pawn's attack: the check's bonus less the knight.
+    assert fit.what_if_score(rush, chess.Move.from_uci("h4f3")) == fit.KING_ATTACKED - 300
+    assert fit.what_if_score(rush, chess.Move.from_uci("h4f3"), check_loss=0.0) == 500
+    assert fit.what_if_score(rush, chess.Move.from_uci("h4f3"), check_loss=0.5) == 350
+    # 1. e4 Nf6 2. e5 attacks the knight (guarded by g7): a threat of 300 - 100.
+    line = chess.Board("rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2")
+    assert fit.what_if_score(line, chess.Move.from_uci("e4e5")) == 0
+    assert fit.what_if_score(line, chess.Move.from_uci("e4e5"), threat_weight=1.0) == 200
+    # A knight that lands where a pawn takes it scores its loss, not its threat.
+    hung = chess.Board("4k3/8/8/3r4/3p4/8/8/1N2K3 w - - 0 1")
+    assert fit.what_if_score(hung, chess.Move.from_uci("b1c3"), threat_weight=1.0) == -300
+
+
+def test_the_stored_strangefish2_games_fit_and_the_re_scoring_agrees_with_the_core():
+    moves = list(fit.opponent_moves([str(DATA / "strangefish2_v2.sqlite")], "strangefish2"))
+    assert len(moves) > 300
+    sample = moves[::10]
+    core = [fit.core_log_likelihood(m, fit.DEFAULT_MODEL) for m in sample]
+    again = [fit.what_if_log_likelihood(m, fit.what_if_score, fit.DEFAULT_MODEL) for m in sample]
+    assert again == pytest.approx(core, abs=1e-9)
+    # The model predicts StrangeFish2 better than no model at all.
+    uniform = [fit.core_log_likelihood(m, (200.0, 1.0)) for m in sample]
+    assert sum(core) > sum(uniform)
+
+
+def test_an_unknown_player_is_one_line():
+    with pytest.raises(SystemExit, match="no player"):
+        fit.main([str(DATA / "strangefish2_v2.sqlite"), "--player", "nobody"])
