@@ -27,6 +27,7 @@ import math
 import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import chess
 from loss_replay import player_games
@@ -61,7 +62,10 @@ class OpponentMove:
 def opponent_moves(paths: list[str], player: str) -> Iterator[OpponentMove]:
     """Every move ``player`` took in the stored games of ``paths``."""
     for path in paths:
-        with sqlite3.connect(path) as db:
+        if not Path(path).is_file():
+            raise SystemExit(f"no such database: {path}")
+        # Read-only: a mistyped path must not leave an empty database behind.
+        with sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True) as db:
             for _, color, _, history in player_games(db, player):
                 for turn in history.turns(color):
                     if not history.has_move(turn):

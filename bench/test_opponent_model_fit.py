@@ -76,6 +76,10 @@ def test_the_stored_strangefish2_games_fit_and_the_re_scoring_agrees_with_the_co
     assert sum(core) > sum(uniform)
 
 
-def test_an_unknown_player_is_one_line():
+def test_an_unknown_player_or_database_is_one_line_and_creates_nothing(tmp_path):
     with pytest.raises(SystemExit, match="no player"):
         fit.main([str(DATA / "strangefish2_v2.sqlite"), "--player", "nobody"])
+    missing = tmp_path / "missing.sqlite"
+    with pytest.raises(SystemExit, match="no such database"):
+        fit.main([str(missing), "--player", "strangefish2"])
+    assert not missing.exists()
