@@ -35,7 +35,7 @@ from loss_replay import player_games
 from fogsearch._core.rbc import pseudo_legal_moves  # the core's move list, for the softmax's n
 from fogsearch.bot.config import OpponentModel
 from fogsearch.bot.requests import MATERIAL_CP
-from fogsearch.rbc import BoardSet, normalize_fen
+from fogsearch.rbc import BoardSet, capture_square, normalize_fen
 
 TEMPERATURES_CP = (100.0, 150.0, 200.0, 300.0, 400.0, 600.0)
 UNIFORM_SHARES = (0.05, 0.1, 0.2, 0.3)
@@ -174,11 +174,7 @@ def what_if_log_likelihood(
     probability = [uniform / len(scores) + (1 - uniform) * e / total for e in exps]
 
     def observed(m: chess.Move | None) -> chess.Square | None:
-        if m is None:
-            return None
-        if board.is_en_passant(m):  # the captured pawn's square, as reconchess reports it
-            return chess.square(chess.square_file(m.to_square), chess.square_rank(m.from_square))
-        return m.to_square if board.piece_at(m.to_square) is not None else None
+        return None if m is None else capture_square(board, m)[1]
 
     seen = sum(
         p
