@@ -75,7 +75,9 @@ def run_pairing(
             f"match {match.id}: game {played + 1} of {terms.games} is game {game.id}, "
             f"{white} (white) vs {black} (black), {terms.seconds:g} s + {terms.increment:g} s"
         )
-        if not _wait(registry, stop, poll_seconds, None, game_over(game)):
+        # Wait for the store, not the game's flag: the game is marked over before its result is
+        # written, and counting the store then gave the next game the same colours.
+        if not _wait(registry, stop, poll_seconds, None, more_recorded(store, match.id, played)):
             return False
         played = store.match_games_finished(match.id)
     store.finish_match(match.id)
@@ -91,8 +93,9 @@ def run_pairing(
     return True
 
 
-def game_over(game) -> Callable[[], bool]:
-    return lambda: game.finished
+def more_recorded(store, match_id: int, played: int) -> Callable[[], bool]:
+    """Whether the store holds more than ``played`` finished games of the match."""
+    return lambda: store.match_games_finished(match_id) > played
 
 
 def _both_connected(registry: Registry, terms: PairTerms) -> bool:
