@@ -33,6 +33,7 @@ import chess
 from loss_replay import player_games
 
 from fogsearch._core.rbc import pseudo_legal_moves  # the core's move list, for the softmax's n
+from fogsearch.analysis.losses import material
 from fogsearch.bot.config import OpponentModel
 from fogsearch.bot.requests import MATERIAL_CP
 from fogsearch.rbc import BoardSet, capture_square, normalize_fen
@@ -95,10 +96,6 @@ def _value(piece_type: chess.PieceType) -> float:
     return float(MATERIAL_CP.get(piece_type, 0))
 
 
-def _material(board: chess.Board, color: chess.Color) -> float:
-    return sum(_value(p.piece_type) for p in board.piece_map().values() if p.color == color)
-
-
 def _king_attacked(board: chess.Board, color: chess.Color) -> bool:
     king = board.king(color)
     return king is not None and board.is_attacked_by(not color, king)
@@ -130,9 +127,8 @@ def what_if_score(
     moved = board.piece_type_at(move.from_square)
     child = board.copy(stack=False)
     child.push(move)
-    score = (_material(board, them) - _material(child, them)) + (
-        _material(child, mover) - _material(board, mover)
-    )
+    # The kings' counts cancel: a king taken has returned above.
+    score = float(material(child, mover) - material(board, mover))
     if _king_attacked(child, mover):
         return score + KING_LEFT_EN_PRISE
     check = _king_attacked(child, them)
@@ -225,7 +221,9 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _print_what_if(moves: list[OpponentMove], core_default: list[float]) -> None:
-    checks = [i for i, m in enumerate(moves) if _gives_check(m)]
+    checks = [
+        i for i, m in enumerate(moves) if m.taken is not None and m.board.gives_check(m.taken)
+    ]
     print(f"\nAt the default {DEFAULT_MODEL}; {len(checks)} of the moves give check.\n")
     print("| score | mean per move | mean per check |")
     print("|---|---|---|")
@@ -236,14 +234,6 @@ def _print_what_if(moves: list[OpponentMove], core_default: list[float]) -> None
             gap = max(abs(a - b) for a, b in zip(scored, core_default, strict=True))
             print(f"<!-- largest difference from the core: {gap:.2e} -->")
         print(f"| {name} | {_mean(scored):+.4f} | {_mean([scored[i] for i in checks]):+.3f} |")
-
-
-def _gives_check(move: OpponentMove) -> bool:
-    if move.taken is None:
-        return False
-    child = move.board.copy(stack=False)
-    child.push(move.taken)
-    return _king_attacked(child, not move.board.turn)
 
 
 def _mean(values: list[float]) -> float:
