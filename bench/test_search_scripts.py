@@ -59,6 +59,15 @@ def test_search_threads_and_search_deep_run():
     assert "depth 3 completed" in out
 
 
+def test_shared_cores_times_one_search_alone_and_two_at_once():
+    import os
+
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("needs two cores")
+    out = run("shared_cores.py", "--workload", "start-d3-min", "--repeats", "1")
+    assert "one search alone on core" in out and "two at once / alone (medians)" in out
+
+
 @pytest.mark.skipif(not HAVE_STOCKFISH, reason="needs Stockfish (scripts/install.sh)")
 def test_search_uci_leaf_runs():
     out = run(

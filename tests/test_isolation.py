@@ -10,7 +10,14 @@ import chess
 import pytest
 
 from fogsearch.arguments import UsageError
-from fogsearch.tournament import GameTask, PlayerSpec, ResultStore, play_game, run_tournament
+from fogsearch.tournament import (
+    GameTask,
+    MatchOptions,
+    PlayerSpec,
+    ResultStore,
+    play_game,
+    run_tournament,
+)
 from fogsearch.tournament.isolation import HOST
 from fogsearch.tournament.referee import ClockedGame
 from fogsearch.tournament.runner import core_blocks
@@ -76,6 +83,72 @@ def test_pinning_needs_two_cores_a_player_pair_for_every_game_at_once():
     with pytest.raises(UsageError, match="lower --workers"):
         core_blocks(1, mine)
     assert core_blocks(0, 3) == [None, None, None]
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="two games' blocks of a core each")
+def test_cores_per_game_pins_both_players_of_a_game_to_its_own_shared_block():
+    mine = sorted(os.sched_getaffinity(0))
+    assert core_blocks(0, 2, per_game=1) == [([mine[0]], [mine[0]]), ([mine[1]], [mine[1]])]
+    task = GameTask(
+        0, PlayerSpec(PROBE_BOT), PlayerSpec(PROBE_BOT), seed=3, seconds_per_player=30,
+        ponder=False,
+    )  # fmt: skip
+    _, logs = logs_of(task, cores=core_blocks(0, 2, per_game=1)[1])
+    for color in chess.COLORS:
+        assert logs[color][0]["affinity"] == [mine[1]]
+        assert logs[color][0]["child_affinity"] == str([mine[1]])
+    with pytest.raises(UsageError, match="--cores-per-game 1 with .* needs"):
+        core_blocks(0, len(mine) + 1, per_game=1)
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="two games at once, a core each")
+def test_a_tournament_with_cores_per_game_plays_each_game_on_one_core_of_its_own(tmp_path):
+    mine = sorted(os.sched_getaffinity(0))
+    probes = [PlayerSpec(PROBE_BOT, label="a"), PlayerSpec(PROBE_BOT, label="b")]
+    db = tmp_path / "t.sqlite"
+    tid = run_tournament(
+        db, probes, 4, seconds_per_player=30, seconds_increment=0, workers=2, progress=False,
+        options=MatchOptions(cores_per_game=1, ponder=False),
+    )  # fmt: skip
+    with ResultStore(db) as store:
+        games = store.games(tid)
+        logs = [store.turn_logs(g["id"]) for g in games]
+    assert len(games) == 4
+    cores_of_games = []
+    for game_logs in logs:
+        (white,), (black,) = (
+            game_logs[chess.WHITE][0]["affinity"],
+            game_logs[chess.BLACK][0]["affinity"],
+        )
+        assert white == black  # the two players of a game share its core
+        cores_of_games.append(white)
+    # The first two games start at once, one on each block.
+    assert set(cores_of_games) == set(mine[:2])
+
+
+@pytest.mark.parametrize(
+    "options, says",
+    [
+        (MatchOptions(cores_per_game=1), "needs --no-ponder"),
+        (MatchOptions(cores_per_game=1, cores_per_player=1, ponder=False), "choose one"),
+        (MatchOptions(cores_per_game=1, ponder=False, isolated=False), "its own process"),
+        (MatchOptions(cores_per_game=-1, ponder=False), "cores per game must be"),
+        (MatchOptions(cores_per_game=True, ponder=False), "cores per game must be"),
+    ],
+)
+def test_shared_cores_are_refused_where_one_player_could_slow_the_other(options, says):
+    with pytest.raises(UsageError, match=says):
+        options.check()
+
+
+def test_cli_refuses_shared_cores_for_pondering_players_in_one_line(tmp_path, capsys):
+    from fogsearch.cli import main as cli_main
+
+    argv = ["tournament", "random", "attacker", "--cores-per-game", "1", "--workers", "1"]
+    assert cli_main([*argv, "--db", str(tmp_path / "x.sqlite"), "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--no-ponder" in err[0]
+    assert not (tmp_path / "x.sqlite").exists()
 
 
 @pytest.mark.parametrize("ponder", [True, False])

@@ -93,7 +93,11 @@ def run(args: argparse.Namespace) -> int:
     options = match_options(args)
     options.check()
     task = options.apply(GameTask(0, white, black, args.seed, args.seconds, args.increment))
-    record = play_game(task, on_turn=log.turn, cores=core_blocks(options.cores_per_player, 1)[0])
+    record = play_game(
+        task,
+        on_turn=log.turn,
+        cores=core_blocks(options.cores_per_player, 1, options.cores_per_game)[0],
+    )
     print(
         f"result: {record.winner} ({record.reason}) in turn {log.last_turn} (white played "
         f"{log.played[chess.WHITE]} turns, black {log.played[chess.BLACK]}) in "

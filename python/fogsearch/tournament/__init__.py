@@ -163,9 +163,12 @@ def prepare_tournament(
     options = options or MatchOptions()
     options.check()
     if backend == "local":
-        core_blocks(options.cores_per_player, workers)  # enough cores for every game at once
-    elif options.cores_per_player:
-        raise UsageError("--cores-per-player pins players on this machine: --backend local")
+        # Enough cores for every game at once.
+        core_blocks(options.cores_per_player, workers, options.cores_per_game)
+    elif options.cores_per_player or options.cores_per_game:
+        raise UsageError(
+            "--cores-per-player and --cores-per-game pin on this machine: --backend local"
+        )
     tasks = [
         options.apply(t) for t in make_tasks(pairings, seed, seconds_per_player, seconds_increment)
     ]

@@ -119,6 +119,14 @@ def add_match_arguments(p) -> None:
         "process's affinity; each game at once needs 2N (default 0: not pinned)",
     )
     p.add_argument(
+        "--cores-per-game",
+        type=bounded_int(0, MAX_CORES_PER_PLAYER, "cores pinned to each game's two players"),
+        default=0,
+        metavar="N",
+        help="instead: pin both players of each game to the same N cores, as engine testing "
+        "plays a game a core (each side computes only on its turn); needs --no-ponder",
+    )
+    p.add_argument(
         "--no-ponder",
         action="store_true",
         help="do not call a waiting player's while_we_wait() during the other side's turn",
@@ -178,6 +186,7 @@ def match_options(args: argparse.Namespace) -> MatchOptions:
         ponder=not args.no_ponder,
         grace_s=args.grace,
         cores_per_player=args.cores_per_player,
+        cores_per_game=args.cores_per_game,
         book_plies=args.book_plies,
         book=None if args.book is None else load_book(args.book),
     )
@@ -186,7 +195,8 @@ def match_options(args: argparse.Namespace) -> MatchOptions:
 def run(args: argparse.Namespace) -> int:
     players = [PlayerSpec.parse(text) for text in args.players]
     if args.workers is None:
-        args.workers = max(1, cores() // (2 * args.cores_per_player or 1))
+        per_game = args.cores_per_game or 2 * args.cores_per_player
+        args.workers = max(1, cores() // (per_game or 1))
     if args.ray_address and args.backend != "ray":
         raise UsageError("--ray-address is for --backend ray")
     if args.sprt is not None:

@@ -7,8 +7,8 @@ kills (out of memory, a segfault) loses only its own game: it is logged and not 
 tournament goes on. The Ray backend does the same with a game whose worker Ray gives up on. A
 tournament that is stopped (Ctrl-C, SIGTERM, or a consumer that stops reading) terminates the
 games still running: their results could no longer be stored, and a game left running would hold
-its core, and its engine, long after. With cores per player, each worker's games use their own
-block of cores (:func:`core_blocks`).
+its core, and its engine, long after. With cores per player (or per game), each worker's games
+use their own block of cores (:func:`core_blocks`).
 """
 
 from __future__ import annotations
@@ -71,7 +71,8 @@ def run_local(tasks: list[GameTask], workers: int) -> Iterator[GameRecord | Lost
     yielded as a :class:`LostGame`. ``workers=1`` plays in this process. Closing the iterator
     early (or an exception in the consumer) terminates the game processes still running."""
     per_player = max((task.cores_per_player for task in tasks), default=0)
-    blocks = core_blocks(per_player, workers)
+    per_game = max((task.cores_per_game for task in tasks), default=0)
+    blocks = core_blocks(per_player, workers, per_game)
     if workers <= 1:
         for task in tasks:
             yield play_game(task, cores=blocks[0])
@@ -95,24 +96,32 @@ def run_local(tasks: list[GameTask], workers: int) -> Iterator[GameRecord | Lost
         pool.shutdown(wait=True)
 
 
-def core_blocks(per_player: int, workers: int) -> list[tuple[list[int], list[int]] | None]:
-    """Each worker's cores for its game's white and black players: ``per_player`` of this
-    process's cores (its affinity) each, no core shared; ``[None] * workers`` when not pinned.
-    :class:`~fogsearch.arguments.UsageError` when the affinity has too few cores."""
-    if per_player <= 0:
+def core_blocks(
+    per_player: int, workers: int, per_game: int = 0
+) -> list[tuple[list[int], list[int]] | None]:
+    """Each worker's cores for its game's white and black players, from this process's cores
+    (its affinity), no core shared between games: ``per_player`` cores for each player, or with
+    ``per_game`` one block of that many that both players share; ``[None] * workers`` when not
+    pinned. :class:`~fogsearch.arguments.UsageError` when the affinity has too few cores."""
+    if per_player <= 0 and per_game <= 0:
         return [None] * workers
     mine = sorted(os.sched_getaffinity(0))
-    needed = 2 * per_player * workers
+    per_worker = per_game if per_game > 0 else 2 * per_player
+    needed = per_worker * workers
     if len(mine) < needed:
+        option, each = (
+            (f"--cores-per-game {per_game}", "")
+            if per_game > 0
+            else (f"--cores-per-player {per_player}", " (two players a game)")
+        )
         raise UsageError(
-            f"--cores-per-player {per_player} with {workers} games at once needs {needed} cores "
-            f"(two players a game), but this process may use {len(mine)} ({mine}): "
-            "lower --workers or --cores-per-player"
+            f"{option} with {workers} games at once needs {needed} cores{each}, but this "
+            f"process may use {len(mine)} ({mine}): lower --workers or the cores"
         )
     blocks = []
     for w in range(workers):
-        game = mine[2 * per_player * w : 2 * per_player * (w + 1)]
-        blocks.append((game[:per_player], game[per_player:]))
+        game = mine[per_worker * w : per_worker * (w + 1)]
+        blocks.append((game, game) if per_game > 0 else (game[:per_player], game[per_player:]))
     return blocks
 
 

@@ -40,6 +40,9 @@ class GameTask:
     """Seconds a call may overrun the mover's clock before its process is killed."""
     cores_per_player: int = 0
     """Cores each player's process is pinned to (0: not pinned)."""
+    cores_per_game: int = 0
+    """Cores both players' processes are pinned to, shared (0: not shared; see
+    :class:`MatchOptions`)."""
     book_plies: int = 0
     """Half-moves of the opening book's line (picked by ``seed``) played for the players."""
     book: tuple[str, ...] | None = None
@@ -59,6 +62,11 @@ class MatchOptions:
     ponder: bool = True
     grace_s: float = 30.0
     cores_per_player: int = 0
+    cores_per_game: int = 0
+    """Both players of a game pinned to the same cores, as engine-testing frameworks play one
+    game a core: a player computes only on its own turn, so one that does not ponder has all of
+    them whenever it moves, and a 2-core machine plays two games at once. Needs ``ponder`` off
+    (a pondering player would compute on its opponent's cores during its opponent's turn)."""
     book_plies: int = 0
     book: tuple[str, ...] | None = None
     """The lines of ``--book FILE`` (:func:`fogsearch.tournament.openings.load_book`); None: the
@@ -72,8 +80,23 @@ class MatchOptions:
             and 0 <= self.cores_per_player <= MAX_CORES_PER_PLAYER
         ):
             raise UsageError(f"cores per player must be in 0..{MAX_CORES_PER_PLAYER}")
-        if self.cores_per_player and not self.isolated:
+        if isinstance(self.cores_per_game, bool) or not (
+            isinstance(self.cores_per_game, int)
+            and 0 <= self.cores_per_game <= MAX_CORES_PER_PLAYER
+        ):
+            raise UsageError(f"cores per game must be in 0..{MAX_CORES_PER_PLAYER}")
+        if (self.cores_per_player or self.cores_per_game) and not self.isolated:
             raise UsageError("pinning players to cores needs each in its own process")
+        if self.cores_per_player and self.cores_per_game:
+            raise UsageError(
+                "--cores-per-player gives each player cores of its own, --cores-per-game one "
+                "block the two share: choose one"
+            )
+        if self.cores_per_game and self.ponder:
+            raise UsageError(
+                "--cores-per-game needs --no-ponder: a pondering player would compute on the "
+                "cores its opponent is moving on"
+            )
         if self.book is not None:
             check_book(self.book)
         check_book_plies(self.book_plies, BOOK if self.book is None else self.book)
@@ -87,6 +110,7 @@ class MatchOptions:
             ponder=self.ponder,
             grace_s=float(self.grace_s),
             cores_per_player=self.cores_per_player,
+            cores_per_game=self.cores_per_game,
             book_plies=self.book_plies,
             book=self.book,
         )
