@@ -141,16 +141,6 @@ def test_shared_cores_are_refused_where_one_player_could_slow_the_other(options,
         options.check()
 
 
-def test_cli_refuses_shared_cores_for_pondering_players_in_one_line(tmp_path, capsys):
-    from fogsearch.cli import main as cli_main
-
-    argv = ["tournament", "random", "attacker", "--cores-per-game", "1", "--workers", "1"]
-    assert cli_main([*argv, "--db", str(tmp_path / "x.sqlite"), "--no-progress"]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "--no-ponder" in err[0]
-    assert not (tmp_path / "x.sqlite").exists()
-
-
 @pytest.mark.parametrize("ponder", [True, False])
 def test_a_waiting_player_ponders_on_its_own_clock_unless_told_not_to(ponder):
     probe = PlayerSpec(PROBE_BOT, label="probe")
@@ -262,13 +252,20 @@ def test_bad_match_settings_are_refused_before_a_game(text, says):
         PlayerSpec.parse(text).check()
 
 
-def test_cli_refuses_more_pinned_cores_than_it_may_use_in_one_line(tmp_path, capsys):
+@pytest.mark.parametrize(
+    "pinning, says",
+    [
+        (["--cores-per-player", "1000"], "needs 2000 cores"),  # more than it may use
+        (["--cores-per-game", "1"], "--no-ponder"),  # shared cores with pondering players
+    ],
+)
+def test_cli_refuses_a_bad_pinning_in_one_line(tmp_path, capsys, pinning, says):
     from fogsearch.cli import main as cli_main
 
-    argv = ["tournament", "random", "attacker", "--cores-per-player", "1000", "--workers", "1"]
+    argv = ["tournament", "random", "attacker", *pinning, "--workers", "1"]
     assert cli_main([*argv, "--db", str(tmp_path / "x.sqlite"), "--no-progress"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "needs 2000 cores" in err[0]
+    assert len(err) == 1 and says in err[0]
     assert not (tmp_path / "x.sqlite").exists()
 
 

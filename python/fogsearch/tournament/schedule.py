@@ -75,16 +75,8 @@ class MatchOptions:
     def check(self) -> None:
         if not (isinstance(self.grace_s, (int, float)) and 0 <= self.grace_s <= MAX_GRACE):
             raise UsageError(f"the grace must be in 0..{MAX_GRACE:,g} ({GRACE_WHY})")
-        if isinstance(self.cores_per_player, bool) or not (
-            isinstance(self.cores_per_player, int)
-            and 0 <= self.cores_per_player <= MAX_CORES_PER_PLAYER
-        ):
-            raise UsageError(f"cores per player must be in 0..{MAX_CORES_PER_PLAYER}")
-        if isinstance(self.cores_per_game, bool) or not (
-            isinstance(self.cores_per_game, int)
-            and 0 <= self.cores_per_game <= MAX_CORES_PER_PLAYER
-        ):
-            raise UsageError(f"cores per game must be in 0..{MAX_CORES_PER_PLAYER}")
+        _check_cores(self.cores_per_player, "cores per player")
+        _check_cores(self.cores_per_game, "cores per game")
         if (self.cores_per_player or self.cores_per_game) and not self.isolated:
             raise UsageError("pinning players to cores needs each in its own process")
         if self.cores_per_player and self.cores_per_game:
@@ -114,6 +106,13 @@ class MatchOptions:
             book_plies=self.book_plies,
             book=self.book,
         )
+
+
+def _check_cores(count, what: str) -> None:
+    if isinstance(count, bool) or not (
+        isinstance(count, int) and 0 <= count <= MAX_CORES_PER_PLAYER
+    ):
+        raise UsageError(f"{what} must be in 0..{MAX_CORES_PER_PLAYER}")
 
 
 def _pairing_games(a: PlayerSpec, b: PlayerSpec, games: int):
