@@ -9,7 +9,7 @@ Each line is a random walk from the start: at every half-move Stockfish scores e
 among the moves within ``--window`` centipawns of the best; a line is kept when its end is
 within ``--balance`` of level and no line kept before has the same position.
 
-    python bench/make_book.py --lines 2000 --plies 6 --seed 0 --out bench/books/balanced6.txt
+    python bench/make_book.py --lines 1000 --plies 6 --depth 6 --window 30 --seed 0 --out bench/books/balanced6.txt
 """
 
 from __future__ import annotations
