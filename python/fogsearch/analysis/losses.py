@@ -100,18 +100,19 @@ def _after_next_move(history: GameHistory, color: chess.Color, reply_turn: Turn)
     return material(history.truth_board_after_move(following), color)
 
 
-def _stride(count: int, most: int) -> list[int]:
-    """At most ``most`` indices spread evenly over ``count`` (all of them when few)."""
-    if count <= most:
-        return list(range(count))
-    return np.linspace(0, count - 1, most).round().astype(int).tolist()
+def counted_boards(board_set: BoardSet, most: int) -> BoardSet:
+    """``board_set``, or at most ``most`` of its boards spread evenly over it when larger: the
+    boards a share is counted on (reading tens of thousands through python-chess takes
+    seconds)."""
+    if len(board_set) <= most:
+        return board_set
+    return board_set.subset(np.linspace(0, len(board_set) - 1, most).round().astype(int).tolist())
 
 
 def belief_about(board_set: BoardSet, reply: chess.Move, share_boards: int) -> Belief:
     """The shares of ``board_set`` (opponent to move) on which ``reply`` was possible and on
     which its target square was attacked."""
-    indices = _stride(len(board_set), share_boards)
-    counted = board_set if len(indices) == len(board_set) else board_set.subset(indices)
+    counted = counted_boards(board_set, share_boards)
     boards = counted.to_boards()
     weights = counted.weights() if counted.opponent_model is not None else None
     possible = np.array([board.is_pseudo_legal(reply) for board in boards])

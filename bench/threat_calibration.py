@@ -1,0 +1,253 @@
+"""Is the opponent model calibrated where the bot acts? After each move of the bot, the weight
+its set gives to boards on which the opponent can hurt it at once, against how often the true
+board was such a board.
+
+The bot's move is a function of its set and weights alone, never of the true board, so a
+calibrated model predicts the truth's frequency in every bin whatever the bot chose: if the
+boards where the moved piece is attacked weigh 4 % on average, the truth should have it attacked
+on about 4 % of those turns. A true rate above the weight means the model under-weighs the
+opponent's threats exactly where the bot's moves run into them; the set's plain share (every
+board alike) is printed beside it as the model-free prediction.
+
+Four events, each read on a board after our move (the opponent to move):
+
+- ``moved attacked``: the opponent attacks the piece we just moved;
+- ``moved en prise``: it is attacked by a cheaper piece, or attacked and not defended;
+- ``piece en prise``: some knight, bishop, rook or queen of ours is en prise so;
+- ``king attacked``: the opponent can take our king.
+
+The sets are replayed exactly from the bot's observations (``fogsearch.tracking``) with the
+opponent model given by ``--model`` (the bot's default when none is given; several compare);
+a game's replay stops where its set would pass ``--max-boards``, and shares over sets above
+``--share-boards`` are counted on an even stride of them.
+
+    python bench/threat_calibration.py bench/data/strangefish2_v2.sqlite \\
+        bench/data/strangefish2_odds.sqlite --player fogsearch --model 200,0.1 --model 200,0.3
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sqlite3
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import chess
+import numpy as np
+from loss_replay import player_games
+
+from fogsearch.analysis.losses import counted_boards
+from fogsearch.bot.config import OpponentModel
+from fogsearch.bot.requests import MATERIAL_CP
+from fogsearch.observations import MoveResult
+from fogsearch.rbc import BoardSet, BoardSetTooLargeError
+from fogsearch.tracking import observations
+
+DEFAULT_MODEL = (OpponentModel().opponent_temperature_cp, OpponentModel().opponent_uniform_share)
+BINS = (0.0, 0.01, 0.05, 0.1, 0.2, 0.5, 1.0)
+"""Edges of the weighted-prediction bins; the last bin holds 1."""
+CLAMP = 1e-3
+"""Predictions are clamped to [CLAMP, 1 - CLAMP] for the log-loss: a weight of 0 on a board
+that was the truth would score minus infinity."""
+VALUES = {**MATERIAL_CP, chess.KING: 100_000}
+
+
+def _en_prise(board: chess.Board, square: chess.Square, ours: chess.Color) -> bool:
+    """Our piece on ``square`` can be taken at a profit: attacked by a cheaper piece, or
+    attacked and not defended."""
+    piece = board.piece_at(square)
+    attackers = board.attackers(not ours, square)
+    if piece is None or not attackers:
+        return False
+    cheapest = min(VALUES[board.piece_type_at(a)] for a in attackers)
+    return cheapest < VALUES[piece.piece_type] or not board.is_attacked_by(ours, square)
+
+
+def _moved_attacked(board: chess.Board, square: chess.Square | None, ours: chess.Color) -> bool:
+    return square is not None and board.is_attacked_by(not ours, square)
+
+
+def _moved_en_prise(board: chess.Board, square: chess.Square | None, ours: chess.Color) -> bool:
+    return square is not None and _en_prise(board, square, ours)
+
+
+def _piece_en_prise(board: chess.Board, _square: chess.Square | None, ours: chess.Color) -> bool:
+    pieces = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
+    return any(_en_prise(board, s, ours) for kind in pieces for s in board.pieces(kind, ours))
+
+
+def _king_attacked(board: chess.Board, _square: chess.Square | None, ours: chess.Color) -> bool:
+    king = board.king(ours)
+    return king is not None and board.is_attacked_by(not ours, king)
+
+
+Event = Callable[[chess.Board, chess.Square | None, chess.Color], bool]
+EVENTS: dict[str, Event] = {
+    "moved attacked": _moved_attacked,
+    "moved en prise": _moved_en_prise,
+    "piece en prise": _piece_en_prise,
+    "king attacked": _king_attacked,
+}
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """One turn and event: the set's weighted and plain share of boards with the event, and
+    whether the true board had it."""
+
+    weighted: float
+    share: float
+    truth: bool
+
+
+def turn_predictions(
+    board_set: BoardSet, truth: chess.Board, moved_to: chess.Square | None, share_boards: int
+) -> dict[str, Prediction]:
+    """Each event's prediction by the set after our move (opponent to move) and the truth."""
+    counted = counted_boards(board_set, share_boards)
+    boards = counted.to_boards()
+    weights = np.asarray(counted.weights(), dtype=np.float64)
+    weights = weights / weights.sum()
+    ours = not truth.turn
+    found = {}
+    for name, event in EVENTS.items():
+        has = np.array([event(board, moved_to, ours) for board in boards])
+        found[name] = Prediction(
+            float(weights[has].sum()), float(has.mean()), event(truth, moved_to, ours)
+        )
+    return found
+
+
+def game_predictions(
+    history, color: chess.Color, model: tuple[float, float], max_boards: int, share_boards: int
+) -> Iterator[dict[str, Prediction]]:
+    """The predictions after each of ``color``'s moves in ``history``, until its set would pass
+    ``max_boards``."""
+    board_set = BoardSet(color, max_boards=max_boards)
+    board_set.set_opponent_model(*model)
+    for seen in observations(history, color):
+        try:
+            seen.apply(board_set)
+        except BoardSetTooLargeError:
+            return
+        move = seen.observation
+        if not isinstance(move, MoveResult):
+            continue
+        truth = chess.Board(seen.truth_fen)
+        if truth.king(not color) is None:
+            return  # our move took their king: the game is over
+        moved_to = move.taken.to_square if move.taken is not None else None
+        yield turn_predictions(board_set, truth, moved_to, share_boards)
+
+
+@dataclass
+class Tally:
+    """An event's predictions over many turns, split by weighted-prediction bin."""
+
+    rows: list[Prediction] = field(default_factory=list)
+
+    def uncertain(self) -> list[Prediction]:
+        """Turns whose set did not settle the event (neither no board nor every board)."""
+        return [p for p in self.rows if 0.0 < p.share < 1.0]
+
+
+def bin_of(weighted: float) -> int:
+    """The index of ``weighted``'s bin in :data:`BINS` (1 falls in the last)."""
+    return min(len(BINS) - 2, int(np.searchsorted(BINS, weighted, side="right")) - 1)
+
+
+def log_loss(predictions: list[float], truths: list[bool]) -> float:
+    """Mean negative log-likelihood of ``truths`` under ``predictions`` (lower is better)."""
+    total = 0.0
+    for p, t in zip(predictions, truths, strict=True):
+        p = min(1.0 - CLAMP, max(CLAMP, p))
+        total -= math.log(p if t else 1.0 - p)
+    return total / max(1, len(truths))
+
+
+def table(name: str, tally: Tally) -> str:
+    """The markdown table of one event: per bin of the weighted prediction, the turns, the mean
+    weighted and plain predictions and the true rate; then the totals and log-losses."""
+    rows = tally.uncertain()
+    lines = [
+        f"**{name}**: {len(rows)} of {len(tally.rows)} turns uncertain",
+        "",
+        "| weighted | turns | mean weighted | mean share | true rate |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for index in range(len(BINS) - 1):
+        chosen = [p for p in rows if bin_of(p.weighted) == index]
+        if not chosen:
+            continue
+        lines.append(
+            f"| {BINS[index]:.0%}-{BINS[index + 1]:.0%} | {len(chosen)} "
+            f"| {np.mean([p.weighted for p in chosen]):.3f} "
+            f"| {np.mean([p.share for p in chosen]):.3f} "
+            f"| {np.mean([p.truth for p in chosen]):.3f} |"
+        )
+    truths = [p.truth for p in rows]
+    lines.append(
+        f"| all | {len(rows)} | {sum(p.weighted for p in rows):.1f} "
+        f"| {sum(p.share for p in rows):.1f} | {sum(truths)} |"
+    )
+    lines += [
+        "",
+        f"Log-loss: weighted {log_loss([p.weighted for p in rows], truths):.4f}, "
+        f"share {log_loss([p.share for p in rows], truths):.4f} (the `all` row sums them).",
+    ]
+    return "\n".join(lines)
+
+
+def _model(text: str) -> tuple[float, float]:
+    """``TEMPERATURE_CP,UNIFORM_SHARE``, checked as the bot's config checks them."""
+    try:
+        temperature, share = (float(part) for part in text.split(","))
+        OpponentModel(opponent_temperature_cp=temperature, opponent_uniform_share=share)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(
+            f"a model is TEMPERATURE_CP,UNIFORM_SHARE, got {text!r} ({error})"
+        ) from None
+    return temperature, share
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"a positive integer, got {text!r}")
+    return value
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("databases", nargs="+", help="tournament databases (SQLite)")
+    parser.add_argument("--player", required=True, help="the bot's player name in them")
+    parser.add_argument("--model", type=_model, action="append", help="TEMPERATURE_CP,SHARE")
+    parser.add_argument("--max-boards", type=_positive, default=1_000_000)
+    parser.add_argument("--share-boards", type=_positive, default=20_000)
+    args = parser.parse_args(argv)
+    for model in args.model or [DEFAULT_MODEL]:
+        tallies = {name: Tally() for name in EVENTS}
+        games = 0
+        for path in args.databases:
+            if not Path(path).is_file():
+                raise SystemExit(f"no such database: {path}")
+            with sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True) as db:
+                for _, color, _, history in player_games(db, args.player):
+                    games += 1
+                    for turn in game_predictions(
+                        history, color, model, args.max_boards, args.share_boards
+                    ):
+                        for name, prediction in turn.items():
+                            tallies[name].rows.append(prediction)
+        print(f"### model: {model[0]:g} cp, uniform share {model[1]:g}; {games} games\n")
+        for name, tally in tallies.items():
+            print(table(name, tally), "\n")
+
+
+if __name__ == "__main__":
+    main()
