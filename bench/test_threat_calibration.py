@@ -5,6 +5,7 @@ import math
 from pathlib import Path
 
 import chess
+import numpy as np
 import pytest
 import threat_calibration as calibration
 from rbc_data import FOGSEARCH_NAME, trout_games
@@ -54,8 +55,10 @@ def test_a_turn_s_predictions_are_the_set_s_boards_counted_one_by_one():
     attacked = found["moved attacked"]
     assert (attacked.weighted, attacked.share) == pytest.approx((2 / 3, 2 / 3))
     assert not attacked.truth
+    # Equal weights stay equal under any power.
+    assert attacked.tempered == pytest.approx((2 / 3,) * len(calibration.POWERS))
     assert found["moved en prise"].share == pytest.approx(2 / 3)
-    assert found["king attacked"] == calibration.Prediction(0.0, 0.0, False)
+    assert found["king attacked"] == calibration.Prediction(0.0, 0.0, False, (0.0, 0.0, 0.0))
     # Counted on a stride of two boards (the first and the last) the share is one half.
     strided = calibration.turn_predictions(board_set, truth, chess.E5, share_boards=2)
     assert strided["moved attacked"].share == pytest.approx(0.5)
@@ -113,3 +116,19 @@ def test_a_run_on_stored_games_prints_each_event_s_table(capsys):
     for name in calibration.EVENTS:
         assert f"**{name}**" in out
     assert out.count("| all |") == len(calibration.EVENTS)
+    assert out.count("Tempered weights (power") == len(calibration.EVENTS)
+
+
+def test_tempered_weights_lie_between_the_model_s_weight_and_the_plain_share():
+    # Two boards weighted 0.9 and 0.1 by the model, the event on the unlikely one: 0.1 by the
+    # weight, 0.5 by the plain share, and in between when tempered, nearer the share as the
+    # power falls.
+    weighted, tempered = calibration.weighted_shares(np.array([0.9, 0.1]), np.array([False, True]))
+    assert weighted == pytest.approx(0.1)
+    expected = [0.1**p / (0.1**p + 0.9**p) for p in calibration.POWERS]
+    assert tempered == pytest.approx(tuple(expected))
+    assert 0.1 < tempered[-1] < tempered[0] < 0.5  # POWERS rise: 0.25 is nearest the share
+    # Weights that do not sum to 1 are normalised first.
+    assert calibration.weighted_shares(np.array([9.0, 1.0]), np.array([False, True]))[0] == (
+        pytest.approx(0.1)
+    )

@@ -52,6 +52,9 @@ CLAMP = 1e-3
 """Predictions are clamped to [CLAMP, 1 - CLAMP] for the log-loss: a weight of 0 on a board
 that was the truth would score minus infinity."""
 VALUES = {**MATERIAL_CP, chess.KING: 100_000}
+POWERS = (0.25, 0.5, 0.75)
+"""Exponents of the tempered weights scored beside the model's (1) and the plain share (0): each
+board's weight raised to the power and normalised again, a family between the two."""
 
 
 def _en_prise(board: chess.Board, square: chess.Square, ours: chess.Color) -> bool:
@@ -100,6 +103,8 @@ class Prediction:
     weighted: float
     share: float
     truth: bool
+    tempered: tuple[float, ...] = ()
+    """The weighted share with the weights raised to each of :data:`POWERS`."""
 
 
 def turn_predictions(
@@ -108,16 +113,27 @@ def turn_predictions(
     """Each event's prediction by the set after our move (opponent to move) and the truth."""
     counted = counted_boards(board_set, share_boards)
     boards = counted.to_boards()
-    weights = np.asarray(counted.weights(), dtype=np.float64)
-    weights = weights / weights.sum()
+    weights = counted.weights()
     ours = not truth.turn
     found = {}
     for name, event in EVENTS.items():
-        has = np.array([event(board, moved_to, ours) for board in boards])
+        has = np.array([event(board, moved_to, ours) for board in boards], dtype=bool)
+        weighted, tempered = weighted_shares(weights, has)
         found[name] = Prediction(
-            float(weights[has].sum()), float(has.mean()), event(truth, moved_to, ours)
+            weighted, float(has.mean()), event(truth, moved_to, ours), tempered
         )
     return found
+
+
+def weighted_shares(weights: np.ndarray, has: np.ndarray) -> tuple[float, tuple[float, ...]]:
+    """The weight of the boards in ``has`` (a mask), the weights normalised; then the same with
+    the weights raised to each of :data:`POWERS` and normalised again."""
+    weights = np.asarray(weights, dtype=np.float64)
+    shares = []
+    for power in (1.0, *POWERS):
+        tempered = weights**power
+        shares.append(float(tempered[has].sum() / tempered.sum()))
+    return shares[0], tuple(shares[1:])
 
 
 def game_predictions(
@@ -196,6 +212,13 @@ def table(name: str, tally: Tally) -> str:
         "",
         f"Log-loss: weighted {log_loss([p.weighted for p in rows], truths):.4f}, "
         f"share {log_loss([p.share for p in rows], truths):.4f} (the `all` row sums them).",
+        "Tempered weights (power: sum predicted, log-loss): "
+        + ", ".join(
+            f"{power:g}: {sum(p.tempered[i] for p in rows):.1f}, "
+            f"{log_loss([p.tempered[i] for p in rows], truths):.4f}"
+            for i, power in enumerate(POWERS)
+        )
+        + ".",
     ]
     return "\n".join(lines)
 
