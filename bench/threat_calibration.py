@@ -7,7 +7,8 @@ calibrated model predicts the truth's frequency in every bin whatever the bot ch
 boards where the moved piece is attacked weigh 4 % on average, the truth should have it attacked
 on about 4 % of those turns. A true rate above the weight means the model under-weighs the
 opponent's threats exactly where the bot's moves run into them; the set's plain share (every
-board alike) is printed beside it as the model-free prediction.
+board alike) is printed beside it as the model-free prediction, and between the two the
+tempered weights (each board's weight raised to a power below 1, normalised again).
 
 Four events, each read on a board after our move (the opponent to move):
 
