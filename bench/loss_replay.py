@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import sqlite3
+from pathlib import Path
 
 import chess
 from reconchess.history import GameHistoryDecoder
@@ -27,6 +28,14 @@ from fogsearch.bot.requests import material_lead
 from fogsearch.observations import MoveResult, OpponentMoveResult
 from fogsearch.rbc import BoardSet, BoardSetTooLargeError
 from fogsearch.tracking import Seen, observations
+
+
+def read_only(path: str) -> sqlite3.Connection:
+    """The tournament database at ``path``, opened read-only: a mistyped path must not leave an
+    empty database behind (one line and exit when there is no such file)."""
+    if not Path(path).is_file():
+        raise SystemExit(f"no such database: {path}")
+    return sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
 
 
 def player_games(db: sqlite3.Connection, player: str):

@@ -24,13 +24,11 @@ from __future__ import annotations
 import argparse
 import functools
 import math
-import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import chess
-from loss_replay import player_games
+from loss_replay import player_games, read_only
 
 from fogsearch._core.rbc import pseudo_legal_moves  # the core's move list, for the softmax's n
 from fogsearch.analysis.losses import material
@@ -63,10 +61,7 @@ class OpponentMove:
 def opponent_moves(paths: list[str], player: str) -> Iterator[OpponentMove]:
     """Every move ``player`` took in the stored games of ``paths``."""
     for path in paths:
-        if not Path(path).is_file():
-            raise SystemExit(f"no such database: {path}")
-        # Read-only: a mistyped path must not leave an empty database behind.
-        with sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True) as db:
+        with read_only(path) as db:
             for _, color, _, history in player_games(db, player):
                 for turn in history.turns(color):
                     if not history.has_move(turn):

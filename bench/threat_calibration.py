@@ -30,17 +30,16 @@ from __future__ import annotations
 
 import argparse
 import math
-import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import chess
 import numpy as np
-from loss_replay import player_games
+from loss_replay import player_games, read_only
 
-from fogsearch.analysis.losses import counted_boards
-from fogsearch.bot.config import OpponentModel
+from fogsearch.analysis.losses import KING_CP, counted_boards
+from fogsearch.arguments import bounded_int
+from fogsearch.bot.config import MAX_TRACKED_BOARDS, OpponentModel
 from fogsearch.bot.requests import MATERIAL_CP
 from fogsearch.observations import MoveResult
 from fogsearch.rbc import BoardSet, BoardSetTooLargeError
@@ -52,7 +51,7 @@ BINS = (0.0, 0.01, 0.05, 0.1, 0.2, 0.5, 1.0)
 CLAMP = 1e-3
 """Predictions are clamped to [CLAMP, 1 - CLAMP] for the log-loss: a weight of 0 on a board
 that was the truth would score minus infinity."""
-VALUES = {**MATERIAL_CP, chess.KING: 100_000}
+VALUES = {**MATERIAL_CP, chess.KING: KING_CP}
 POWERS = (0.25, 0.5, 0.75)
 """Exponents of the tempered weights scored beside the model's (1) and the plain share (0): each
 board's weight raised to the power and normalised again, a family between the two."""
@@ -236,14 +235,7 @@ def _model(text: str) -> tuple[float, float]:
     return temperature, share
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"a positive integer, got {text!r}")
-    return value
+BOARDS = bounded_int(1, MAX_TRACKED_BOARDS, "the bot's own bound on a tracked set", what="a count")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -251,16 +243,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("databases", nargs="+", help="tournament databases (SQLite)")
     parser.add_argument("--player", required=True, help="the bot's player name in them")
     parser.add_argument("--model", type=_model, action="append", help="TEMPERATURE_CP,SHARE")
-    parser.add_argument("--max-boards", type=_positive, default=1_000_000)
-    parser.add_argument("--share-boards", type=_positive, default=20_000)
+    parser.add_argument("--max-boards", type=BOARDS, default=1_000_000)
+    parser.add_argument("--share-boards", type=BOARDS, default=20_000)
     args = parser.parse_args(argv)
     for model in args.model or [DEFAULT_MODEL]:
         tallies = {name: Tally() for name in EVENTS}
         games = 0
         for path in args.databases:
-            if not Path(path).is_file():
-                raise SystemExit(f"no such database: {path}")
-            with sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True) as db:
+            with read_only(path) as db:
                 for _, color, _, history in player_games(db, args.player):
                     games += 1
                     for turn in game_predictions(
