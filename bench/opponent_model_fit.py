@@ -12,11 +12,17 @@ scored over a grid of its two settings (``opponent_temperature_cp``,
 ``--what-if`` also scores variants of the move score that the core does not have, re-scored
 here in Python (:func:`what_if_score`), each at the bot's default settings: a check scored
 without the checker's loss (in full or by half), and a threat weight (what a move from a safe
-square threatens to win, times the weight). The base variant is checked against the core on
-every move: the largest difference is printed and must be rounding.
+square threatens to win, times the weight), and the pass scored above a quiet move. The base
+variant is checked against the core on every move: the largest difference is printed and must
+be rounding.
+
+``--classes`` counts the player's moves by kind (a pass or failed request, a check with the
+checker attacked or safe, a capture, a quiet move, one leaving its own king en prise) beside the
+probability the model gives each kind on the true board, summed: where the two differ, the
+model expects the wrong kind of move.
 
     python bench/opponent_model_fit.py bench/data/strangefish2_v2.sqlite \\
-        bench/data/strangefish2.sqlite --player strangefish2 --what-if
+        bench/data/strangefish2.sqlite --player strangefish2 --what-if --classes
 """
 
 from __future__ import annotations
@@ -39,6 +45,8 @@ from fogsearch.rbc import BoardSet, capture_square, normalize_fen
 TEMPERATURES_CP = (100.0, 150.0, 200.0, 300.0, 400.0, 600.0)
 UNIFORM_SHARES = (0.05, 0.1, 0.2, 0.3)
 DEFAULT_MODEL = (OpponentModel().opponent_temperature_cp, OpponentModel().opponent_uniform_share)
+Score = Callable[[chess.Board, chess.Move | None], float]
+"""A move's score on a board (None: the pass)."""
 
 # The core's move-score terms (rust/fogsearch-core/src/rbc/opponent_model.rs), restated for the
 # what-if variants only; the base variant's agreement with the core is checked on every move.
@@ -111,11 +119,17 @@ def _threat(child: chess.Board, square: chess.Square, mover: chess.Color) -> flo
 
 
 def what_if_score(
-    board: chess.Board, move: chess.Move, check_loss: float = 1.0, threat_weight: float = 0.0
+    board: chess.Board,
+    move: chess.Move | None,
+    check_loss: float = 1.0,
+    threat_weight: float = 0.0,
+    pass_cp: float = 0.0,
 ) -> float:
-    """The core's move score (``check_loss`` 1, ``threat_weight`` 0), with a checking piece's
-    loss counted at ``check_loss`` of itself and, for a move that loses nothing, its threat
-    added at ``threat_weight``."""
+    """The core's move score (``check_loss`` 1, ``threat_weight`` 0, ``pass_cp`` 0), with a
+    checking piece's loss counted at ``check_loss`` of itself, for a move that loses nothing its
+    threat added at ``threat_weight``, and the pass (``move`` None) scored ``pass_cp``."""
+    if move is None:
+        return pass_cp
     mover, them = board.turn, not board.turn
     if move.to_square == board.king(them):
         return KING_TAKEN
@@ -146,23 +160,32 @@ def what_if_score(
     return score + threat_weight * _threat(child, move.to_square, mover)
 
 
-def what_if_log_likelihood(
-    move: OpponentMove,
-    score: Callable[[chess.Board, chess.Move], float],
-    model: tuple[float, float],
-) -> float:
-    """The log-probability of ``move`` under the softmax of ``score`` at ``model``, given the
-    bot's observation, as the core forms it (the pass scores 0)."""
+def move_probabilities(
+    board: chess.Board, score: Score, model: tuple[float, float]
+) -> tuple[list[chess.Move | None], list[float]]:
+    """The pass (None) and the core's pseudo-legal moves on ``board``, each with its probability
+    under the softmax of ``score`` at ``model`` mixed with the uniform share, before any
+    observation."""
     temperature, uniform = model
-    board = move.board
     candidates: list[chess.Move | None] = [None] + [
         chess.Move.from_uci(text) for text in pseudo_legal_moves(board.fen())
     ]
-    scores = [0.0 if m is None else score(board, m) for m in candidates]
+    scores = [score(board, m) for m in candidates]
     top = max(scores)
     exps = [math.exp((s - top) / temperature) for s in scores]
     total = sum(exps)
-    probability = [uniform / len(scores) + (1 - uniform) * e / total for e in exps]
+    return candidates, [uniform / len(scores) + (1 - uniform) * e / total for e in exps]
+
+
+def what_if_log_likelihood(
+    move: OpponentMove,
+    score: Score,
+    model: tuple[float, float],
+) -> float:
+    """The log-probability of ``move`` under the softmax of ``score`` at ``model``, given the
+    bot's observation, as the core forms it."""
+    board = move.board
+    candidates, probability = move_probabilities(board, score, model)
 
     def observed(m: chess.Move | None) -> chess.Square | None:
         return None if m is None else capture_square(board, m)[1]
@@ -183,7 +206,49 @@ WHAT_IF = {
     "threat weight 0.5": {"threat_weight": 0.5},
     "threat weight 1": {"threat_weight": 1.0},
     "threat weight 2": {"threat_weight": 2.0},
+    "the pass scored +100 cp": {"pass_cp": 100.0},
+    "the pass scored +200 cp": {"pass_cp": 200.0},
+    "the pass scored +300 cp": {"pass_cp": 300.0},
+    "threat weight 0.5, the pass +200 cp": {"threat_weight": 0.5, "pass_cp": 200.0},
 }
+
+MOVE_CLASSES = (
+    "pass",
+    "own king left en prise",
+    "check, checker attacked",
+    "check, checker safe",
+    "capture",
+    "quiet",
+)
+"""The classes of :func:`move_class`, in the order it tests them."""
+
+
+def move_class(board: chess.Board, move: chess.Move | None) -> str:
+    """Which of :data:`MOVE_CLASSES` ``move`` is on ``board``, the first that fits. A pass is
+    also every request that fails on the board (StrangeFish2's pawn captures onto empty squares,
+    which it plays as free looks): the board after it is the board before."""
+    if move is None:
+        return "pass"
+    mover = board.turn
+    child = board.copy(stack=False)
+    child.push(move)
+    if _king_attacked(child, mover):
+        return "own king left en prise"
+    if _king_attacked(child, not mover):
+        attacked = bool(child.attackers(not mover, move.to_square))
+        return "check, checker attacked" if attacked else "check, checker safe"
+    return "capture" if board.piece_at(move.to_square) or board.is_en_passant(move) else "quiet"
+
+
+def class_masses(moves: list[OpponentMove], score: Score) -> dict[str, float]:
+    """Per class, the probability the model at the default settings gives it on the true board
+    before each move (no observation yet), summed over ``moves``: the count it predicts."""
+    masses = dict.fromkeys(MOVE_CLASSES, 0.0)
+    for move in moves:
+        candidates, probability = move_probabilities(move.board, score, DEFAULT_MODEL)
+        for candidate, p in zip(candidates, probability, strict=True):
+            masses[move_class(move.board, candidate)] += p
+    return masses
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -191,6 +256,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("databases", nargs="+", help="tournament SQLite files")
     parser.add_argument("--player", required=True, help="the stored player whose moves are fit")
     parser.add_argument("--what-if", action="store_true", help="also score the variants")
+    parser.add_argument(
+        "--classes", action="store_true", help="also count the moves by class, predicted and true"
+    )
     args = parser.parse_args(argv)
     moves = list(opponent_moves(args.databases, args.player))
     if not moves:
@@ -213,6 +281,29 @@ def main(argv: list[str] | None = None) -> None:
     )
     if args.what_if:
         _print_what_if(moves, core[DEFAULT_MODEL])
+    if args.classes:
+        _print_classes(moves)
+
+
+CLASS_VARIANTS = ("the core's score", "threat weight 0.5", "the pass scored +200 cp")
+"""The scores whose class counts ``--classes`` prints beside the truth."""
+
+
+def _print_classes(moves: list[OpponentMove]) -> None:
+    true = dict.fromkeys(MOVE_CLASSES, 0)
+    for move in moves:
+        true[move_class(move.board, move.taken)] += 1
+    predicted = {
+        name: class_masses(moves, functools.partial(what_if_score, **WHAT_IF[name]))
+        for name in CLASS_VARIANTS
+    }
+    print(f"\nMoves by class at the default {DEFAULT_MODEL}: predicted (summed probability on")
+    print("the true board before each move, no observation) and true.\n")
+    print("| class | " + " | ".join(CLASS_VARIANTS) + " | true |")
+    print("|---" * (len(CLASS_VARIANTS) + 1) + "|---:|")
+    for name in MOVE_CLASSES:
+        cells = " | ".join(f"{predicted[v][name]:.1f}" for v in CLASS_VARIANTS)
+        print(f"| {name} | {cells} | {true[name]} |")
 
 
 def _print_what_if(moves: list[OpponentMove], core_default: list[float]) -> None:

@@ -83,3 +83,44 @@ def test_an_unknown_player_or_database_is_one_line_and_creates_nothing(tmp_path)
     with pytest.raises(SystemExit, match="no such database"):
         fit.main([str(missing), "--player", "strangefish2"])
     assert not missing.exists()
+
+
+def _classes(fen: str, *ucis: str | None) -> list[str]:
+    board = chess.Board(fen)
+    return [fit.move_class(board, None if u is None else chess.Move.from_uci(u)) for u in ucis]
+
+
+def test_each_move_falls_in_the_first_class_that_fits():
+    rush = "rnbqkb1r/pppppppp/8/8/7n/2N1P3/PPPPNPPP/R1BQKB1R b KQkq - 5 4"
+    # Nh4-f3+ lands where the g2 pawn takes it; a6 is quiet.
+    assert _classes(rush, None, "h4f3", "a7a6") == ["pass", "check, checker attacked", "quiet"]
+    assert _classes("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "e4d5") == [
+        "capture"
+    ]
+    # White's rook check from a8 is safe; Ke2-d3 walks into the rook on the d-file.
+    assert _classes("7k/3r4/8/8/8/8/4K3/R7 w - - 0 1", "a1a8", "e2d3") == [
+        "check, checker safe",
+        "own king left en prise",
+    ]
+    # En passant takes a pawn that is not on the target square.
+    assert _classes("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "e5d6") == ["capture"]
+
+
+def test_the_pass_can_be_scored_and_the_class_masses_sum_to_the_moves():
+    move = _move(chess.STARTING_FEN, None)
+    assert fit.what_if_score(move.board, None) == 0
+    assert fit.what_if_score(move.board, None, pass_cp=200.0) == 200
+    # White's 20 first moves and the pass all score 0 in the core's score: equal shares.
+    plain = fit.class_masses([move], fit.what_if_score)
+    assert plain["pass"] == pytest.approx(1 / 21)
+    assert plain["quiet"] == pytest.approx(20 / 21)
+    assert sum(plain.values()) == pytest.approx(1.0)
+    # Scored +200 cp at the 200 cp temperature, the pass is e times as likely as each move,
+    # less the uniform share's part.
+    raised = fit.class_masses([move], lambda b, m: fit.what_if_score(b, m, pass_cp=200.0))
+    temperature, uniform = fit.DEFAULT_MODEL
+    e = math.exp(200.0 / temperature)
+    assert raised["pass"] == pytest.approx(uniform / 21 + (1 - uniform) * e / (e + 20))
+    assert fit.what_if_log_likelihood(move, fit.what_if_score, fit.DEFAULT_MODEL) == (
+        pytest.approx(fit.core_log_likelihood(move, fit.DEFAULT_MODEL))
+    )
