@@ -13,6 +13,7 @@ from rbc_data import FOGSEARCH_NAME, trout_games
 from fogsearch.rbc import BoardSet
 
 DATA = Path(__file__).parent / "data"
+AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
 
 
 def test_a_piece_is_en_prise_to_a_cheaper_attacker_or_when_undefended():
@@ -59,9 +60,27 @@ def test_a_turn_s_predictions_are_the_set_s_boards_counted_one_by_one():
     assert attacked.tempered == pytest.approx((2 / 3,) * len(calibration.POWERS))
     assert found["moved en prise"].share == pytest.approx(2 / 3)
     assert found["king attacked"] == calibration.Prediction(0.0, 0.0, False, (0.0, 0.0, 0.0))
+    assert attacked.sampled == attacked.weighted  # the search would judge every board
     # Counted on a stride of two boards (the first and the last) the share is one half.
     strided = calibration.turn_predictions(board_set, truth, chess.E5, share_boards=2)
     assert strided["moved attacked"].share == pytest.approx(0.5)
+    # A search sample of two boards (equal weights: the set's first two) has it on both.
+    sampled = calibration.turn_predictions(board_set, truth, chess.E5, 10, sample_boards=2)
+    assert sampled["moved attacked"].sampled == pytest.approx(1.0)
+    assert sampled["moved attacked"].weighted == pytest.approx(2 / 3)
+
+
+def test_the_judged_sample_is_the_likeliest_boards_renormalised():
+    board_set = BoardSet(chess.WHITE, fens=[AFTER_E4])
+    board_set.set_opponent_model(200.0, 0.1)
+    board_set.handle_opponent_move_result(False, None)
+    weights = board_set.weights()
+    assert weights.min() < weights.max()  # 1... f5 hangs a pawn: the model tells moves apart
+    sample = calibration.judged_sample(board_set, 5)
+    assert len(sample) == 5
+    kept = np.sort(weights)[::-1][:5]
+    assert np.sort(sample.weights())[::-1] == pytest.approx(kept / kept.sum())
+    assert calibration.judged_sample(board_set, len(board_set)) is board_set
 
 
 def test_a_recorded_game_s_settled_predictions_agree_with_the_truth():
@@ -117,6 +136,8 @@ def test_a_run_on_stored_games_prints_each_event_s_table(capsys):
         assert f"**{name}**" in out
     assert out.count("| all |") == len(calibration.EVENTS)
     assert out.count("Tempered weights (power") == len(calibration.EVENTS)
+    assert out.count("| mean sampled |") == len(calibration.EVENTS)
+    assert "our king attackable" not in out  # only with --king-events
 
 
 def test_tempered_weights_lie_between_the_model_s_weight_and_the_plain_share():
@@ -132,3 +153,33 @@ def test_tempered_weights_lie_between_the_model_s_weight_and_the_plain_share():
     assert calibration.weighted_shares(np.array([9.0, 1.0]), np.array([False, True]))[0] == (
         pytest.approx(0.1)
     )
+
+
+def _after(faced_fen: str, uci: str, others: list[str]) -> calibration.AfterOurMove:
+    faced = chess.Board(faced_fen)
+    move = chess.Move.from_uci(uci)
+    truth = faced.copy()
+    truth.push(move)
+    board_set = BoardSet(chess.WHITE, fens=[*others, truth.fen()])
+    return calibration.AfterOurMove(board_set, faced, truth, move, 30)
+
+
+def _king_event(after: calibration.AfterOurMove) -> calibration.KingEvent | None:
+    found = calibration.turn_predictions(after.board_set, after.truth, after.moved_to, 100)
+    return calibration.king_event(after, found["king attacked"])
+
+
+def test_a_king_event_says_how_our_king_came_to_be_attackable():
+    safe = "4k3/8/8/8/8/P7/8/4K3 b - - 0 1"  # another board of the set, no rook
+    # The rook on e8 already checks; a2-a3 does not answer it. One board of two has the rook.
+    unseen = _after("4r1k1/8/8/8/8/8/P7/4K3 w - - 0 1", "a2a3", [safe])
+    event = _king_event(unseen)
+    assert event == calibration.KingEvent(30, "unseen check", 2, 0.5, 0.5, 0.5, 0)
+    walked = _king_event(_after("3rk3/8/8/8/8/8/8/4K3 w - - 0 1", "e1d1", [safe]))
+    assert walked is not None and walked.kind == "king walked in"
+    opened = _king_event(_after("4r1k1/8/8/8/8/8/4B3/4K3 w - - 0 1", "e2d3", [safe]))
+    assert opened is not None and opened.kind == "line opened"
+    assert _king_event(_after("4r1k1/8/8/8/8/8/4B3/4K3 w - - 0 1", "e1d1", [safe])) is None
+    table = calibration.king_events_table([("game 7", event)])
+    assert "| game 7 | 30 | unseen check | 2 |" in table
+    assert table.endswith("By kind: unseen check 1.")
