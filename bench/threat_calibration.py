@@ -129,7 +129,15 @@ def judged_sample(board_set: BoardSet, size: int) -> BoardSet:
     weights = board_set.weights()
     if len(weights) <= size:
         return board_set
-    return board_set.subset(likeliest(weights, size, np.arange(len(weights))).tolist())
+    return board_set.subset(judged_indices(weights, size).tolist())
+
+
+def judged_indices(weights: np.ndarray, size: int) -> np.ndarray:
+    """The indices of :func:`judged_sample`'s boards in a set weighted ``weights`` (every index
+    when there are at most ``size``)."""
+    if len(weights) <= size:
+        return np.arange(len(weights))
+    return likeliest(weights, size, np.arange(len(weights)))
 
 
 def turn_predictions(
@@ -142,18 +150,21 @@ def turn_predictions(
     """Each event's prediction by the set after our move (opponent to move) and the truth."""
     counted = counted_boards(board_set, share_boards)
     boards = counted.to_boards()
+    every = counted is board_set
     weights = counted.weights()
-    whole = len(board_set) <= min(share_boards, sample_boards)  # the sample is the set
-    sample = None if whole else judged_sample(board_set, sample_boards)
-    sample_boards_list = [] if sample is None else sample.to_boards()
+    chosen = judged_indices(weights if every else board_set.weights(), sample_boards)
+    # When every board is counted the judged ones are among them, their events already read.
+    sample = None if every else board_set.subset(chosen.tolist())
+    sample_list = [] if sample is None else sample.to_boards()
     ours = not truth.turn
     found = {}
     for name, event in EVENTS.items():
         has = np.array([event(board, moved_to, ours) for board in boards], dtype=bool)
         weighted, tempered = weighted_shares(weights, has)
-        sampled = weighted
-        if sample is not None:
-            in_sample = np.array([event(b, moved_to, ours) for b in sample_boards_list], bool)
+        if sample is None:
+            sampled = weighted_shares(weights[chosen], has[chosen])[0]
+        else:
+            in_sample = np.array([event(b, moved_to, ours) for b in sample_list], dtype=bool)
             sampled = weighted_shares(sample.weights(), in_sample)[0]
         found[name] = Prediction(
             weighted, float(has.mean()), event(truth, moved_to, ours), tempered, sampled
