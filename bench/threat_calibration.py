@@ -37,7 +37,7 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import chess
@@ -53,7 +53,11 @@ from fogsearch.observations import MoveResult
 from fogsearch.rbc import BoardSet, BoardSetTooLargeError, normalize_fen
 from fogsearch.tracking import observations
 
-DEFAULT_MODEL = (OpponentModel().opponent_temperature_cp, OpponentModel().opponent_uniform_share)
+Model = tuple[float, float, float, float]
+"""``(temperature_cp, uniform_share, threat_weight, pass_cp)``, as the board set takes it."""
+_BOT_MODEL = OpponentModel().model
+assert _BOT_MODEL is not None, "the bot's default weighs its boards"
+DEFAULT_MODEL: Model = _BOT_MODEL
 BINS = (0.0, 0.01, 0.05, 0.1, 0.2, 0.5, 1.0)
 """Edges of the weighted-prediction bins; the last bin holds 1."""
 CLAMP = 1e-3
@@ -200,7 +204,7 @@ class AfterOurMove:
 
 
 def replayed_moves(
-    history, color: chess.Color, model: tuple[float, float], max_boards: int
+    history, color: chess.Color, model: Model, max_boards: int
 ) -> Iterator[AfterOurMove]:
     """Each of ``color``'s moves in ``history``, its set replayed under ``model``, until the set
     would pass ``max_boards`` or our move took their king."""
@@ -225,7 +229,7 @@ def replayed_moves(
 def game_predictions(
     history,
     color: chess.Color,
-    model: tuple[float, float],
+    model: Model,
     max_boards: int,
     share_boards: int,
     sample_boards: int = SAMPLE_BOARDS,
@@ -351,16 +355,23 @@ def table(name: str, tally: Tally) -> str:
     return "\n".join(lines)
 
 
-def _model(text: str) -> tuple[float, float]:
-    """``TEMPERATURE_CP,UNIFORM_SHARE``, checked as the bot's config checks them."""
+def _model(text: str) -> Model:
+    """``TEMPERATURE_CP,UNIFORM_SHARE[,THREAT_WEIGHT,PASS_CP]``, checked as the bot's config
+    checks them."""
     try:
-        temperature, share = (float(part) for part in text.split(","))
-        OpponentModel(opponent_temperature_cp=temperature, opponent_uniform_share=share)
+        parts = [float(part) for part in text.split(",")]
+        if len(parts) not in (2, 4):
+            raise ValueError("two or four numbers")
+        names = [f.name for f in fields(OpponentModel)]
+        model = OpponentModel(**dict(zip(names, parts, strict=False))).model
+        if model is None:
+            raise ValueError("the temperature must not be 0")
     except ValueError as error:
         raise argparse.ArgumentTypeError(
-            f"a model is TEMPERATURE_CP,UNIFORM_SHARE, got {text!r} ({error})"
+            f"a model is TEMPERATURE_CP,UNIFORM_SHARE[,THREAT_WEIGHT,PASS_CP], got {text!r} "
+            f"({error})"
         ) from None
-    return temperature, share
+    return model
 
 
 BOARDS = bounded_int(1, MAX_TRACKED_BOARDS, "the bot's own bound on a tracked set", what="a count")
@@ -388,7 +399,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("databases", nargs="+", help="tournament databases (SQLite)")
     parser.add_argument("--player", required=True, help="the bot's player name in them")
-    parser.add_argument("--model", type=_model, action="append", help="TEMPERATURE_CP,SHARE")
+    parser.add_argument(
+        "--model", type=_model, action="append", help="TEMPERATURE_CP,SHARE[,THREAT,PASS_CP]"
+    )
     parser.add_argument("--max-boards", type=BOARDS, default=1_000_000)
     parser.add_argument("--share-boards", type=BOARDS, default=20_000)
     parser.add_argument("--sample-boards", type=BOARDS, default=SAMPLE_BOARDS)
@@ -417,7 +430,8 @@ def main(argv: list[str] | None = None) -> None:
                         event = args.king_events and king_event(move, turn["king attacked"])
                         if event:
                             events.append((f"{Path(path).stem} {index}", event))
-        print(f"### model: {model[0]:g} cp, uniform share {model[1]:g}; {games} games\n")
+        terms = f", threat weight {model[2]:g}, pass {model[3]:+g} cp" if any(model[2:]) else ""
+        print(f"### model: {model[0]:g} cp, uniform share {model[1]:g}{terms}; {games} games\n")
         for name, tally in tallies.items():
             print(table(name, tally), "\n")
         if args.king_events:

@@ -19,6 +19,7 @@ from fogsearch.analysis.losses import (
 )
 from fogsearch.arguments import UsageError, bounded_int, existing_file
 from fogsearch.bot.turnlog import read_turn_log
+from fogsearch.rbc import opponent_model_settings
 
 MOST_BOARDS = 50_000_000
 """Far past any set this machine's memory holds."""
@@ -60,28 +61,32 @@ def add_parser(subparsers) -> None:
         "--opponent-model",
         type=opponent_model,
         default=DEFAULT_MODEL,
-        help="the bot's opponent model as TEMPERATURE_CP,UNIFORM_SHARE, or none "
-        f"(default {DEFAULT_MODEL[0]:g},{DEFAULT_MODEL[1]:g}, the bot's)",
+        help="the bot's opponent model as TEMPERATURE_CP,UNIFORM_SHARE[,THREAT_WEIGHT,PASS_CP], "
+        "or none (default " + ",".join(f"{x:g}" for x in DEFAULT_MODEL or ()) + ", the bot's)",
     )
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(handler=run)
 
 
-def opponent_model(text: str) -> tuple[float, float] | None:
-    """An argparse type: ``none`` or ``TEMPERATURE_CP,UNIFORM_SHARE`` within the bot's bounds."""
+def opponent_model(text: str) -> tuple[float, float, float, float] | None:
+    """An argparse type: ``none`` or ``TEMPERATURE_CP,UNIFORM_SHARE[,THREAT_WEIGHT,PASS_CP]``
+    within the core's bounds (the terms 0 where left out)."""
     if text.strip().lower() == "none":
         return None
     try:
-        temperature, share = (float(part) for part in text.split(","))
+        parts = [float(part) for part in text.split(",")]
+        if len(parts) not in (2, 4):
+            raise ValueError
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not TEMPERATURE_CP,UNIFORM_SHARE (for example 200,0.1) or none"
+            f"{text!r} is not TEMPERATURE_CP,UNIFORM_SHARE[,THREAT_WEIGHT,PASS_CP] "
+            "(for example 200,0.1) or none"
         ) from None
-    if not (1.0 <= temperature <= 100_000.0 and 0.0 <= share <= 1.0):
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: the temperature must be in 1..100000 and the share in 0..1"
-        )
-    return temperature, share
+    temperature, share, threat, pass_cp = parts + [0.0] * (4 - len(parts))
+    try:
+        return opponent_model_settings(temperature, share, threat, pass_cp)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{text!r}: {error}") from None
 
 
 def _color(history: GameHistory, asked: str | None, logs: dict | None = None) -> chess.Color:

@@ -24,6 +24,7 @@ import numpy as np
 from reconchess import GameHistory
 from reconchess.history import Turn
 
+from fogsearch.bot.config import OpponentModel
 from fogsearch.bot.requests import MATERIAL_CP
 from fogsearch.observations import MoveResult
 from fogsearch.rbc import BoardSet, BoardSetTooLargeError
@@ -35,8 +36,9 @@ DEFAULT_MAX_BOARDS = 4_000_000
 """The bot's own ``max_tracked_boards``: past it the bot's set was a sample too."""
 DEFAULT_SHARE_BOARDS = 20_000
 """Boards read (through python-chess) per share: tens of thousands take a few seconds."""
-DEFAULT_MODEL = (200.0, 0.1)
-"""The bot's default opponent model (``opponent_temperature_cp``, ``opponent_uniform_share``)."""
+DEFAULT_MODEL = OpponentModel().model
+"""The bot's default opponent model, as :meth:`fogsearch.rbc.BoardSet.set_opponent_model`
+takes it."""
 
 
 def material(board: chess.Board, color: chess.Color) -> int:
@@ -134,7 +136,7 @@ def losses(
     *,
     max_boards: int = DEFAULT_MAX_BOARDS,
     share_boards: int = DEFAULT_SHARE_BOARDS,
-    opponent_model: tuple[float, float] | None = DEFAULT_MODEL,
+    opponent_model: tuple[float, float, float, float] | None = DEFAULT_MODEL,
 ) -> list[Loss]:
     """The turns of ``color`` in ``history`` after which the opponent's reply lowered its true
     material (:class:`Loss`, in turn order). ``turn_log``: :func:`fogsearch.bot.turnlog.

@@ -20,6 +20,7 @@ import chess
 
 from fogsearch.arguments import cores
 from fogsearch.limits import MAX_THREADS, checked
+from fogsearch.rbc import opponent_model_settings
 from fogsearch.search import EngineJudge, SearchConfig, SearchError
 from fogsearch.settings import config_from_settings, settings_of
 
@@ -160,11 +161,39 @@ class OpponentModel:
     weighted by how likely the opponent's moves that led to them were, a softmax at this
     temperature over what each move wins at once; 0: every board weighs the same."""
     opponent_uniform_share: float = 0.1
+    opponent_threat_weight: float = 0.0
+    """What a move that loses nothing adds to its score: this share of what its piece then
+    threatens to win (0: off)."""
+    opponent_pass_cp: float = 0.0
+    """The pass's score in centipawns (a quiet move scores 0): opponents that pass or request
+    failing moves as free looks, as StrangeFish2 does, want it above 0."""
+
+    @property
+    def model(self) -> tuple[float, float, float, float] | None:
+        """The model as :meth:`fogsearch.rbc.BoardSet.set_opponent_model` takes it, or None
+        where every board weighs the same."""
+        if not self.opponent_temperature_cp:
+            return None
+        return (
+            self.opponent_temperature_cp,
+            self.opponent_uniform_share,
+            self.opponent_threat_weight,
+            self.opponent_pass_cp,
+        )
 
     def __post_init__(self) -> None:
-        _check_number(self, "opponent_uniform_share", 0.0, 1.0)
-        if self.opponent_temperature_cp != 0:
-            _check_number(self, "opponent_temperature_cp", 1.0, 100_000.0)
+        # The core's bounds, checked by the core; a temperature of 0 (no model) checks the rest
+        # at a valid one.
+        temperature = self.opponent_temperature_cp or 1.0
+        try:
+            opponent_model_settings(
+                temperature,
+                self.opponent_uniform_share,
+                self.opponent_threat_weight,
+                self.opponent_pass_cp,
+            )
+        except ValueError as error:
+            raise ValueError(f"opponent_{error}") from None
 
 
 @dataclass(frozen=True)

@@ -116,12 +116,9 @@ class FogsearchBot(Player):
         """The opponent's turn's work for ours (``config.ponder``)."""
 
     def _new_tracker(self) -> Tracker:
-        c, opponent = self.config, self.config.opponent
-        model = None
-        if opponent.opponent_temperature_cp:
-            model = (opponent.opponent_temperature_cp, opponent.opponent_uniform_share)
+        c = self.config
         bound = c.set_limits.max_tracked_boards
-        return Tracker(self.color, bound, self.rng, c.search.threads, model)
+        return Tracker(self.color, bound, self.rng, c.search.threads, c.opponent.model)
 
     @property
     def board_set(self) -> BoardSet:

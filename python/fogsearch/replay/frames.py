@@ -18,6 +18,7 @@ import numpy as np
 from reconchess import GameHistory
 from reconchess.history import Turn
 
+from fogsearch.bot.config import OpponentModel
 from fogsearch.observations import MoveResult, OpponentMoveResult
 from fogsearch.rbc import BoardSet, BoardSetTooLargeError, FogsearchError
 from fogsearch.replay.reading import ReplayError
@@ -28,9 +29,8 @@ SHARE_UNITS = 10_000
 LOW_TRUTH_SHARE = 0.1
 """A turn where the true board's share of the side's set falls below this is marked."""
 PIECE_VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
-OPPONENT_MODEL = (200.0, 0.1)
-"""The fogsearch bot's default opponent model (``opponent_temperature_cp``,
-``opponent_uniform_share`` of :class:`fogsearch.bot.OpponentModel`)."""
+OPPONENT_MODEL = OpponentModel().model
+"""The fogsearch bot's default opponent model (:class:`fogsearch.bot.OpponentModel`)."""
 
 
 @dataclass
@@ -87,7 +87,7 @@ def side_frames(
     history: GameHistory, color: chess.Color, log: list[dict] | None, max_boards: int
 ) -> list[Frame]:
     board_set: BoardSet | None = BoardSet(color, max_boards=max_boards)
-    if log is not None:
+    if log is not None and OPPONENT_MODEL is not None:
         board_set.set_opponent_model(*OPPONENT_MODEL)
     frames: list[Frame] = []
     material = None

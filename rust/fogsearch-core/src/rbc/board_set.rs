@@ -179,13 +179,19 @@ impl BoardSet {
         for board in &self.boards {
             board.encode_into(&mut out);
         }
-        // Version 2: then 0, or 1 with the model's two settings and a weight per board.
+        // Version 2: then 0, or 1 with the model's two settings, or 2 with those and its two
+        // terms, and a weight per board. A model without terms keeps tag 1, so that its bytes
+        // are those it had before the terms existed.
         match &self.weighting {
             None => out.push(0),
             Some((model, weights)) => {
-                out.push(1);
+                out.push(if model.has_terms() { 2 } else { 1 });
                 out.extend_from_slice(&model.temperature_cp.to_le_bytes());
                 out.extend_from_slice(&model.uniform_share.to_le_bytes());
+                if model.has_terms() {
+                    out.extend_from_slice(&model.threat_weight.to_le_bytes());
+                    out.extend_from_slice(&model.pass_cp.to_le_bytes());
+                }
                 for w in weights {
                     out.extend_from_slice(&w.to_le_bytes());
                 }
@@ -524,29 +530,38 @@ impl BoardSet {
     }
 }
 
-/// The weighting encoded after `count` boards: 0, or 1 with the model and `count` weights.
+/// The weighting encoded after `count` boards: 0, or 1 with the model's two settings, or 2 with
+/// its four, then `count` weights.
 fn read_weighting(tail: &[u8], count: usize) -> Result<Option<(OpponentModel, Vec<f64>)>, String> {
     let float = |at: usize| {
         let mut w = [0u8; 8];
         w.copy_from_slice(&tail[at..at + 8]);
         f64::from_le_bytes(w)
     };
-    match tail.first() {
-        Some(0) if tail.len() == 1 => Ok(None),
-        Some(1) if tail.len() as u64 == 17 + 8 * count as u64 => {
-            let model = OpponentModel::new(float(1), float(9))?;
-            let weights: Vec<f64> = (0..count).map(|i| float(17 + 8 * i)).collect();
-            if weights.iter().any(|w| !w.is_finite() || *w < 0.0) {
-                return Err("a weight is negative or not finite".into());
-            }
-            Ok(Some((model, normalised(weights))))
-        }
-        _ => Err(format!(
-            "the weights after {count} boards take {} bytes, neither 1 nor {}",
-            tail.len(),
-            17 + 8 * count as u64
-        )),
+    let settings = match tail.first() {
+        Some(0) if tail.len() == 1 => return Ok(None),
+        Some(0) => return Err(format!("{} bytes follow an unweighted set", tail.len() - 1)),
+        Some(1) => 2,
+        Some(2) => 4,
+        _ => return Err("the weights' tag is neither 0, 1 nor 2".into()),
+    };
+    let first_weight = 1 + 8 * settings;
+    let expected = first_weight as u64 + 8 * count as u64;
+    if tail.len() as u64 != expected {
+        return Err(format!(
+            "the weights after {count} boards take {} bytes, not {expected}",
+            tail.len()
+        ));
     }
+    let mut model = OpponentModel::new(float(1), float(9))?;
+    if settings == 4 {
+        model = model.with_terms(float(17), float(25))?;
+    }
+    let weights: Vec<f64> = (0..count).map(|i| float(first_weight + 8 * i)).collect();
+    if weights.iter().any(|w| !w.is_finite() || *w < 0.0) {
+        return Err("a weight is negative or not finite".into());
+    }
+    Ok(Some((model, normalised(weights))))
 }
 
 /// `weights` scaled to sum to 1; equal weights when they sum to 0 (every history was judged
