@@ -77,14 +77,14 @@ def test_the_stored_strangefish2_games_fit_and_the_re_scoring_agrees_with_the_co
     assert sum(core) > sum(uniform)
 
 
-def test_the_core_s_threat_and_pass_terms_agree_with_the_re_scoring():
+def test_the_core_s_threat_term_agrees_with_the_re_scoring():
     moves = list(fit.opponent_moves([str(DATA / "strangefish2_v2.sqlite")], "strangefish2"))
     sample = moves[::10]
-    core = [fit.core_log_likelihood(m, (*fit.DEFAULT_MODEL, 0.5, 200.0)) for m in sample]
-    variant = functools.partial(fit.what_if_score, threat_weight=0.5, pass_cp=200.0)
+    core = [fit.core_log_likelihood(m, (*fit.DEFAULT_MODEL, 0.5)) for m in sample]
+    variant = functools.partial(fit.what_if_score, threat_weight=0.5)
     again = [fit.what_if_log_likelihood(m, variant, fit.DEFAULT_MODEL) for m in sample]
     assert again == pytest.approx(core, abs=1e-9)
-    # The terms change the fit: they are not a no-op.
+    # The term changes the fit: it is not a no-op.
     plain = [fit.core_log_likelihood(m, fit.DEFAULT_MODEL) for m in sample]
     assert abs(sum(core) - sum(plain)) > 1.0
 

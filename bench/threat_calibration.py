@@ -53,8 +53,8 @@ from fogsearch.observations import MoveResult
 from fogsearch.rbc import BoardSet, BoardSetTooLargeError, normalize_fen
 from fogsearch.tracking import observations
 
-Model = tuple[float, float, float, float]
-"""``(temperature_cp, uniform_share, threat_weight, pass_cp)``, as the board set takes it."""
+Model = tuple[float, float, float]
+"""``(temperature_cp, uniform_share, threat_weight)``, as the board set takes it."""
 _BOT_MODEL = OpponentModel().model
 assert _BOT_MODEL is not None, "the bot's default weighs its boards"
 DEFAULT_MODEL: Model = _BOT_MODEL
@@ -356,20 +356,19 @@ def table(name: str, tally: Tally) -> str:
 
 
 def _model(text: str) -> Model:
-    """``TEMPERATURE_CP,UNIFORM_SHARE[,THREAT_WEIGHT,PASS_CP]``, checked as the bot's config
-    checks them."""
+    """``TEMPERATURE_CP,UNIFORM_SHARE[,THREAT_WEIGHT]``, checked as the bot's config checks
+    them."""
     try:
         parts = [float(part) for part in text.split(",")]
-        if len(parts) not in (2, 4):
-            raise ValueError("two or four numbers")
+        if len(parts) not in (2, 3):
+            raise ValueError("two or three numbers")
         names = [f.name for f in fields(OpponentModel)]
         model = OpponentModel(**dict(zip(names, parts, strict=False))).model
         if model is None:
             raise ValueError("the temperature must not be 0")
     except ValueError as error:
         raise argparse.ArgumentTypeError(
-            f"a model is TEMPERATURE_CP,UNIFORM_SHARE[,THREAT_WEIGHT,PASS_CP], got {text!r} "
-            f"({error})"
+            f"a model is TEMPERATURE_CP,UNIFORM_SHARE[,THREAT_WEIGHT], got {text!r} ({error})"
         ) from None
     return model
 
@@ -400,7 +399,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("databases", nargs="+", help="tournament databases (SQLite)")
     parser.add_argument("--player", required=True, help="the bot's player name in them")
     parser.add_argument(
-        "--model", type=_model, action="append", help="TEMPERATURE_CP,SHARE[,THREAT,PASS_CP]"
+        "--model", type=_model, action="append", help="TEMPERATURE_CP,SHARE[,THREAT_WEIGHT]"
     )
     parser.add_argument("--max-boards", type=BOARDS, default=1_000_000)
     parser.add_argument("--share-boards", type=BOARDS, default=20_000)
@@ -430,8 +429,8 @@ def main(argv: list[str] | None = None) -> None:
                         event = args.king_events and king_event(move, turn["king attacked"])
                         if event:
                             events.append((f"{Path(path).stem} {index}", event))
-        terms = f", threat weight {model[2]:g}, pass {model[3]:+g} cp" if any(model[2:]) else ""
-        print(f"### model: {model[0]:g} cp, uniform share {model[1]:g}{terms}; {games} games\n")
+        threat = f", threat weight {model[2]:g}" if model[2] else ""
+        print(f"### model: {model[0]:g} cp, uniform share {model[1]:g}{threat}; {games} games\n")
         for name, tally in tallies.items():
             print(table(name, tally), "\n")
         if args.king_events:

@@ -324,7 +324,7 @@ def test_weights_are_uniform_without_a_model_and_follow_free_captures_with_one()
     plain = BoardSet(chess.WHITE, [fen])
     modelled = BoardSet(chess.WHITE, [fen])
     modelled.set_opponent_model(100.0, 0.1)
-    assert modelled.opponent_model == (100.0, 0.1, 0.0, 0.0)
+    assert modelled.opponent_model == (100.0, 0.1, 0.0)
     for board_set in (plain, modelled):
         board_set.handle_opponent_move_result(True, chess.D2)
     assert len(plain) == len(modelled) == 1
@@ -357,26 +357,24 @@ def test_a_bad_opponent_model_is_refused():
         board_set.set_opponent_model(True)
     with pytest.raises(ValueError, match="threat_weight must be in"):
         board_set.set_opponent_model(100.0, 0.1, 4.5)
-    with pytest.raises(ValueError, match="pass_cp must be in"):
-        board_set.set_opponent_model(100.0, 0.1, 0.0, -1001.0)
-    with pytest.raises(ValueError, match="pass_cp must be a number"):
-        board_set.set_opponent_model(100.0, 0.1, 0.0, None)
+    with pytest.raises(ValueError, match="threat_weight must be a number"):
+        board_set.set_opponent_model(100.0, 0.1, None)
     assert board_set.opponent_model is None
 
 
-def test_the_pass_term_and_the_threat_term_move_weight_as_scored():
+def test_the_threat_term_moves_weight_as_scored():
     # We (White) passed; Black moved unseen. Black's knight on b8 may step to c6, where it
     # attacks our unguarded rook on a5 and nothing attacks it, or to d7 (attacking nothing), or
     # Black may pass; nothing else of either side is attacked.
     fen = "1n2k1n1/8/8/R7/8/8/8/4K3 b - - 0 1"
     weights = {}
-    for terms in ((0.0, 0.0), (0.0, 300.0), (0.5, 0.0)):
+    for threat in (0.0, 0.5):
         board_set = BoardSet(chess.WHITE, [fen])
-        board_set.set_opponent_model(100.0, 0.0, *terms)
-        assert board_set.opponent_model == (100.0, 0.0, *terms)
+        board_set.set_opponent_model(100.0, 0.0, threat)
+        assert board_set.opponent_model == (100.0, 0.0, threat)
         board_set.handle_opponent_move_result(False, None)
         by_fen = dict(zip(board_set.fens(), board_set.weights(), strict=True))
-        weights[terms] = {
+        weights[threat] = {
             name: next(w for f, w in by_fen.items() if f.startswith(prefix))
             for name, prefix in (
                 ("pass", "1n2k1n1/8/8/R7/8/8/8/4K3 w"),
@@ -387,11 +385,9 @@ def test_the_pass_term_and_the_threat_term_move_weight_as_scored():
         restored = pickle.loads(pickle.dumps(board_set))
         assert restored.opponent_model == board_set.opponent_model
         assert np.allclose(restored.weights(), board_set.weights(), rtol=1e-12, atol=0)
-    plain, passing, threatening = weights.values()
-    # Without the terms all three score 0; at 100 cp, the pass at +300 cp is e^3 times as
-    # likely as a quiet move, and c6 at half the rook (+250 cp) e^2.5 times.
+    plain, threatening = weights[0.0], weights[0.5]
+    # Without the term all three score 0; at 100 cp, c6 at half the rook (+250 cp) is e^2.5
+    # times as likely as a quiet move.
     assert plain["pass"] == pytest.approx(plain["d7"]) == pytest.approx(plain["c6"])
-    assert passing["pass"] / passing["d7"] == pytest.approx(math.exp(3.0))
-    assert passing["c6"] == pytest.approx(passing["d7"])
     assert threatening["c6"] / threatening["d7"] == pytest.approx(math.exp(2.5))
     assert threatening["pass"] == pytest.approx(threatening["d7"])

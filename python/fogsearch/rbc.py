@@ -117,21 +117,20 @@ def _positive_or_none(value: object, what: str) -> int | None:
 
 
 def opponent_model_settings(
-    temperature_cp: float, uniform_share: float, threat_weight: float, pass_cp: float
-) -> tuple[float, float, float, float]:
-    """The opponent model's four settings (:meth:`BoardSet.set_opponent_model`) as floats:
+    temperature_cp: float, uniform_share: float, threat_weight: float
+) -> tuple[float, float, float]:
+    """The opponent model's three settings (:meth:`BoardSet.set_opponent_model`) as floats:
     Python checks that each is a number, the core that it is in its bounds (a ValueError naming
     the setting either way)."""
     named = {
         "temperature_cp": temperature_cp,
         "uniform_share": uniform_share,
         "threat_weight": threat_weight,
-        "pass_cp": pass_cp,
     }
     for name, value in named.items():
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ValueError(f"{name} must be a number, got {value!r}")
-    checked = (float(temperature_cp), float(uniform_share), float(threat_weight), float(pass_cp))
+    checked = (float(temperature_cp), float(uniform_share), float(threat_weight))
     _native.check_opponent_model(checked)
     return checked
 
@@ -258,7 +257,6 @@ class BoardSet:
         temperature_cp: float | None,
         uniform_share: float = 0.1,
         threat_weight: float = 0.0,
-        pass_cp: float = 0.0,
     ) -> None:
         """From now on keep each board's probability given what was observed, every board equally
         likely now (``temperature_cp=None``: stop keeping them). Each expansion gives a child its
@@ -267,20 +265,19 @@ class BoardSet:
         score of its n moves (the pass included): the material a move wins at once, less the
         moved piece where our pieces then win it, with large scores for taking our king and for
         leaving its own king en prise; a move that loses nothing adds ``threat_weight`` (0..4)
-        times what its piece then threatens to win, and the pass scores ``pass_cp``
-        (-1000..1000). Positions reached twice sum their weights; observations renormalise.
-        Weights survive ``subset`` (renormalised), copies and pickling; set equality ignores
-        them."""
+        times what its piece then threatens to win. Positions reached twice sum their weights;
+        observations renormalise. Weights survive ``subset`` (renormalised), copies and
+        pickling; set equality ignores them."""
         if temperature_cp is None:
             self._inner.set_opponent_model(None)
             return
         self._inner.set_opponent_model(
-            opponent_model_settings(temperature_cp, uniform_share, threat_weight, pass_cp)
+            opponent_model_settings(temperature_cp, uniform_share, threat_weight)
         )
 
     @property
-    def opponent_model(self) -> tuple[float, float, float, float] | None:
-        """``(temperature_cp, uniform_share, threat_weight, pass_cp)`` of the opponent model, or
+    def opponent_model(self) -> tuple[float, float, float] | None:
+        """``(temperature_cp, uniform_share, threat_weight)`` of the opponent model, or
         ``None``."""
         return self._inner.opponent_model()
 

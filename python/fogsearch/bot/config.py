@@ -164,12 +164,9 @@ class OpponentModel:
     opponent_threat_weight: float = 0.0
     """What a move that loses nothing adds to its score: this share of what its piece then
     threatens to win (0: off)."""
-    opponent_pass_cp: float = 0.0
-    """The pass's score in centipawns (a quiet move scores 0): opponents that pass or request
-    failing moves as free looks, as StrangeFish2 does, want it above 0."""
 
     @property
-    def model(self) -> tuple[float, float, float, float] | None:
+    def model(self) -> tuple[float, float, float] | None:
         """The model as :meth:`fogsearch.rbc.BoardSet.set_opponent_model` takes it, or None
         where every board weighs the same."""
         if not self.opponent_temperature_cp:
@@ -178,7 +175,6 @@ class OpponentModel:
             self.opponent_temperature_cp,
             self.opponent_uniform_share,
             self.opponent_threat_weight,
-            self.opponent_pass_cp,
         )
 
     def __post_init__(self) -> None:
@@ -187,10 +183,7 @@ class OpponentModel:
         temperature = self.opponent_temperature_cp or 1.0
         try:
             opponent_model_settings(
-                temperature,
-                self.opponent_uniform_share,
-                self.opponent_threat_weight,
-                self.opponent_pass_cp,
+                temperature, self.opponent_uniform_share, self.opponent_threat_weight
             )
         except ValueError as error:
             raise ValueError(f"opponent_{error}") from None

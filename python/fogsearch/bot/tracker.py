@@ -71,7 +71,7 @@ class Tracker:
     """The board set of the player of ``color``, capped at ``max_boards``, with its log.
     ``rng`` draws the samples (shared with the bot, so a seeded game is reproducible);
     ``threads`` expand the set; ``opponent_model`` (``(temperature_cp, uniform_share,
-    threat_weight, pass_cp)`` or ``None``) weighs its boards (:meth:`fogsearch.rbc.BoardSet.set_opponent_model`)."""
+    threat_weight)`` or ``None``) weighs its boards (:meth:`fogsearch.rbc.BoardSet.set_opponent_model`)."""
 
     def __init__(
         self,
@@ -79,7 +79,7 @@ class Tracker:
         max_boards: int,
         rng: random.Random,
         threads: int | None = None,
-        opponent_model: tuple[float, float, float, float] | None = None,
+        opponent_model: tuple[float, float, float] | None = None,
     ):
         self.color = color
         self.max_boards = max_boards

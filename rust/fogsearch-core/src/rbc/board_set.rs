@@ -179,18 +179,18 @@ impl BoardSet {
         for board in &self.boards {
             board.encode_into(&mut out);
         }
-        // Version 2: then 0, or 1 with the model's two settings, or 2 with those and its two
-        // terms, and a weight per board. A model without terms keeps tag 1, so that its bytes
-        // are those it had before the terms existed.
+        // Version 2: then 0, or 1 with the model's two settings, or 2 with those and its threat
+        // weight, and a weight per board. A model without the threat term keeps tag 1, so that
+        // its bytes are those it had before the term existed.
         match &self.weighting {
             None => out.push(0),
             Some((model, weights)) => {
-                out.push(if model.has_terms() { 2 } else { 1 });
+                let threat = model.threat_weight != 0.0;
+                out.push(if threat { 2 } else { 1 });
                 out.extend_from_slice(&model.temperature_cp.to_le_bytes());
                 out.extend_from_slice(&model.uniform_share.to_le_bytes());
-                if model.has_terms() {
+                if threat {
                     out.extend_from_slice(&model.threat_weight.to_le_bytes());
-                    out.extend_from_slice(&model.pass_cp.to_le_bytes());
                 }
                 for w in weights {
                     out.extend_from_slice(&w.to_le_bytes());
@@ -531,7 +531,7 @@ impl BoardSet {
 }
 
 /// The weighting encoded after `count` boards: 0, or 1 with the model's two settings, or 2 with
-/// its four, then `count` weights.
+/// those and its threat weight, then `count` weights.
 fn read_weighting(tail: &[u8], count: usize) -> Result<Option<(OpponentModel, Vec<f64>)>, String> {
     let float = |at: usize| {
         let mut w = [0u8; 8];
@@ -542,7 +542,7 @@ fn read_weighting(tail: &[u8], count: usize) -> Result<Option<(OpponentModel, Ve
         Some(0) if tail.len() == 1 => return Ok(None),
         Some(0) => return Err(format!("{} bytes follow an unweighted set", tail.len() - 1)),
         Some(1) => 2,
-        Some(2) => 4,
+        Some(2) => 3,
         _ => return Err("the weights' tag is neither 0, 1 nor 2".into()),
     };
     let first_weight = 1 + 8 * settings;
@@ -554,8 +554,8 @@ fn read_weighting(tail: &[u8], count: usize) -> Result<Option<(OpponentModel, Ve
         ));
     }
     let mut model = OpponentModel::new(float(1), float(9))?;
-    if settings == 4 {
-        model = model.with_terms(float(17), float(25))?;
+    if settings == 3 {
+        model = model.with_threat_weight(float(17))?;
     }
     let weights: Vec<f64> = (0..count).map(|i| float(first_weight + 8 * i)).collect();
     if weights.iter().any(|w| !w.is_finite() || *w < 0.0) {
