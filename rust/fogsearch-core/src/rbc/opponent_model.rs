@@ -450,8 +450,11 @@ mod tests {
     fn the_threat_weight_survives_bytes_and_changes_the_weights() {
         let plain = OpponentModel::new(150.0, 0.1).unwrap();
         let model = plain.with_threat_weight(0.5).unwrap();
+        // From FORK, where White's knight may attack Black's bishops (nothing is attacked from
+        // the start position).
         let expanded = |model| {
-            let mut set = BoardSet::start(Color::Black);
+            let fork = Board::from_fen(FORK).unwrap();
+            let mut set = BoardSet::new(Color::Black, vec![fork]).unwrap();
             set.set_opponent_model(Some(model));
             set.handle_opponent_move_result(false, None).unwrap();
             set
