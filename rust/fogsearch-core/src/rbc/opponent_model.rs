@@ -142,11 +142,10 @@ fn scored(board: &Board, mv: Move, threat_weight: f64) -> f64 {
     let mut child = board.clone();
     child.push(Some(mv));
     // The material count (the king's capture is scored apart).
-    let value = |piece_type: PieceType| f64::from(MATERIAL_POINTS[piece_type.index()]);
     let material = |b: &Board, color: Color| -> f64 {
         PieceType::ALL
             .iter()
-            .map(|&p| value(p) * b.pieces_of(p, color).count() as f64)
+            .map(|&p| points(p) * b.pieces_of(p, color).count() as f64)
             .sum()
     };
     // Captures (e.p. included) and promotions, as the material they change.
@@ -169,9 +168,9 @@ fn scored(board: &Board, mv: Move, threat_weight: f64) -> f64 {
             let cheapest = PieceType::ALL
                 .into_iter()
                 .find(|&p| (takers & child.pieces_of(p, them)).any())
-                .map_or(0.0, value);
+                .map_or(0.0, points);
             let defended = (attackers & child.by_color(mover)).any();
-            let moved_value = value(landed.piece_type).max(value(moved.piece_type));
+            let moved_value = points(landed.piece_type).max(points(moved.piece_type));
             let lost = if defended {
                 (moved_value - cheapest).max(0.0)
             } else {
@@ -188,6 +187,11 @@ fn scored(board: &Board, mv: Move, threat_weight: f64) -> f64 {
     score
 }
 
+/// A piece's material points, as a score.
+fn points(piece_type: PieceType) -> f64 {
+    f64::from(MATERIAL_POINTS[piece_type.index()])
+}
+
 /// What `mover`'s piece on `square` of `child` would win by taking one of the other side's
 /// pieces next (their king aside, a check being scored apart): an unguarded piece whole, a
 /// guarded one less the attacker's value; 0 where it attacks nothing worth taking.
@@ -195,7 +199,6 @@ fn threat(child: &Board, square: Square, mover: Color) -> f64 {
     let Some(attacker) = child.piece_at(square) else {
         return 0.0;
     };
-    let value = |piece_type: PieceType| f64::from(MATERIAL_POINTS[piece_type.index()]);
     let them = mover.other();
     let occupied = child.occupied();
     let reach = match attacker.piece_type {
@@ -205,11 +208,11 @@ fn threat(child: &Board, square: Square, mover: Color) -> f64 {
     let targets = reach & child.by_color(them) & !child.pieces_of(PieceType::King, them);
     targets
         .map(|target| {
-            let victim = child.piece_at(target).map_or(0.0, |p| value(p.piece_type));
+            let victim = child.piece_at(target).map_or(0.0, |p| points(p.piece_type));
             let guarded = (child.attackers_to(target, occupied) & child.by_color(them)).any();
             victim
                 - if guarded {
-                    value(attacker.piece_type)
+                    points(attacker.piece_type)
                 } else {
                     0.0
                 }
