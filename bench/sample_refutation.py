@@ -147,12 +147,14 @@ def summary(rows: list[Refutation], label: str) -> str:
     if not rows:
         return f"{label}: none"
     mean = {k: statistics.mean(getattr(r, k) for r in rows) for k in ("whole", "likeliest", "draw")}
-    hid = sum(r.likeliest <= r.whole / 2 for r in rows)
-    drew = sum(r.draw <= r.whole / 2 for r in rows)
+    refuted = [r for r in rows if r.whole > 0]
+    hid = sum(r.likeliest <= r.whole / 2 for r in refuted)
+    drew = sum(r.draw <= r.whole / 2 for r in refuted)
     return (
-        f"{label} ({len(rows)} turns): mean refuted share whole {mean['whole']:.3f}, likeliest "
-        f"{mean['likeliest']:.3f}, draw {mean['draw']:.3f}; half the whole's share or less on the "
-        f"likeliest {hid}, on the draw {drew}"
+        f"{label} ({len(rows)} turns): mean refuted share whole {mean['whole']:.3f}, "
+        f"likeliest {mean['likeliest']:.3f}, draw {mean['draw']:.3f}; of the {len(refuted)} "
+        f"refuted somewhere, half the whole's share or less on the likeliest {hid}, "
+        f"on the draw {drew}"
     )
 
 
@@ -176,7 +178,8 @@ def main() -> None:
                 rows.append(r)
                 print(
                     f"| {path} | {r.game} | {r.turn} | {r.move} | {r.boards} | "
-                    f"{r.likeliest_weight:.2f} | {r.whole:.3f} | {r.likeliest:.3f} | {r.draw:.3f} |",
+                    f"{r.likeliest_weight:.2f} | {r.whole:.3f} | {r.likeliest:.3f} | "
+                    f"{r.draw:.3f} |",
                     flush=True,
                 )
     print()
