@@ -62,10 +62,6 @@ from fogsearch.search import MAX_DEPTH, SearchConfig
         (lambda: FogsearchBotConfig(tie_break=TieBreak(mate_threats="yes")), "mate_threats"),
         (lambda: FogsearchBotConfig(judge="stockfish"), "judge must be one of"),
         (lambda: FogsearchBotConfig(sensing=SenseRule(sense="random")), "sense must be one of"),
-        (
-            lambda: FogsearchBotConfig(set_limits=SetLimits(search_sample="top")),
-            "search_sample must be one of",
-        ),
         (lambda: FogsearchBotConfig(mean_weight=1.5), "mean_weight"),
         (lambda: FogsearchBotConfig(mean_weight=float("nan")), "mean_weight"),
         (
@@ -298,7 +294,6 @@ def test_every_setting_of_a_config_round_trips_through_its_flat_name():
         progress=ProgressRule(progress_force_halfmoves=0),
         tie_break=TieBreak(mate_threats=False),
         opening=OpeningLine(opening_as_black=""),
-        set_limits=SetLimits(search_sample="weighted"),
     )
     settings = {}
     for name, (path, _) in flat_settings().items():

@@ -19,14 +19,14 @@ TURNS = 17
 """Game 4's first 17 White turns: StrangeFish2 takes our knight after turn 14."""
 
 
-def fixed_config(ponder: bool, draw: str = "likeliest") -> FogsearchBotConfig:
+def fixed_config(ponder: bool) -> FogsearchBotConfig:
     # Budgets far above what these searches need: every table completes, so the decisions do
     # not depend on the time each turn took.
     return FogsearchBotConfig(
         search=SearchConfig(mode="exact", sense_mode="min_size", threads=1, seed=7),
         board_plies=2,
         sensing=SenseRule(sense_plies=1),
-        set_limits=SetLimits(max_search_boards=24, search_sample=draw),
+        set_limits=SetLimits(max_search_boards=24),
         ponder=ponder,
     )
 
@@ -73,15 +73,13 @@ def _capture(history, turn):
     return square is not None, square
 
 
-@pytest.mark.parametrize("draw", ["likeliest", "weighted"])
-def test_pondering_decides_as_without_it_and_is_reused(draw):
+def test_pondering_decides_as_without_it_and_is_reused():
     history = GameHistory.from_file(str(GAME))
-    without = FogsearchBot(fixed_config(ponder=False, draw=draw))
-    with_ponder = FogsearchBot(fixed_config(ponder=True, draw=draw))
+    without = FogsearchBot(fixed_config(ponder=False))
+    with_ponder = FogsearchBot(fixed_config(ponder=True))
     idle, slices = [], []
     expected = replay(without, history, TURNS, idle)
     got = replay(with_ponder, history, TURNS, slices)
-    assert with_ponder.tracker.draw == without.tracker.draw == draw
     assert got == expected
     assert idle == [0] * TURNS
     assert all(n > 2 for n in slices[:-1])

@@ -21,7 +21,7 @@ from fogsearch.bot import (
     SetLimits,
     SmallSets,
 )
-from fogsearch.bot.tracker import Tracker, likeliest, weighted_draw
+from fogsearch.bot.tracker import Tracker, likeliest
 from fogsearch.observations import MoveResult, OpponentMoveResult, sense_result
 from fogsearch.rbc import BoardSet
 
@@ -160,71 +160,6 @@ def test_the_likeliest_boards_are_those_a_full_sort_picks(seed):
             continue
         expected = np.lexsort((tie_break, -weights))[:size]
         assert likeliest(weights, size, tie_break).tolist() == expected.tolist()
-
-
-def test_a_weighted_draw_keeps_the_mass_of_many_unlikely_boards_that_the_likeliest_leave_out():
-    # 100 likely boards hold half the weight, 10,000 unlikely ones the other half: the 100
-    # likeliest see none of the unlikely half, 100 systematic draws give it exactly half.
-    weights = np.concatenate([np.full(100, 0.5 / 100), np.full(10_000, 0.5 / 10_000)])
-    assert np.all(likeliest(weights, 100, np.zeros(len(weights))) < 100)
-    for seed in range(20):
-        boards, shares = weighted_draw(weights, 100, random.Random(seed))
-        assert shares.sum() == pytest.approx(1.0)
-        assert shares[boards >= 100].sum() == pytest.approx(0.5, abs=0.011)
-
-
-class Offset:
-    """A generator whose one uniform draw is ``u``: the systematic draw's offset, set by hand."""
-
-    def __init__(self, u: float):
-        self.u = u
-
-    def random(self) -> float:
-        return self.u
-
-
-@pytest.mark.parametrize("seed", range(10))
-def test_a_weighted_draw_keeps_the_boards_it_must_and_draws_each_at_its_weight(seed):
-    rng = np.random.default_rng(seed)
-    count, size, offsets = int(rng.integers(300, 2000)), 64, 2000
-    weights = rng.pareto(1.5, count) + 1e-3
-    weights /= weights.sum()
-    mean_draws = np.zeros(count)
-    for k in range(offsets):
-        boards, shares = weighted_draw(weights, size, Offset((k + 0.5) / offsets))
-        assert len(set(boards.tolist())) == len(boards) <= size
-        assert shares.sum() == pytest.approx(1.0)
-        assert np.all(np.diff(shares) <= 0)  # most drawn first
-        draws = np.zeros(count)
-        draws[boards] = np.round(shares * size)
-        # A board of weight w is drawn floor(w * size) or one more times.
-        assert np.all((draws >= np.floor(weights * size)) & (draws <= np.ceil(weights * size)))
-        mean_draws += draws / offsets
-    # Over the offset (uniform in [0, 1)) each board is drawn w * size times on average: the
-    # weighted mean over the draw estimates the whole set's without bias. The offsets here are a
-    # midpoint grid, whose average of a board's count (a step function of the offset with at
-    # most two steps of one draw) is off by at most 2 / offsets.
-    assert np.all(np.abs(mean_draws - weights * size) <= 2 / offsets + 1e-9)
-
-
-def test_with_the_weighted_draw_the_search_sample_is_seeded_and_weighs_by_draws():
-    tracker = Tracker(
-        chess.WHITE, 10_000, random.Random(0), opponent_model=(100.0, 0.1), draw="weighted"
-    )
-    for observation in [UNSEEN, *[PASS, UNSEEN] * 3]:
-        tracker.observe(observation)
-    weights = tracker.board_set.weights()
-    assert len(weights) > 64
-    tracker.rng = random.Random(5)
-    sample, shares = tracker.weighted_sample(64)
-    assert len(sample) == len(shares) <= 64 and shares.sum() == pytest.approx(1.0)
-    assert np.allclose(shares * 64, np.round(shares * 64))  # whole numbers of draws
-    tracker.rng = random.Random(5)
-    again, _ = tracker.weighted_sample(64)
-    assert again.fens() == sample.fens()
-    by_fen = dict(zip(tracker.board_set.fens(), weights, strict=True))
-    heaviest = max(by_fen, key=by_fen.__getitem__)
-    assert heaviest in sample.fens()
 
 
 def test_without_an_opponent_model_the_weighted_sample_is_the_uniform_one():

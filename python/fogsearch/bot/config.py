@@ -133,8 +133,6 @@ MAX_TRACKED_BOARDS = 50_000_000
 
 JUDGES = ("boards", "engine", "set")
 SENSES = ("decision", "size")
-SAMPLE_DRAWS = ("likeliest", "weighted")
-"""How the search's sample of a weighted set is drawn (``SetLimits.search_sample``)."""
 
 
 @dataclass(frozen=True)
@@ -215,14 +213,8 @@ class SetLimits:
     """How many boards the search sees and the tracker keeps."""
 
     max_search_boards: int = 256
-    """Above this many boards the search and the decision sense work on a sample of this size
-    (seeded; uniform without an opponent model, else by ``search_sample``); tracking stays exact
+    """Above this many boards the search works on a seeded uniform sample; tracking stays exact
     (up to ``max_tracked_boards``)."""
-    search_sample: str = "likeliest"
-    """How a weighted set's sample is drawn (:func:`fogsearch.bot.tracker.weighted_sample`):
-    ``"likeliest"``, the ``max_search_boards`` likeliest boards; ``"weighted"``, that many draws in
-    proportion to weight (systematic resampling), which keeps the mass of many unlikely boards
-    that the likeliest alone leave out."""
     max_tracked_boards: int = 4_000_000
     """Memory bound of the tracked set: an expansion peaks at about 420 bytes per board it makes
     (``bench/rbc_memory.py``), so up to about 1.6 GiB at this default.
@@ -233,10 +225,6 @@ class SetLimits:
     def __post_init__(self) -> None:
         _check_int(self, "max_search_boards", 1)
         _check_int(self, "max_tracked_boards", 256, MAX_TRACKED_BOARDS)
-        if self.search_sample not in SAMPLE_DRAWS:
-            raise ValueError(
-                f"search_sample must be one of {SAMPLE_DRAWS}, got {self.search_sample!r}"
-            )
 
 
 @dataclass(frozen=True)

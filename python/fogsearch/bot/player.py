@@ -118,14 +118,7 @@ class FogsearchBot(Player):
     def _new_tracker(self) -> Tracker:
         c = self.config
         bound = c.set_limits.max_tracked_boards
-        return Tracker(
-            self.color,
-            bound,
-            self.rng,
-            c.search.threads,
-            c.opponent.model,
-            c.set_limits.search_sample,
-        )
+        return Tracker(self.color, bound, self.rng, c.search.threads, c.opponent.model)
 
     @property
     def board_set(self) -> BoardSet:

@@ -119,14 +119,12 @@ class Ponder:
                 self._all_stats[square] = children.sense_stats()
             yield f"expansion of {len(parent)} boards to {len(children) if children else 0}"
             if at == 0 and children is not None and plies > 0:
-                yield from self._sense_table(
-                    None, children, state, size, plies, threads, modelled, tracker.draw
-                )
+                yield from self._sense_table(None, children, state, size, plies, threads, modelled)
         for square in squares[1:]:
             if square in self._sets and plies > 0:
                 children = self._sets[square]
                 yield from self._sense_table(
-                    square, children, state, size, plies, threads, modelled, tracker.draw
+                    square, children, state, size, plies, threads, modelled
                 )
 
     def _expand(self, parent: BoardSet, square: chess.Square | None) -> BoardSet | None:
@@ -138,12 +136,12 @@ class Ponder:
         self._sets[square] = children
         return children
 
-    def _sense_table(self, square, children, state, size, plies, threads, modelled, draw):
+    def _sense_table(self, square, children, state, size, plies, threads, modelled):
         """The sense's table on the boards it would judge after ``square``'s result: drawn with
         the bot's generator as it stands now, which nothing draws from before the sense."""
         rng = random.Random()
         rng.setstate(state)
-        boards, _ = weighted_sample(children, size, rng, modelled, draw)
+        boards, _ = weighted_sample(children, size, rng, modelled)
         if len(boards) < 2:
             return
         # The request rows a whole-table call would have: every root request of these boards.

@@ -49,43 +49,18 @@ def uniform_sample(board_set: BoardSet, size: int, rng: random.Random) -> BoardS
     return board_set.subset(rng.sample(range(boards), size))
 
 
-def weighted_draw(
-    weights: np.ndarray, size: int, rng: random.Random
-) -> tuple[np.ndarray, np.ndarray]:
-    """``size`` draws from ``weights`` (summing to 1) in proportion to weight, by systematic
-    resampling (one uniform offset, ``size`` evenly spaced points on the cumulative weight): the
-    distinct boards drawn, most drawn first (then by index), and their share of the draws. A board
-    weighing at least ``k / size`` is drawn ``k`` times or more, so the likeliest are always in;
-    the rest are drawn by chance at their weight. The shares' weighted mean of any per-board value
-    is an unbiased estimate of the whole set's, where the likeliest boards alone can miss the
-    many unlikely boards on which a request is refuted."""
-    cumulative = np.cumsum(weights)
-    cumulative /= cumulative[-1]
-    points = (np.arange(size) + rng.random()) / size
-    drawn = np.minimum(np.searchsorted(cumulative, points, side="right"), len(weights) - 1)
-    boards, counts = np.unique(drawn, return_counts=True)
-    order = np.lexsort((boards, -counts))
-    return boards[order], counts[order] / size
-
-
 def weighted_sample(
-    board_set: BoardSet, size: int, rng: random.Random, modelled: bool, draw: str = "likeliest"
+    board_set: BoardSet, size: int, rng: random.Random, modelled: bool
 ) -> tuple[BoardSet, np.ndarray]:
     """At most ``size`` boards of ``board_set`` with their weights (summing to 1): without an
-    opponent model (``modelled`` False), a uniform sample with equal weights; with one, by
-    ``draw`` (:data:`fogsearch.bot.config.SAMPLE_DRAWS`): the ``size`` likeliest boards (equal
-    weights in an order drawn with ``rng``) renormalised, or :func:`weighted_draw`'s boards
-    weighted by their share of the draws. Either takes one draw from ``rng``, so the pondered
-    sample and the turn's are the same boards."""
+    opponent model (``modelled`` False), a uniform sample with equal weights; with one, the
+    ``size`` likeliest boards (equal weights in an order drawn with ``rng``)."""
     if not modelled:
         boards = uniform_sample(board_set, size, rng)
         return boards, np.full(len(boards), 1.0 / len(boards))
     weights = board_set.weights()
     if len(weights) <= size:
         return board_set, weights
-    if draw == "weighted":
-        chosen, shares = weighted_draw(weights, size, rng)
-        return board_set.subset(chosen.tolist()), shares
     tie_break = np.random.default_rng(rng.getrandbits(64)).random(len(weights))
     chosen = likeliest(weights, size, tie_break)
     kept = weights[chosen]
@@ -96,9 +71,7 @@ class Tracker:
     """The board set of the player of ``color``, capped at ``max_boards``, with its log.
     ``rng`` draws the samples (shared with the bot, so a seeded game is reproducible);
     ``threads`` expand the set; ``opponent_model`` (``(temperature_cp, uniform_share,
-    threat_weight)`` or ``None``) weighs its boards (:meth:`fogsearch.rbc.BoardSet.set_opponent_model`);
-    ``draw`` is how :meth:`weighted_sample` picks a modelled set's boards (``"likeliest"`` or
-    ``"weighted"``)."""
+    threat_weight)`` or ``None``) weighs its boards (:meth:`fogsearch.rbc.BoardSet.set_opponent_model`)."""
 
     def __init__(
         self,
@@ -107,14 +80,12 @@ class Tracker:
         rng: random.Random,
         threads: int | None = None,
         opponent_model: tuple[float, float, float] | None = None,
-        draw: str = "likeliest",
     ):
         self.color = color
         self.max_boards = max_boards
         self.rng = rng
         self.threads = threads
         self.opponent_model = opponent_model
-        self.draw = draw
         self.board_set = self._new_set()
         self.log: list[Observation] = []
         self.recoveries = 0
@@ -157,9 +128,7 @@ class Tracker:
 
     def weighted_sample(self, size: int) -> tuple[BoardSet, np.ndarray]:
         """:func:`weighted_sample` of the set, with the tracker's generator."""
-        return weighted_sample(
-            self.board_set, size, self.rng, self.opponent_model is not None, self.draw
-        )
+        return weighted_sample(self.board_set, size, self.rng, self.opponent_model is not None)
 
     def observe_prepared(self, observation: Observation, board_set: BoardSet) -> None:
         """Logs ``observation`` and takes ``board_set`` as the set it leaves: the same set that
