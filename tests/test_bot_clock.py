@@ -8,7 +8,13 @@ import random
 import pytest
 
 from fogsearch.bot import ClockPlan
-from fogsearch.bot.clock import decision_hardness, part_budget, set_hardness, turn_budget
+from fogsearch.bot.clock import (
+    decision_hardness,
+    part_budget,
+    set_hardness,
+    tracking_budget,
+    turn_budget,
+)
 
 PLANS = [
     ClockPlan(),
@@ -137,3 +143,18 @@ def test_a_part_of_a_turn_gets_its_share_less_what_the_turn_has_already_spent():
     assert part_budget(4.0, 0.75, 0.5, 0.2) == 3.0  # the share still fits
     assert part_budget(4.0, 0.75, 2.0, 0.5) == pytest.approx(1.5)  # the set update took 2 s
     assert part_budget(4.0, 0.75, 5.0, 0.0) == 0.0  # overspent already: nothing, never negative
+
+
+@pytest.mark.parametrize(("plan", "seconds_left"), list(itertools.product(PLANS, CLOCKS)))
+def test_the_expansion_may_take_its_share_of_the_clock(plan, seconds_left):
+    assert tracking_budget(plan, seconds_left) == pytest.approx(plan.tracking_share * seconds_left)
+    # Each expansion leaves most of the clock: a run of them never empties it.
+    assert seconds_left - tracking_budget(plan, seconds_left) >= 0.75 * seconds_left
+
+
+def test_the_expansion_share_is_a_plan_setting():
+    plan = ClockPlan(tracking_share=0.5, reserve_seconds=15.0)
+    assert tracking_budget(plan, 35.0) == pytest.approx(17.5)
+    # Inside the reserve too: the plan spends nothing of it, but the set must still be tracked.
+    assert tracking_budget(plan, 10.0) == pytest.approx(5.0)
+    assert tracking_budget(plan, -1.0) == 0.0  # a clock already overrun: the least sample

@@ -26,6 +26,8 @@ from fogsearch.bot import (
 )
 from fogsearch.bot.clock import turn_budget
 from fogsearch.bot.config import from_settings
+from fogsearch.bot.tracker import LEAST_CLOCK_PARENTS
+from fogsearch.observations import MoveResult, OpponentMoveResult
 from fogsearch.rbc import BoardSet, move_actions
 from fogsearch.search import MATE
 from fogsearch.tournament import GameTask, PlayerSpec, play_game
@@ -229,9 +231,9 @@ def test_time_spent_updating_the_set_comes_off_the_turn_budget(monkeypatch):
     bot.handle_game_start(chess.WHITE, chess.Board(), "test")
     observe = bot.tracker.observe
 
-    def slow_observe(observation):
+    def slow_observe(observation, seconds=None):
         time.sleep(0.5)
-        observe(observation)
+        observe(observation, seconds)
 
     monkeypatch.setattr(bot.tracker, "observe", slow_observe)
     bot.handle_opponent_move_result(False, None)
@@ -287,6 +289,34 @@ def test_every_core_by_default_reaches_the_set_the_sense_and_the_board_judgement
     assert move is None or isinstance(move, chess.Move)
     assert seen["board_table"] and set(seen["board_table"]) == {3}
     assert seen["sense_table"] and set(seen["sense_table"]) == {3}
+
+
+@pytest.mark.parametrize("clock", [900.0, 0.05])
+def test_the_set_grows_only_as_far_as_the_clock_allows_its_expansion(clock):
+    """White passes while Black moves unseen, to about 3,000 boards, then plays one turn with
+    ``clock`` seconds on its clock and passes: Black's next move expands the whole set when the
+    clock allows it, and a seeded sample of the least size when the clock is nearly spent (the
+    clock as the bot's last turn ended is what it knows when the result comes)."""
+    bot = FogsearchBot(FAST)
+    bot.handle_game_start(chess.WHITE, chess.Board(), "test")
+    pass_ = MoveResult(None, None, False, None)
+    unseen = OpponentMoveResult(False, None)
+    for observation in [unseen, *[pass_, unseen] * 3]:
+        bot.tracker.observe(observation)
+    parents = len(bot.board_set)
+    assert parents > LEAST_CLOCK_PARENTS
+    bot.choose_sense(list(chess.SQUARES), [], clock)
+    bot.handle_sense_result([])
+    bot.choose_move(move_actions(bot.board_set.fen(0)), clock)
+    bot.handle_move_result(None, None, False, None)  # whatever it chose, the request was a pass
+    exact = bot.board_set.copy()
+    bot.handle_opponent_move_result(False, None)
+    unseen.apply(exact)
+    if clock > 100:
+        assert bot.approximations == 0 and bot.board_set == exact
+    else:
+        assert bot.approximations == 1
+        assert LEAST_CLOCK_PARENTS <= len(bot.board_set) < len(exact)
 
 
 def test_the_plan_counts_on_the_increment_the_clock_shows_not_the_default():

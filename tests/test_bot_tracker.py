@@ -21,7 +21,12 @@ from fogsearch.bot import (
     SetLimits,
     SmallSets,
 )
-from fogsearch.bot.tracker import Tracker, likeliest
+from fogsearch.bot.tracker import (
+    LEAST_CLOCK_PARENTS,
+    SECONDS_PER_PARENT,
+    Tracker,
+    likeliest,
+)
 from fogsearch.observations import MoveResult, OpponentMoveResult, sense_result
 from fogsearch.rbc import BoardSet
 
@@ -109,6 +114,63 @@ def test_an_expansion_past_the_bound_is_applied_to_a_seeded_sample_of_the_set():
     assert again.board_set == tracker.board_set
 
 
+def _positions(board_set: BoardSet) -> set[int]:
+    """The set's positions (a board reached by two histories is one position)."""
+    return set(board_set.zobrist_keys().tolist())
+
+
+def test_an_expansion_longer_than_the_clock_allows_is_applied_to_a_sample_that_fits():
+    tracker, exact = _tracker_after_passes(10_000_000, seed=1)
+    tracker.observe(PASS)
+    PASS.apply(exact)
+    parents = len(exact)
+    keep = LEAST_CLOCK_PARENTS + 500
+    assert parents > keep
+    tracker.seconds_per_parent = 1e-5
+    seconds = 1e-5 * (keep + 0.5)  # the time of expanding ``keep`` boards
+    rng_copy = random.Random()
+    rng_copy.setstate(tracker.rng.getstate())
+    tracker.observe(UNSEEN, seconds)
+    assert tracker.approximations == 1 and tracker.recoveries == 0
+    # The very sample the seeded generator draws, expanded exactly.
+    expected = exact.subset(sorted(rng_copy.sample(range(parents), keep)))
+    UNSEEN.apply(expected)
+    assert tracker.board_set == expected
+    UNSEEN.apply(exact)
+    assert _positions(tracker.board_set) < _positions(exact)
+
+
+def test_a_spent_clock_still_expands_the_least_sample_and_no_bound_keeps_tracking_exact():
+    spent, exact = _tracker_after_passes(10_000_000, seed=2)
+    free, _ = _tracker_after_passes(10_000_000, seed=2)
+    for tracker in (spent, free):
+        tracker.observe(PASS)
+    PASS.apply(exact)
+    spent.observe(UNSEEN, 0.0)
+    free.observe(UNSEEN, None)
+    free_bounded, _ = _tracker_after_passes(10_000_000, seed=2)
+    free_bounded.observe(PASS)
+    free_bounded.observe(UNSEEN, 60.0)  # fits easily: exact
+    UNSEEN.apply(exact)
+    assert free.board_set == free_bounded.board_set == exact
+    assert (free.approximations, free_bounded.approximations) == (0, 0)
+    assert spent.approximations == 1
+    assert _positions(spent.board_set) < _positions(exact)
+    # LEAST_CLOCK_PARENTS boards expanded: each makes at least one board (the pass), and
+    # passing White's boards differ only by Black's moves, so children stay distinct per parent
+    # at least as often as the parents do.
+    assert LEAST_CLOCK_PARENTS <= len(spent.board_set) < len(exact)
+
+
+def test_the_rate_of_expansion_is_measured_over_the_game():
+    tracker, _ = _tracker_after_passes(10_000_000, seed=0)
+    assert tracker.seconds_per_parent == SECONDS_PER_PARENT  # no expansion of 1,000 boards yet
+    tracker.seconds_per_parent = 1.0  # absurdly slow: the measurement must pull it down
+    tracker.observe(PASS)
+    tracker.observe(UNSEEN, 1e6)
+    assert 0.0 < tracker.seconds_per_parent < 0.6  # half the latest measurement, half the old
+
+
 def test_the_search_sample_is_the_seeded_choice_of_boards_in_the_order_drawn():
     tracker, exact = _tracker_after_passes(10_000, seed=0)
     boards = len(tracker.board_set)
@@ -183,8 +245,8 @@ class TruthCheckingTracker(Tracker):
         self.misses = 0
         self.largest = 0
 
-    def observe(self, observation):
-        super().observe(observation)
+    def observe(self, observation, seconds=None):
+        super().observe(observation, seconds)
         self.largest = max(self.largest, len(self.board_set))
         if isinstance(observation, MoveResult):
             return  # the referee pushes our move after this callback returns

@@ -37,6 +37,19 @@ def part_budget(allowance: float, share: float, elapsed: float, still_to_come: f
     return max(0.0, min(share * allowance, allowance - elapsed - still_to_come))
 
 
+def tracking_budget(plan: ClockPlan, seconds_left: float) -> float:
+    """Seconds the set's expansion by an opponent move may take with ``seconds_left`` on the
+    clock: ``plan.tracking_share`` of it, so that no run of expansions can empty the clock. The
+    turn's budget counts this work only once it is done (it comes before the turn's first clock
+    report) and cannot cut it short, so it is bounded on its own: unbounded, expanding sets of
+    millions took 13 s and then 25 s of a 32 s clock at 60 s + 1 s, and the game was lost on
+    time. Of the whole clock rather than of what the plan may spend beyond its reserve: at short
+    clocks the plan keeps the clock near the reserve for tens of turns, where a share of what lies
+    beyond it would sample sets of tens of thousands of boards (and lose the true board) on a
+    clock that holds seconds for them."""
+    return plan.tracking_share * max(0.0, seconds_left)
+
+
 def set_hardness(boards: int) -> float:
     """How hard a set of ``boards`` boards is to decide on, in [0, 1]: log-scaled up to
     :data:`HARD_SET_BOARDS`."""

@@ -64,7 +64,10 @@ class ClockPlan:
     less the turns played, never fewer than ``min_turns_left``) plus most of the increment the
     clock adds each turn (``increment_seconds``), up to ``hard_turn_factor`` times
     that on a hard turn (a large set, a close decision), clamped to ``[min_turn_seconds,
-    max_turn_seconds]``; ``sense_share`` of it goes to the sense, the rest to the move."""
+    max_turn_seconds]``; ``sense_share`` of it goes to the sense, the rest to the move. The
+    set's expansion by the opponent's moves, which comes before the turn's first clock report
+    and so outside its budget, may take ``tracking_share`` of the clock
+    (:func:`fogsearch.bot.clock.tracking_budget`)."""
 
     plan_turns: int = 40
     """How many turns (ours) a game is planned to last."""
@@ -77,6 +80,10 @@ class ClockPlan:
     hard_turn_factor: float = 2.0
     """A turn of hardness 1 gets this many times the even share (hardness 0 gets it once)."""
     sense_share: float = 0.25
+    tracking_share: float = 0.25
+    """The most of the clock one expansion of the set by the opponent's moves may take; a larger
+    set is expanded from a sample of its boards that fits
+    (:meth:`fogsearch.bot.tracker.Tracker.observe`)."""
     increment_seconds: float = 5.0
     """What the clock adds each turn (reconchess's default), until the bot has measured it from
     the clocks the referee reports (from its second turn); 80 % of it is spent on the turn it
@@ -100,6 +107,7 @@ class ClockPlan:
             )
         _check_number(self, "hard_turn_factor", 1.0, 10.0)
         _check_number(self, "sense_share", 0.0, 0.9)
+        _check_number(self, "tracking_share", 0.01, 1.0)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,13 @@ import chess
 import numpy as np
 from reconchess import Color, GameHistory, Player, Square, WinReason
 
-from fogsearch.bot.clock import decision_hardness, part_budget, set_hardness, turn_budget
+from fogsearch.bot.clock import (
+    decision_hardness,
+    part_budget,
+    set_hardness,
+    tracking_budget,
+    turn_budget,
+)
 from fogsearch.bot.config import FogsearchBotConfig, opening_moves
 from fogsearch.bot.judgement import likeliest_first_table, request_scores, worst_values
 from fogsearch.bot.ponder import IDLE_WAIT_SECONDS, Ponder
@@ -165,12 +171,17 @@ class FogsearchBot(Player):
 
     def handle_opponent_move_result(self, captured_my_piece: bool, capture_square: Square | None):
         self._turn_started = time.monotonic()
-        self.ponder.observe(self.tracker, OpponentMoveResult(captured_my_piece, capture_square))
+        observation = OpponentMoveResult(captured_my_piece, capture_square)
+        self.ponder.observe(self.tracker, observation, self._tracking_seconds())
         # White's first turn also starts with this callback, before any opponent move.
         if self._opponent_has_moved:
             self.quiet_bound = 0 if captured_my_piece else self.quiet_bound + 1
         self._opponent_has_moved = True
-        self._turn = {"turn": len(self.turn_log) + 1, "after_opponent": len(self.board_set)}
+        self._turn = {
+            "turn": len(self.turn_log) + 1,
+            "after_opponent": len(self.board_set),
+            "track_seconds": time.monotonic() - self._turn_started,
+        }
 
     def choose_sense(self, sense_actions, move_actions, seconds_left: float) -> Square | None:
         c = self.config
@@ -282,6 +293,15 @@ class FogsearchBot(Player):
             plan = dataclasses.replace(plan, increment_seconds=increment)
         allowance = turn_budget(plan, at_start, len(self.turn_log), hardness)
         return part_budget(allowance, share, elapsed, self._after_search_seconds)
+
+    def _tracking_seconds(self) -> float | None:
+        """What the set's expansion may take of the turn that starts now
+        (:func:`fogsearch.bot.clock.tracking_budget`), from our clock as our last turn ended plus
+        the increment measured so far (none before it is); None on our first turn."""
+        if self._clock_at_turn_end is None:
+            return None
+        clock = self._clock_at_turn_end + (self.measured_increment or 0.0)
+        return tracking_budget(self.config.clock, clock)
 
     def _read_clock(self, seconds_left: float, at_start: float, now: float) -> None:
         """Notes the clock the referee reported (``seconds_left`` at ``now``; ``at_start`` as the

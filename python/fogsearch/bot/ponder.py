@@ -164,9 +164,12 @@ class Ponder:
         self._tables[square] = (boards.zobrist_keys(), plies, table)
 
     # -- reuse on our turn -----------------------------------------------------------------------
-    def observe(self, tracker: Tracker, observation: OpponentMoveResult) -> None:
+    def observe(
+        self, tracker: Tracker, observation: OpponentMoveResult, seconds: float | None = None
+    ) -> None:
         """Applies the opponent's move result to the tracker, with the pondered set when it was
-        made from the tracker's set as it stands and for this observation."""
+        made from the tracker's set as it stands and for this observation; otherwise with
+        ``seconds`` for the expansion (:meth:`Tracker.observe`)."""
         self._steps = None
         well_formed = observation.captured_my_piece == (observation.capture_square is not None)
         prepared = (
@@ -179,7 +182,7 @@ class Ponder:
         self._sets, self._all_stats, self._tables = {}, {}, {}
         if prepared is None:
             self._stats = self._table = None
-            tracker.observe(observation)
+            tracker.observe(observation, seconds)
             return
         tracker.observe_prepared(observation, prepared)
         self.reused.append("set")
