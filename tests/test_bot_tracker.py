@@ -21,6 +21,7 @@ from fogsearch.bot import (
     SetLimits,
     SmallSets,
 )
+from fogsearch.bot import tracker as tracker_module
 from fogsearch.bot.tracker import (
     LEAST_CLOCK_PARENTS,
     SECONDS_PER_PARENT,
@@ -160,6 +161,52 @@ def test_a_spent_clock_still_expands_the_least_sample_and_no_bound_keeps_trackin
     # passing White's boards differ only by Black's moves, so children stay distinct per parent
     # at least as often as the parents do.
     assert LEAST_CLOCK_PARENTS <= len(spent.board_set) < len(exact)
+
+
+def test_after_an_expansion_refused_past_the_bound_the_sample_gets_what_is_left_of_the_clock(
+    monkeypatch,
+):
+    """The set fits the clock's share at the rate assumed, but its expansion passes
+    ``max_boards`` and is refused: the sample expanded instead is cut to what the share has
+    left (here nothing: the least sample), not the bound's usual ``max_boards // 32``."""
+    monkeypatch.setattr(tracker_module, "LEAST_CLOCK_PARENTS", 100)
+    sizes = {}
+    for seconds in (None, 0.001):
+        tracker, _ = _tracker_after_passes(20_000, seed=4)
+        tracker.observe(PASS)
+        parents = len(tracker.board_set)
+        assert parents * 9 > 20_000  # the expansion (to 29,114) passes the bound
+        tracker.seconds_per_parent = 1e-7  # 0.001 s would fit 10,000 boards: no sample first
+        tracker.observe(UNSEEN, seconds)
+        assert tracker.approximations == 1 and tracker.recoveries == 0
+        sizes[seconds] = len(tracker.board_set)
+    assert sizes[0.001] < sizes[None] / 3  # 100 boards expanded instead of 625
+
+
+class CountedExpansion(OpponentMoveResult):
+    """An opponent move result that records the size of every set it is applied to."""
+
+    def apply(self, board_set):
+        self.sizes.append(len(board_set))
+        super().apply(board_set)
+
+
+def test_an_expansion_expected_past_the_bound_is_not_tried_on_the_whole_set():
+    """After 3,074 boards made 29,114 (growth 9.5), 29,114 boards would make about 276,000, past
+    the bound of 200,000: the whole set is never expanded, only the sample."""
+    tracker, _ = _tracker_after_passes(200_000, seed=5)
+    tracker.observe(PASS)
+    tracker.observe(UNSEEN)  # 3,074 boards expanded exactly: the growth is measured
+    assert tracker.growth is not None and 9 < tracker.growth < 10
+    tracker.observe(PASS)
+    parents = len(tracker.board_set)
+    assert parents * tracker.growth > 200_000
+    counted = CountedExpansion(False, None)
+    object.__setattr__(counted, "sizes", [])
+    tracker.observe(counted)
+    assert tracker.approximations == 1 and tracker.recoveries == 0
+    assert counted.sizes == [200_000 // 32]  # the sample alone
+    assert 0 < len(tracker.board_set) <= 200_000
 
 
 def test_the_rate_of_expansion_is_measured_over_the_game():

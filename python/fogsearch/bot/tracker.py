@@ -27,9 +27,9 @@ log = logging.getLogger("fogsearch.bot")
 EXPANSION_FACTOR = 32
 """About 30 opponent replies per board: a sample this many times smaller should fit."""
 SECONDS_PER_PARENT = 2e-5
-"""What expanding one board by the opponent's moves takes before the game has measured it: 16-21
+"""What expanding one board by the opponent's moves takes before the game has measured it: 15-21
 microseconds on one core with the opponent model, whatever the set's size (5,000 boards in 0.09
-s, 368,113 in 5.8 s, making 3.3 M), about 11 without it. The time follows the boards expanded,
+s, 368,113 in 5.8 s, making 3.3 M), 8-12 without it. The time follows the boards expanded,
 not the boards made: per board made it grew fivefold from 250 thousand made to 3.3 M."""
 LEAST_CLOCK_PARENTS = 2_000
 """A clock this short still expands this many boards (tens of milliseconds)."""
@@ -104,7 +104,12 @@ class Tracker:
         self.log: list[Observation] = []
         self.recoveries = 0
         self.approximations = 0
+        self._deadline: float | None = None
+        """When the clock's share for the expansion under way runs out (monotonic seconds)."""
         self.seconds_per_parent = SECONDS_PER_PARENT
+        self.growth: float | None = None
+        """Boards made per board expanded in the last exact expansion of
+        :data:`RATE_PARENTS` boards or more."""
         """The measured time of expanding one board by the opponent's moves (a running average
         over this game's expansions)."""
 
@@ -123,8 +128,10 @@ class Tracker:
         :data:`LEAST_CLOCK_PARENTS`), counted in ``approximations``."""
         self.log.append(observation)
         board_set = self.board_set
+        self._deadline = None
         if seconds is not None and isinstance(observation, OpponentMoveResult):
             board_set = self._fit_clock(board_set, seconds)
+            self._deadline = time.monotonic() + seconds
         try:
             parents, approximations = len(board_set), self.approximations
             began = time.monotonic()
@@ -133,11 +140,13 @@ class Tracker:
                 isinstance(observation, OpponentMoveResult)
                 and approximations == self.approximations
             ):
-                self._time_expansion(parents, time.monotonic() - began)
+                self._time_expansion(parents, len(self.board_set), time.monotonic() - began)
         except FogsearchError as exc:
             log.warning("observation %r is inconsistent with the board set: %s", observation, exc)
             self.recoveries += 1
             self.board_set = self.rebuild()
+        finally:
+            self._deadline = None
 
     def _fit_clock(self, board_set: BoardSet, seconds: float) -> BoardSet:
         """``board_set``, or the sample of it whose expansion fits ``seconds`` at the measured
@@ -162,10 +171,19 @@ class Tracker:
         same 300,000 boards expanded in 6.0 s in the set's order and 9.3 s in the order drawn."""
         return board_set.subset(sorted(self.rng.sample(range(len(board_set)), size)))
 
-    def _time_expansion(self, parents: int, seconds: float) -> None:
+    def _time_expansion(self, parents: int, children: int, seconds: float) -> None:
         if parents >= RATE_PARENTS:
             latest = seconds / parents
             self.seconds_per_parent += RATE_SMOOTHING * (latest - self.seconds_per_parent)
+            self.growth = children / parents
+
+    def _expected_past_bound(self, boards: int, observation: Observation) -> bool:
+        """Whether expanding ``boards`` boards by the opponent's moves would pass the bound at the
+        last growth measured. Such an expansion is refused only once it has passed the bound, so
+        trying it anyway costs the time of making ``max_boards`` boards (4 M: 5-9 s on one core)
+        before the sample is expanded."""
+        predicted = boards * (self.growth or 0.0)
+        return isinstance(observation, OpponentMoveResult) and predicted > self.max_boards
 
     def rebuild(self) -> BoardSet:
         """Replays the log from the start, skipping any observation no board fits, so the set again
@@ -196,14 +214,21 @@ class Tracker:
 
     def _apply(self, board_set: BoardSet, observation: Observation) -> BoardSet:
         """``board_set`` after one observation: the same set updated exactly, or, when an opponent
-        move would expand it past the bound, that move applied to a seeded sample of its boards,
-        small enough for the expansion to fit."""
-        try:
-            observation.apply(board_set)
-            return board_set
-        except BoardSetTooLargeError:
-            boards = len(board_set)
+        move would expand it past the bound (or is expected to at the last growth measured), that
+        move applied to a seeded sample of its boards, small enough for the expansion to fit."""
+        boards = len(board_set)
+        if not self._expected_past_bound(boards, observation):
+            try:
+                observation.apply(board_set)
+                return board_set
+            except BoardSetTooLargeError:
+                pass
         keep = max(1, min(boards - 1, self.max_boards // EXPANSION_FACTOR))
+        if self._deadline is not None:
+            # The refused expansion ran until it passed the bound (seconds, at millions of
+            # boards): the sample gets only what is left of the clock's share.
+            left = self._deadline - time.monotonic()
+            keep = min(keep, max(LEAST_CLOCK_PARENTS, int(left / self.seconds_per_parent)))
         while True:
             sample = self._expansion_sample(board_set, keep)
             try:
