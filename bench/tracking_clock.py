@@ -1,11 +1,11 @@
 """What tracking a stored game's set costs each turn, with and without the clock's bound on it.
 
 Replays one side's observations of a stored game through two of the bot's trackers on one thread,
-as in the SPRT's one-core games: one bounded only by ``max_tracked_boards`` (the bot before the
-clock bounded its expansions), one that also gives each opponent move's expansion the clock's
-share (``ClockPlan.tracking_share`` of the clock), the clock read from the
-bot's turn log: its clock when its previous move was chosen, less that move's search, plus the
-game's increment. Prints per turn the set before the expansion and each tracker's set after it
+as in the SPRT's one-core games: one bounded only by ``max_tracked_boards`` (a set expected past
+it, at the last growth measured, is sampled without trying the whole), one that also gives each
+opponent move's expansion the clock's share (``ClockPlan.tracking_share`` of the clock), the
+clock read from the bot's turn log: its clock when its previous move was chosen, less that
+move's search, plus the game's increment. Prints per turn the set before the expansion and each tracker's set after it
 with the seconds the expansion took, then the totals.
 
     cd bench; python tracking_clock.py data/sprt_draw.sqlite --game 151 --from-turn 53
