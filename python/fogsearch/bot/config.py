@@ -226,8 +226,9 @@ class SetLimits:
     max_tracked_boards: int = 4_000_000
     """Memory bound of the tracked set: an expansion peaks at about 420 bytes per board it makes
     (``bench/rbc_memory.py``), so up to about 1.6 GiB at this default.
-    Tracking is exact below it; an opponent move that would expand the set past it is applied to
-    a seeded sample of the boards instead (counted in ``approximations``), which may lose the true
+    Tracking is exact below it; an opponent move that would expand the set past it (or whose
+    expansion would take more than ``ClockPlan.tracking_share`` of the clock) is applied to a
+    seeded sample of the boards instead (counted in ``approximations``), which may lose the true
     board (an observation then finds no board and the set is rebuilt from the log)."""
 
     def __post_init__(self) -> None:
