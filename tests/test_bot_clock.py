@@ -10,6 +10,7 @@ import pytest
 from fogsearch.bot import ClockPlan
 from fogsearch.bot.clock import (
     decision_hardness,
+    move_budget,
     part_budget,
     set_hardness,
     tracking_budget,
@@ -143,6 +144,28 @@ def test_a_part_of_a_turn_gets_its_share_less_what_the_turn_has_already_spent():
     assert part_budget(4.0, 0.75, 0.5, 0.2) == 3.0  # the share still fits
     assert part_budget(4.0, 0.75, 2.0, 0.5) == pytest.approx(1.5)  # the set update took 2 s
     assert part_budget(4.0, 0.75, 5.0, 0.0) == 0.0  # overspent already: nothing, never negative
+
+
+def test_the_move_gets_its_floor_while_the_clock_beyond_the_reserve_holds_it():
+    plan = ClockPlan()  # a 1 s floor, a 15 s reserve
+    assert move_budget(plan, 30.0, 0.0, 0.0) == 1.0  # the turn's updates left the move nothing
+    assert move_budget(plan, 30.0, 0.4, 0.0) == 1.0
+    assert move_budget(plan, 30.0, 3.0, 0.0) == 3.0  # a budget above the floor is kept
+    assert move_budget(plan, 15.5, 0.0, 0.0) == pytest.approx(0.5)  # only what the reserve spares
+    assert move_budget(plan, 15.8, 0.0, 0.5) == pytest.approx(0.3)  # less the work after it
+    assert move_budget(plan, 10.0, 0.0, 0.0) == 0.0  # inside the reserve: none
+    assert move_budget(plan, 10.0, 0.2, 0.0) == 0.2  # the plan's own budget is not cut
+    capped = ClockPlan(min_turn_seconds=0.2, max_turn_seconds=0.5)
+    assert move_budget(capped, 30.0, 0.0, 0.0) == 0.5  # never above the longest turn
+    assert move_budget(ClockPlan(min_move_seconds=0.0), 30.0, 0.0, 0.0) == 0.0  # off
+
+
+@pytest.mark.parametrize(("plan", "seconds_left"), list(itertools.product(PLANS, CLOCKS)))
+def test_the_move_floor_never_spends_the_reserve(plan, seconds_left):
+    beyond = max(0.0, seconds_left - plan.reserve_seconds)
+    assert move_budget(plan, seconds_left, 0.0, 0.0) <= beyond
+    for budget in (0.0, 0.1, 2.0):
+        assert move_budget(plan, seconds_left, budget, 0.0) >= budget
 
 
 @pytest.mark.parametrize(("plan", "seconds_left"), list(itertools.product(PLANS, CLOCKS)))

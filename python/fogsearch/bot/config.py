@@ -75,6 +75,10 @@ class ClockPlan:
     """Past ``plan_turns``, the clock is still spread over this many more turns."""
     min_turn_seconds: float = 0.2
     max_turn_seconds: float = 60.0
+    min_move_seconds: float = 1.0
+    """The least the move's search gets (up to ``max_turn_seconds``), whatever the set's updates
+    and the sense took of the turn, while the clock beyond the reserve holds it
+    (:func:`fogsearch.bot.clock.move_budget`)."""
     reserve_seconds: float = 15.0
     """Never plan to use the last this-many seconds of the clock."""
     hard_turn_factor: float = 2.0
@@ -96,6 +100,7 @@ class ClockPlan:
         for name in (
             "min_turn_seconds",
             "max_turn_seconds",
+            "min_move_seconds",
             "reserve_seconds",
             "increment_seconds",
         ):

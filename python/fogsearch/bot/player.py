@@ -24,6 +24,7 @@ from reconchess import Color, GameHistory, Player, Square, WinReason
 
 from fogsearch.bot.clock import (
     decision_hardness,
+    move_budget,
     part_budget,
     set_hardness,
     tracking_budget,
@@ -227,7 +228,12 @@ class FogsearchBot(Player):
     def choose_move(self, move_actions, seconds_left: float) -> chess.Move | None:
         hardness = (self._set_hardness + self._decision_hardness) / 2
         share = 1.0 - self.config.clock.sense_share
-        budget = self._part_budget(seconds_left, hardness, share)
+        budget = move_budget(
+            self.config.clock,
+            seconds_left,
+            self._part_budget(seconds_left, hardness, share),
+            self._after_search_seconds,
+        )
         self._turn.update(seconds_left=seconds_left, budget=budget, quiet=self.quiet_bound)
         self._search_ended = None
         # Unknown until the search reads a board: a move then counts as not resetting the clock,
