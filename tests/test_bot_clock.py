@@ -146,26 +146,31 @@ def test_a_part_of_a_turn_gets_its_share_less_what_the_turn_has_already_spent():
     assert part_budget(4.0, 0.75, 5.0, 0.0) == 0.0  # overspent already: nothing, never negative
 
 
-def test_the_move_gets_its_floor_while_the_clock_beyond_the_reserve_holds_it():
+def test_the_turns_earlier_work_leaves_the_move_its_floor():
     plan = ClockPlan()  # a 1 s floor, a 15 s reserve
-    assert move_budget(plan, 30.0, 0.0, 0.0) == 1.0  # the turn's updates left the move nothing
-    assert move_budget(plan, 30.0, 0.4, 0.0) == 1.0
-    assert move_budget(plan, 30.0, 3.0, 0.0) == 3.0  # a budget above the floor is kept
-    assert move_budget(plan, 15.5, 0.0, 0.0) == pytest.approx(0.5)  # only what the reserve spares
-    assert move_budget(plan, 15.8, 0.0, 0.5) == pytest.approx(0.3)  # less the work after it
-    assert move_budget(plan, 10.0, 0.0, 0.0) == 0.0  # inside the reserve: none
-    assert move_budget(plan, 10.0, 0.2, 0.0) == 0.2  # the plan's own budget is not cut
-    capped = ClockPlan(min_turn_seconds=0.2, max_turn_seconds=0.5)
-    assert move_budget(capped, 30.0, 0.0, 0.0) == 0.5  # never above the longest turn
-    assert move_budget(ClockPlan(min_move_seconds=0.0), 30.0, 0.0, 0.0) == 0.0  # off
+    # move_budget(plan, clock now, the move's planned share, its budget after the turn's work,
+    # the work expected after the search)
+    assert move_budget(plan, 30.0, 2.0, 0.0, 0.0) == 1.0  # the set's updates left it nothing
+    assert move_budget(plan, 30.0, 2.0, 0.4, 0.0) == 1.0
+    assert move_budget(plan, 30.0, 3.0, 3.0, 0.0) == 3.0  # a budget above the floor is kept
+    assert move_budget(plan, 30.0, 0.6, 0.2, 0.0) == pytest.approx(0.6)  # its share, if less
+    assert move_budget(plan, 30.0, 0.6, 0.6, 0.0) == pytest.approx(0.6)  # the plan's own kept
+    assert move_budget(plan, 15.5, 2.0, 0.0, 0.0) == pytest.approx(0.5)  # what the reserve spares
+    assert move_budget(plan, 15.8, 2.0, 0.0, 0.5) == pytest.approx(0.3)  # less the work after it
+    assert move_budget(plan, 10.0, 2.0, 0.0, 0.0) == 0.0  # inside the reserve: none
+    assert move_budget(plan, 10.0, 2.0, 0.2, 0.0) == 0.2  # the plan's own budget is not cut
+    assert move_budget(ClockPlan(min_move_seconds=0.0), 30.0, 2.0, 0.0, 0.0) == 0.0  # off
 
 
 @pytest.mark.parametrize(("plan", "seconds_left"), list(itertools.product(PLANS, CLOCKS)))
-def test_the_move_floor_never_spends_the_reserve(plan, seconds_left):
+def test_the_move_floor_never_spends_the_reserve_nor_lifts_a_planned_turn(plan, seconds_left):
     beyond = max(0.0, seconds_left - plan.reserve_seconds)
-    assert move_budget(plan, seconds_left, 0.0, 0.0) <= beyond
+    planned = (1 - plan.sense_share) * turn_budget(plan, seconds_left)
+    assert move_budget(plan, seconds_left, planned, 0.0, 0.0) <= beyond
+    # A turn whose earlier work took nothing is left as the plan made it.
+    assert move_budget(plan, seconds_left, planned, planned, 0.0) == planned
     for budget in (0.0, 0.1, 2.0):
-        assert move_budget(plan, seconds_left, budget, 0.0) >= budget
+        assert move_budget(plan, seconds_left, planned, budget, 0.0) >= budget
 
 
 @pytest.mark.parametrize(("plan", "seconds_left"), list(itertools.product(PLANS, CLOCKS)))

@@ -225,7 +225,8 @@ def test_the_turn_log_shows_the_depth_the_search_completed_and_its_time():
 def test_time_spent_updating_the_set_comes_off_the_turn_budget(monkeypatch):
     """The opponent's move result takes 0.5 s of a turn planned at 1 s (55 s on the clock, 15 s
     reserve, 40 turns, no increment): the sense and the move share what is left, and the turn's
-    own time is logged (the move's floor, which would lift its budget here, is off)."""
+    own time is logged (the move's floor, which would lift its budget to its planned share here,
+    is off)."""
     plan = ClockPlan(increment_seconds=0.0, hard_turn_factor=1.0, min_move_seconds=0.0)
     bot = FogsearchBot(dataclasses.replace(FAST, clock=plan))
     bot.handle_game_start(chess.WHITE, chess.Board(), "test")
@@ -250,7 +251,8 @@ def test_time_spent_updating_the_set_comes_off_the_turn_budget(monkeypatch):
 
 def test_a_move_left_nothing_by_the_set_updates_still_gets_its_floor(monkeypatch):
     """The opponent's move result takes 1.2 s of a turn planned at 1 s: without the floor the
-    move would get nothing; with it, ``min_move_seconds`` (the clock beyond the reserve holds it)."""
+    move would get nothing; with it, ``min_move_seconds`` (less than the move's planned 0.75 s,
+    and the clock beyond the reserve holds it)."""
     plan = ClockPlan(increment_seconds=0.0, hard_turn_factor=1.0, min_move_seconds=0.4)
     bot = FogsearchBot(dataclasses.replace(FAST, clock=plan))
     bot.handle_game_start(chess.WHITE, chess.Board(), "test")

@@ -37,16 +37,19 @@ def part_budget(allowance: float, share: float, elapsed: float, still_to_come: f
     return max(0.0, min(share * allowance, allowance - elapsed - still_to_come))
 
 
-def move_budget(plan: ClockPlan, seconds_left: float, budget: float, after_search: float) -> float:
-    """The move's search budget: ``budget`` (its part of the turn), but at least
-    ``plan.min_move_seconds`` (or ``plan.max_turn_seconds`` if less) while the clock beyond the
-    reserve holds it (``seconds_left`` now, less the ``after_search`` seconds expected after the
-    search). On sets of millions of boards the set's updates and the sense can spend the whole
-    turn's allowance: the move then searched for 0-0.3 s with 7-17 s beyond the reserve and was
-    chosen on one ply or none. At 60 s + 1 s, 11 of the 1,076 bot sides in the stored SPRTs and
-    gauntlet had such a turn, and 8 of those 11 lost."""
+def move_budget(
+    plan: ClockPlan, seconds_left: float, planned: float, budget: float, after_search: float
+) -> float:
+    """The move's search budget: ``budget`` (its part of the turn, less what the turn has spent),
+    but at least its ``planned`` share of the turn's allowance or ``plan.min_move_seconds``,
+    whichever is less, while the clock beyond the reserve holds it (``seconds_left`` now, less the
+    ``after_search`` seconds expected after the search). On sets of millions of boards the set's
+    updates and the sense can spend the whole turn's allowance: the move then searched for 0-0.3 s
+    with 7-17 s beyond the reserve and was chosen on one ply or none. At 60 s + 1 s, 11 of the
+    1,076 bot sides in the stored SPRTs and gauntlet had such a turn, and 8 of those 11 lost. Only
+    those turns: where the plan itself gives the move less (near the reserve), it is kept."""
     usable = max(0.0, seconds_left - plan.reserve_seconds - after_search)
-    return max(budget, min(plan.min_move_seconds, plan.max_turn_seconds, usable))
+    return max(budget, min(plan.min_move_seconds, planned, usable))
 
 
 def tracking_budget(plan: ClockPlan, seconds_left: float) -> float:

@@ -64,10 +64,10 @@ class ClockPlan:
     less the turns played, never fewer than ``min_turns_left``) plus most of the increment the
     clock adds each turn (``increment_seconds``), up to ``hard_turn_factor`` times
     that on a hard turn (a large set, a close decision), clamped to ``[min_turn_seconds,
-    max_turn_seconds]``; ``sense_share`` of it goes to the sense, the rest to the move. The
-    set's expansion by the opponent's moves, which comes before the turn's first clock report
-    and so outside its budget, may take ``tracking_share`` of the clock
-    (:func:`fogsearch.bot.clock.tracking_budget`)."""
+    max_turn_seconds]``; ``sense_share`` of it goes to the sense, the rest to the move (of which
+    the turn's earlier work leaves it at least ``min_move_seconds``). The set's expansion by the
+    opponent's moves, which comes before the turn's first clock report and so outside its budget,
+    may take ``tracking_share`` of the clock (:func:`fogsearch.bot.clock.tracking_budget`)."""
 
     plan_turns: int = 40
     """How many turns (ours) a game is planned to last."""
@@ -76,8 +76,8 @@ class ClockPlan:
     min_turn_seconds: float = 0.2
     max_turn_seconds: float = 60.0
     min_move_seconds: float = 1.0
-    """The least the move's search gets (up to ``max_turn_seconds``), whatever the set's updates
-    and the sense took of the turn, while the clock beyond the reserve holds it
+    """However long the set's updates and the sense took, the move's search keeps its planned
+    share of the turn up to this many seconds, while the clock beyond the reserve holds it
     (:func:`fogsearch.bot.clock.move_budget`)."""
     reserve_seconds: float = 15.0
     """Never plan to use the last this-many seconds of the clock."""

@@ -228,12 +228,7 @@ class FogsearchBot(Player):
     def choose_move(self, move_actions, seconds_left: float) -> chess.Move | None:
         hardness = (self._set_hardness + self._decision_hardness) / 2
         share = 1.0 - self.config.clock.sense_share
-        budget = move_budget(
-            self.config.clock,
-            seconds_left,
-            self._part_budget(seconds_left, hardness, share),
-            self._after_search_seconds,
-        )
+        budget = self._move_budget(seconds_left, hardness, share)
         self._turn.update(seconds_left=seconds_left, budget=budget, quiet=self.quiet_bound)
         self._search_ended = None
         # Unknown until the search reads a board: a move then counts as not resetting the clock,
@@ -284,10 +279,25 @@ class FogsearchBot(Player):
 
     # -- the clock -----------------------------------------------------------------------------
     def _part_budget(self, seconds_left: float, hardness: float, share: float) -> float:
-        """Seconds for the sense or the move (``share`` of the turn): the plan's turn budget from
-        the clock as the turn started, less what the turn has spent so far and what it is
-        expected to spend after the move's search. The plan counts on the increment measured
-        over the game once a turn has shown it (the referee does not tell it)."""
+        """Seconds for the sense (``share`` of the turn): the plan's turn budget from the clock
+        as the turn started, less what the turn has spent so far and what it is expected to
+        spend after the move's search."""
+        allowance, elapsed = self._turn_allowance(seconds_left, hardness)
+        return part_budget(allowance, share, elapsed, self._after_search_seconds)
+
+    def _move_budget(self, seconds_left: float, hardness: float, share: float) -> float:
+        """Seconds for the move's search: its part of the turn as for the sense, but never less
+        than its planned share or ``min_move_seconds``, whichever is less, while the clock
+        beyond the reserve holds it (:func:`fogsearch.bot.clock.move_budget`)."""
+        allowance, elapsed = self._turn_allowance(seconds_left, hardness)
+        after = self._after_search_seconds
+        budget = part_budget(allowance, share, elapsed, after)
+        return move_budget(self.config.clock, seconds_left, share * allowance, budget, after)
+
+    def _turn_allowance(self, seconds_left: float, hardness: float) -> tuple[float, float]:
+        """The plan's budget for the whole turn, from the clock as the turn started, and the
+        seconds the turn has spent so far. The plan counts on the increment measured over the
+        game once a turn has shown it (the referee does not tell it)."""
         now = time.monotonic()
         elapsed = now - self._turn_started if self._turn_started is not None else 0.0
         at_start = seconds_left + elapsed
@@ -297,8 +307,7 @@ class FogsearchBot(Player):
         if increment is not None:
             # The median: a referee's hiccup between two turns moves one measurement, not the plan.
             plan = dataclasses.replace(plan, increment_seconds=increment)
-        allowance = turn_budget(plan, at_start, len(self.turn_log), hardness)
-        return part_budget(allowance, share, elapsed, self._after_search_seconds)
+        return turn_budget(plan, at_start, len(self.turn_log), hardness), elapsed
 
     def _tracking_seconds(self) -> float | None:
         """What the set's expansion may take of the turn that starts now
