@@ -222,28 +222,34 @@ def test_the_turn_log_shows_the_depth_the_search_completed_and_its_time():
     assert f"depth 2 plies - in {turn['search_seconds']:5.2f}s" in format_turn(turn)
 
 
+def _turn_after_a_slow_update(monkeypatch, plan: ClockPlan, update_seconds: float) -> dict:
+    """The turn log of a bot's first turn at 55 s on the clock, its opponent's move result
+    taking ``update_seconds``."""
+    bot = FogsearchBot(dataclasses.replace(FAST, clock=plan))
+    bot.handle_game_start(chess.WHITE, chess.Board(), "test")
+    observe = bot.tracker.observe
+
+    def slow_observe(observation, seconds=None):
+        time.sleep(update_seconds)
+        observe(observation, seconds)
+
+    monkeypatch.setattr(bot.tracker, "observe", slow_observe)
+    bot.handle_opponent_move_result(False, None)
+    bot.choose_sense(list(chess.SQUARES), [], 55.0 - update_seconds)
+    monkeypatch.setattr(bot.tracker, "observe", observe)
+    bot.handle_sense_result([])
+    move = bot.choose_move(list(chess.Board().pseudo_legal_moves), 55.0 - update_seconds)
+    bot.handle_move_result(move, move, False, None)
+    return bot.turn_log[-1]
+
+
 def test_time_spent_updating_the_set_comes_off_the_turn_budget(monkeypatch):
     """The opponent's move result takes 0.5 s of a turn planned at 1 s (55 s on the clock, 15 s
     reserve, 40 turns, no increment): the sense and the move share what is left, and the turn's
     own time is logged (the move's floor, which would lift its budget to its planned share here,
     is off)."""
     plan = ClockPlan(increment_seconds=0.0, hard_turn_factor=1.0, min_move_seconds=0.0)
-    bot = FogsearchBot(dataclasses.replace(FAST, clock=plan))
-    bot.handle_game_start(chess.WHITE, chess.Board(), "test")
-    observe = bot.tracker.observe
-
-    def slow_observe(observation, seconds=None):
-        time.sleep(0.5)
-        observe(observation, seconds)
-
-    monkeypatch.setattr(bot.tracker, "observe", slow_observe)
-    bot.handle_opponent_move_result(False, None)
-    bot.choose_sense(list(chess.SQUARES), [], 55.0 - 0.5)
-    monkeypatch.setattr(bot.tracker, "observe", observe)
-    bot.handle_sense_result([])
-    move = bot.choose_move(list(chess.Board().pseudo_legal_moves), 55.0 - 0.5)
-    bot.handle_move_result(move, move, False, None)
-    turn = bot.turn_log[-1]
+    turn = _turn_after_a_slow_update(monkeypatch, plan, 0.5)
     assert turn_budget(plan, 55.0) == pytest.approx(1.0)
     assert 0.3 < turn["budget"] <= 0.5  # not the 0.75 s of a move share that ignores the set
     assert 0.5 <= turn["turn_seconds"] < 1.2
@@ -254,22 +260,7 @@ def test_a_move_left_nothing_by_the_set_updates_still_gets_its_floor(monkeypatch
     move would get nothing; with it, ``min_move_seconds`` (less than the move's planned 0.75 s,
     and the clock beyond the reserve holds it)."""
     plan = ClockPlan(increment_seconds=0.0, hard_turn_factor=1.0, min_move_seconds=0.4)
-    bot = FogsearchBot(dataclasses.replace(FAST, clock=plan))
-    bot.handle_game_start(chess.WHITE, chess.Board(), "test")
-    observe = bot.tracker.observe
-
-    def slow_observe(observation, seconds=None):
-        time.sleep(1.2)
-        observe(observation, seconds)
-
-    monkeypatch.setattr(bot.tracker, "observe", slow_observe)
-    bot.handle_opponent_move_result(False, None)
-    bot.choose_sense(list(chess.SQUARES), [], 55.0 - 1.2)
-    monkeypatch.setattr(bot.tracker, "observe", observe)
-    bot.handle_sense_result([])
-    move = bot.choose_move(list(chess.Board().pseudo_legal_moves), 55.0 - 1.2)
-    bot.handle_move_result(move, move, False, None)
-    turn = bot.turn_log[-1]
+    turn = _turn_after_a_slow_update(monkeypatch, plan, 1.2)
     assert turn_budget(plan, 55.0) == pytest.approx(1.0)
     assert turn["budget"] == pytest.approx(0.4)
 
