@@ -85,10 +85,10 @@ def opponent_moves(paths: list[str], player: str) -> Iterator[OpponentMove]:
                     )
 
 
-def core_log_likelihood(move: OpponentMove, model: tuple[float, ...]) -> float:
+def core_log_likelihood(move: OpponentMove, model: tuple[float, float]) -> float:
     """The log of the weight the core's board set gives the true board after ``move``, expanded
-    from the true board before it under ``model`` (``temperature_cp, uniform_share`` and
-    optionally ``threat_weight``) and filtered by the bot's observation."""
+    from the true board before it under ``model`` (``temperature_cp, uniform_share``) and
+    filtered by the bot's observation."""
     board_set = BoardSet(not move.board.turn, [move.board.fen()])
     board_set.set_opponent_model(*model)
     board_set.handle_opponent_move_result(move.capture_square is not None, move.capture_square)

@@ -1,7 +1,6 @@
 """bench/opponent_model_fit.py: its likelihoods against hand counts, its Python re-scoring against
 the core, and a run on the stored StrangeFish2 games."""
 
-import functools
 import math
 from pathlib import Path
 
@@ -75,18 +74,6 @@ def test_the_stored_strangefish2_games_fit_and_the_re_scoring_agrees_with_the_co
     # The model predicts StrangeFish2 better than no model at all.
     uniform = [fit.core_log_likelihood(m, (200.0, 1.0)) for m in sample]
     assert sum(core) > sum(uniform)
-
-
-def test_the_core_s_threat_term_agrees_with_the_re_scoring():
-    moves = list(fit.opponent_moves([str(DATA / "strangefish2_v2.sqlite")], "strangefish2"))
-    sample = moves[::10]
-    core = [fit.core_log_likelihood(m, (*fit.DEFAULT_MODEL, 0.5)) for m in sample]
-    variant = functools.partial(fit.what_if_score, threat_weight=0.5)
-    again = [fit.what_if_log_likelihood(m, variant, fit.DEFAULT_MODEL) for m in sample]
-    assert again == pytest.approx(core, abs=1e-9)
-    # The term changes the fit: it is not a no-op.
-    plain = [fit.core_log_likelihood(m, fit.DEFAULT_MODEL) for m in sample]
-    assert abs(sum(core) - sum(plain)) > 1.0
 
 
 def test_an_unknown_player_or_database_is_one_line_and_creates_nothing(tmp_path):

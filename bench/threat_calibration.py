@@ -53,8 +53,8 @@ from fogsearch.observations import MoveResult
 from fogsearch.rbc import BoardSet, BoardSetTooLargeError, normalize_fen
 from fogsearch.tracking import observations
 
-Model = tuple[float, float, float]
-"""``(temperature_cp, uniform_share, threat_weight)``, as the board set takes it."""
+Model = tuple[float, float]
+"""``(temperature_cp, uniform_share)``, as the board set takes it."""
 _BOT_MODEL = OpponentModel().model
 assert _BOT_MODEL is not None, "the bot's default weighs its boards"
 DEFAULT_MODEL: Model = _BOT_MODEL
@@ -356,19 +356,18 @@ def table(name: str, tally: Tally) -> str:
 
 
 def _model(text: str) -> Model:
-    """``TEMPERATURE_CP,UNIFORM_SHARE[,THREAT_WEIGHT]``, checked as the bot's config checks
-    them."""
+    """``TEMPERATURE_CP,UNIFORM_SHARE``, checked as the bot's config checks them."""
     try:
         parts = [float(part) for part in text.split(",")]
-        if len(parts) not in (2, 3):
-            raise ValueError("two or three numbers")
+        if len(parts) != 2:
+            raise ValueError("two numbers")
         names = [f.name for f in fields(OpponentModel)]
         model = OpponentModel(**dict(zip(names, parts, strict=False))).model
         if model is None:
             raise ValueError("the temperature must not be 0")
     except ValueError as error:
         raise argparse.ArgumentTypeError(
-            f"a model is TEMPERATURE_CP,UNIFORM_SHARE[,THREAT_WEIGHT], got {text!r} ({error})"
+            f"a model is TEMPERATURE_CP,UNIFORM_SHARE, got {text!r} ({error})"
         ) from None
     return model
 
@@ -399,7 +398,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("databases", nargs="+", help="tournament databases (SQLite)")
     parser.add_argument("--player", required=True, help="the bot's player name in them")
     parser.add_argument(
-        "--model", type=_model, action="append", help="TEMPERATURE_CP,SHARE[,THREAT_WEIGHT]"
+        "--model", type=_model, action="append", help="TEMPERATURE_CP,UNIFORM_SHARE"
     )
     parser.add_argument("--max-boards", type=BOARDS, default=1_000_000)
     parser.add_argument("--share-boards", type=BOARDS, default=20_000)
@@ -429,8 +428,7 @@ def main(argv: list[str] | None = None) -> None:
                         event = args.king_events and king_event(move, turn["king attacked"])
                         if event:
                             events.append((f"{Path(path).stem} {index}", event))
-        threat = f", threat weight {model[2]:g}" if model[2] else ""
-        print(f"### model: {model[0]:g} cp, uniform share {model[1]:g}{threat}; {games} games\n")
+        print(f"### model: {model[0]:g} cp, uniform share {model[1]:g}; {games} games\n")
         for name, tally in tallies.items():
             print(table(name, tally), "\n")
         if args.king_events:

@@ -172,9 +172,9 @@ def test_bad_input_is_a_usage_error(tmp_path, capsys):
     game = str(GAMES / "sf2-game-0004.json")
     assert main(["losses", game, "--opponent-model", "hot"]) == 2
     assert main(["losses", game, "--opponent-model", "0,0.1"]) == 2
-    assert main(["losses", game, "--opponent-model", "200,0.1,0.5,200"]) == 2
-    assert main(["losses", game, "--opponent-model", "200,0.1,9"]) == 2
-    assert "threat_weight must be" in capsys.readouterr().err
+    assert main(["losses", game, "--opponent-model", "200,0.1,0.5"]) == 2
+    assert main(["losses", game, "--opponent-model", "200,1.5"]) == 2
+    assert "uniform_share must be" in capsys.readouterr().err
     capsys.readouterr()
 
 

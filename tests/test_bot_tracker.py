@@ -255,7 +255,7 @@ def test_with_an_opponent_model_the_search_sample_is_the_likeliest_boards():
     assert min(chosen) >= np.sort(weights)[-64]  # none left out is likelier than one kept
     assert np.allclose(kept, np.array(chosen) / sum(chosen))
     # A rebuilt set keeps the model.
-    assert tracker.rebuild().opponent_model == (100.0, 0.1, 0.0)
+    assert tracker.rebuild().opponent_model == (100.0, 0.1)
 
 
 @pytest.mark.parametrize("seed", range(20))

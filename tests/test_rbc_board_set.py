@@ -4,7 +4,6 @@ the accessors, and bad input."""
 import copy
 import gzip
 import json
-import math
 import pickle
 import threading
 import time
@@ -324,7 +323,7 @@ def test_weights_are_uniform_without_a_model_and_follow_free_captures_with_one()
     plain = BoardSet(chess.WHITE, [fen])
     modelled = BoardSet(chess.WHITE, [fen])
     modelled.set_opponent_model(100.0, 0.1)
-    assert modelled.opponent_model == (100.0, 0.1, 0.0)
+    assert modelled.opponent_model == (100.0, 0.1)
     for board_set in (plain, modelled):
         board_set.handle_opponent_move_result(True, chess.D2)
     assert len(plain) == len(modelled) == 1
@@ -355,39 +354,6 @@ def test_a_bad_opponent_model_is_refused():
         board_set.set_opponent_model(100.0, 2.0)
     with pytest.raises(ValueError, match="temperature_cp"):
         board_set.set_opponent_model(True)
-    with pytest.raises(ValueError, match="threat_weight must be in"):
-        board_set.set_opponent_model(100.0, 0.1, 4.5)
-    with pytest.raises(ValueError, match="threat_weight must be a number"):
-        board_set.set_opponent_model(100.0, 0.1, None)
+    with pytest.raises(ValueError, match="uniform_share must be a number"):
+        board_set.set_opponent_model(100.0, None)
     assert board_set.opponent_model is None
-
-
-def test_the_threat_term_moves_weight_as_scored():
-    # We (White) passed; Black moved unseen. Black's knight on b8 may step to c6, where it
-    # attacks our unguarded rook on a5 and nothing attacks it, or to d7 (attacking nothing), or
-    # Black may pass; nothing else of either side is attacked.
-    fen = "1n2k1n1/8/8/R7/8/8/8/4K3 b - - 0 1"
-    weights = {}
-    for threat in (0.0, 0.5):
-        board_set = BoardSet(chess.WHITE, [fen])
-        board_set.set_opponent_model(100.0, 0.0, threat)
-        assert board_set.opponent_model == (100.0, 0.0, threat)
-        board_set.handle_opponent_move_result(False, None)
-        by_fen = dict(zip(board_set.fens(), board_set.weights(), strict=True))
-        weights[threat] = {
-            name: next(w for f, w in by_fen.items() if f.startswith(prefix))
-            for name, prefix in (
-                ("pass", "1n2k1n1/8/8/R7/8/8/8/4K3 w"),
-                ("c6", "4k1n1/8/2n5/R7/"),
-                ("d7", "4k1n1/3n4/8/R7/"),
-            )
-        }
-        restored = pickle.loads(pickle.dumps(board_set))
-        assert restored.opponent_model == board_set.opponent_model
-        assert np.allclose(restored.weights(), board_set.weights(), rtol=1e-12, atol=0)
-    plain, threatening = weights[0.0], weights[0.5]
-    # Without the term all three score 0; at 100 cp, c6 at half the rook (+250 cp) is e^2.5
-    # times as likely as a quiet move.
-    assert plain["pass"] == pytest.approx(plain["d7"]) == pytest.approx(plain["c6"])
-    assert threatening["c6"] / threatening["d7"] == pytest.approx(math.exp(2.5))
-    assert threatening["pass"] == pytest.approx(threatening["d7"])

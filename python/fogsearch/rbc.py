@@ -116,21 +116,15 @@ def _positive_or_none(value: object, what: str) -> int | None:
     return value
 
 
-def opponent_model_settings(
-    temperature_cp: float, uniform_share: float, threat_weight: float
-) -> tuple[float, float, float]:
-    """The opponent model's three settings (:meth:`BoardSet.set_opponent_model`) as floats:
-    Python checks that each is a number, the core that it is in its bounds (a ValueError naming
-    the setting either way)."""
-    named = {
-        "temperature_cp": temperature_cp,
-        "uniform_share": uniform_share,
-        "threat_weight": threat_weight,
-    }
+def opponent_model_settings(temperature_cp: float, uniform_share: float) -> tuple[float, float]:
+    """The opponent model's two settings (:meth:`BoardSet.set_opponent_model`) as floats: Python
+    checks that each is a number, the core that it is in its bounds (a ValueError naming the
+    setting either way)."""
+    named = {"temperature_cp": temperature_cp, "uniform_share": uniform_share}
     for name, value in named.items():
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ValueError(f"{name} must be a number, got {value!r}")
-    checked = (float(temperature_cp), float(uniform_share), float(threat_weight))
+    checked = (float(temperature_cp), float(uniform_share))
     _native.check_opponent_model(checked)
     return checked
 
@@ -252,33 +246,24 @@ class BoardSet:
         """How many boards have our king in check: the opponent captures it next unless we act."""
         return self._inner.boards_in_check()
 
-    def set_opponent_model(
-        self,
-        temperature_cp: float | None,
-        uniform_share: float = 0.1,
-        threat_weight: float = 0.0,
-    ) -> None:
+    def set_opponent_model(self, temperature_cp: float | None, uniform_share: float = 0.1) -> None:
         """From now on keep each board's probability given what was observed, every board equally
         likely now (``temperature_cp=None``: stop keeping them). Each expansion gives a child its
         parent's weight times the probability of the opponent's move, ``uniform_share / n`` plus
         ``1 - uniform_share`` times a softmax at ``temperature_cp`` (1..100000) over a static
         score of its n moves (the pass included): the material a move wins at once, less the
         moved piece where our pieces then win it, with large scores for taking our king and for
-        leaving its own king en prise; a move that loses nothing adds ``threat_weight`` (0..4)
-        times what its piece then threatens to win. Positions reached twice sum their weights;
+        leaving its own king en prise. Positions reached twice sum their weights;
         observations renormalise. Weights survive ``subset`` (renormalised), copies and
         pickling; set equality ignores them."""
         if temperature_cp is None:
             self._inner.set_opponent_model(None)
             return
-        self._inner.set_opponent_model(
-            opponent_model_settings(temperature_cp, uniform_share, threat_weight)
-        )
+        self._inner.set_opponent_model(opponent_model_settings(temperature_cp, uniform_share))
 
     @property
-    def opponent_model(self) -> tuple[float, float, float] | None:
-        """``(temperature_cp, uniform_share, threat_weight)`` of the opponent model, or
-        ``None``."""
+    def opponent_model(self) -> tuple[float, float] | None:
+        """``(temperature_cp, uniform_share)`` of the opponent model, or ``None``."""
         return self._inner.opponent_model()
 
     def weights(self) -> np.ndarray:

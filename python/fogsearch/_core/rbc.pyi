@@ -68,9 +68,9 @@ def resolve_request(fen: str, uci: str | None) -> tuple[str | None, int | None]:
 def push_move(fen: str, uci: str | None) -> str:
     """The FEN after making a pseudo-legal move (``None``: a null move)."""
 
-def check_opponent_model(settings: tuple[float, float, float]) -> None:
-    """Raise ValueError naming the setting of ``(temperature_cp, uniform_share, threat_weight)``
-    outside the core's bounds."""
+def check_opponent_model(settings: tuple[float, float]) -> None:
+    """Raise ValueError naming the setting of ``(temperature_cp, uniform_share)`` outside the
+    core's bounds."""
 
 @final
 class BoardSet:
@@ -115,10 +115,9 @@ class BoardSet:
         """``(square, expected boards left)`` for the 36 non-edge sense squares."""
     def boards_in_check(self) -> int:
         """How many boards have our king in check."""
-    def set_opponent_model(self, model: tuple[float, float, float] | None) -> None:
-        """Keep weights under ``(temperature_cp, uniform_share, threat_weight)`` from now on, or
-        drop them."""
-    def opponent_model(self) -> tuple[float, float, float] | None: ...
+    def set_opponent_model(self, model: tuple[float, float] | None) -> None:
+        """Keep weights under ``(temperature_cp, uniform_share)`` from now on, or drop them."""
+    def opponent_model(self) -> tuple[float, float] | None: ...
     def weights(self) -> npt.NDArray[np.float64]:
         """Each board's probability, in the set's order."""
     def square_distribution(

@@ -61,30 +61,26 @@ def add_parser(subparsers) -> None:
         "--opponent-model",
         type=opponent_model,
         default=DEFAULT_MODEL,
-        help="the bot's opponent model as TEMPERATURE_CP,UNIFORM_SHARE[,THREAT_WEIGHT], or none "
+        help="the bot's opponent model as TEMPERATURE_CP,UNIFORM_SHARE, or none "
         "(default " + ",".join(f"{x:g}" for x in DEFAULT_MODEL or ()) + ", the bot's)",
     )
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(handler=run)
 
 
-def opponent_model(text: str) -> tuple[float, float, float] | None:
-    """An argparse type: ``none`` or ``TEMPERATURE_CP,UNIFORM_SHARE[,THREAT_WEIGHT]`` within the
-    core's bounds (no threat term where it is left out)."""
+def opponent_model(text: str) -> tuple[float, float] | None:
+    """An argparse type: ``none`` or ``TEMPERATURE_CP,UNIFORM_SHARE`` within the core's
+    bounds."""
     if text.strip().lower() == "none":
         return None
     try:
-        parts = [float(part) for part in text.split(",")]
-        if len(parts) not in (2, 3):
-            raise ValueError
+        temperature, share = (float(part) for part in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not TEMPERATURE_CP,UNIFORM_SHARE[,THREAT_WEIGHT] (for example 200,0.1) "
-            "or none"
+            f"{text!r} is not TEMPERATURE_CP,UNIFORM_SHARE (for example 200,0.1) or none"
         ) from None
-    temperature, share, threat = parts + [0.0] * (3 - len(parts))
     try:
-        return opponent_model_settings(temperature, share, threat)
+        return opponent_model_settings(temperature, share)
     except ValueError as error:
         raise argparse.ArgumentTypeError(f"{text!r}: {error}") from None
 

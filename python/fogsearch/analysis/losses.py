@@ -136,7 +136,7 @@ def losses(
     *,
     max_boards: int = DEFAULT_MAX_BOARDS,
     share_boards: int = DEFAULT_SHARE_BOARDS,
-    opponent_model: tuple[float, float, float] | None = DEFAULT_MODEL,
+    opponent_model: tuple[float, float] | None = DEFAULT_MODEL,
 ) -> list[Loss]:
     """The turns of ``color`` in ``history`` after which the opponent's reply lowered its true
     material (:class:`Loss`, in turn order). ``turn_log``: :func:`fogsearch.bot.turnlog.

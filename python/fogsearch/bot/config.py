@@ -174,30 +174,21 @@ class OpponentModel:
     weighted by how likely the opponent's moves that led to them were, a softmax at this
     temperature over what each move wins at once; 0: every board weighs the same."""
     opponent_uniform_share: float = 0.1
-    opponent_threat_weight: float = 0.0
-    """What a move that loses nothing adds to its score: this share of what its piece then
-    threatens to win (0: off)."""
 
     @property
-    def model(self) -> tuple[float, float, float] | None:
+    def model(self) -> tuple[float, float] | None:
         """The model as :meth:`fogsearch.rbc.BoardSet.set_opponent_model` takes it, or None
         where every board weighs the same."""
         if not self.opponent_temperature_cp:
             return None
-        return (
-            self.opponent_temperature_cp,
-            self.opponent_uniform_share,
-            self.opponent_threat_weight,
-        )
+        return (self.opponent_temperature_cp, self.opponent_uniform_share)
 
     def __post_init__(self) -> None:
         # The core's bounds, checked by the core; a temperature of 0 (no model) checks the rest
         # at a valid one.
         temperature = self.opponent_temperature_cp or 1.0
         try:
-            opponent_model_settings(
-                temperature, self.opponent_uniform_share, self.opponent_threat_weight
-            )
+            opponent_model_settings(temperature, self.opponent_uniform_share)
         except ValueError as error:
             raise ValueError(f"opponent_{error}") from None
 

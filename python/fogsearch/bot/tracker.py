@@ -84,8 +84,8 @@ def weighted_sample(
 class Tracker:
     """The board set of the player of ``color``, capped at ``max_boards``, with its log.
     ``rng`` draws the samples (shared with the bot, so a seeded game is reproducible);
-    ``threads`` expand the set; ``opponent_model`` (``(temperature_cp, uniform_share,
-    threat_weight)`` or ``None``) weighs its boards (:meth:`fogsearch.rbc.BoardSet.set_opponent_model`)."""
+    ``threads`` expand the set; ``opponent_model`` (``(temperature_cp, uniform_share)`` or
+    ``None``) weighs its boards (:meth:`fogsearch.rbc.BoardSet.set_opponent_model`)."""
 
     def __init__(
         self,
@@ -93,7 +93,7 @@ class Tracker:
         max_boards: int,
         rng: random.Random,
         threads: int | None = None,
-        opponent_model: tuple[float, float, float] | None = None,
+        opponent_model: tuple[float, float] | None = None,
     ):
         self.color = color
         self.max_boards = max_boards

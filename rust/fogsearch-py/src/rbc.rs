@@ -130,19 +130,17 @@ fn parse_piece(piece: Option<(u8, bool)>) -> PyResult<Option<Piece>> {
         .transpose()
 }
 
-/// `(temperature_cp, uniform_share, threat_weight)` as the core's opponent model, or a
-/// ValueError naming the setting out of bounds.
-fn opponent_model_of(settings: (f64, f64, f64)) -> PyResult<OpponentModel> {
-    let (temperature_cp, uniform_share, threat_weight) = settings;
-    OpponentModel::new(temperature_cp, uniform_share)
-        .and_then(|model| model.with_threat_weight(threat_weight))
-        .map_err(PyValueError::new_err)
+/// `(temperature_cp, uniform_share)` as the core's opponent model, or a ValueError naming the
+/// setting out of bounds.
+fn opponent_model_of(settings: (f64, f64)) -> PyResult<OpponentModel> {
+    let (temperature_cp, uniform_share) = settings;
+    OpponentModel::new(temperature_cp, uniform_share).map_err(PyValueError::new_err)
 }
 
-/// Checks the opponent model's three settings against the core's bounds (a ValueError naming
-/// the one out of bounds), so that a configuration fails when it is made.
+/// Checks the opponent model's two settings against the core's bounds (a ValueError naming the
+/// one out of bounds), so that a configuration fails when it is made.
 #[pyfunction]
-fn check_opponent_model(settings: (f64, f64, f64)) -> PyResult<()> {
+fn check_opponent_model(settings: (f64, f64)) -> PyResult<()> {
     opponent_model_of(settings).map(|_| ())
 }
 
@@ -361,21 +359,21 @@ impl PyBoardSet {
         })
     }
 
-    /// Keeps a weight per board under the opponent model `(temperature_cp, uniform_share,
-    /// threat_weight)` from now on, every board equally likely now; `None` drops the weights.
+    /// Keeps a weight per board under the opponent model `(temperature_cp, uniform_share)` from
+    /// now on, every board equally likely now; `None` drops the weights.
     #[pyo3(signature = (model))]
-    fn set_opponent_model(slf: &Bound<'_, Self>, model: Option<(f64, f64, f64)>) -> PyResult<()> {
+    fn set_opponent_model(slf: &Bound<'_, Self>, model: Option<(f64, f64)>) -> PyResult<()> {
         let model = model.map(opponent_model_of).transpose()?;
         write(slf)?.inner.set_opponent_model(model);
         Ok(())
     }
 
-    /// `(temperature_cp, uniform_share, threat_weight)` of the opponent model, or `None`.
-    fn opponent_model(slf: &Bound<'_, Self>) -> PyResult<Option<(f64, f64, f64)>> {
+    /// `(temperature_cp, uniform_share)` of the opponent model, or `None`.
+    fn opponent_model(slf: &Bound<'_, Self>) -> PyResult<Option<(f64, f64)>> {
         Ok(read(slf)?
             .inner
             .opponent_model()
-            .map(|m| (m.temperature_cp, m.uniform_share, m.threat_weight)))
+            .map(|m| (m.temperature_cp, m.uniform_share)))
     }
 
     /// Each board's probability, in the set's order (equal without a model).

@@ -179,19 +179,13 @@ impl BoardSet {
         for board in &self.boards {
             board.encode_into(&mut out);
         }
-        // Version 2: then 0, or 1 with the model's two settings, or 2 with those and its threat
-        // weight, and a weight per board. A model without the threat term keeps tag 1, so that
-        // its bytes are those it had before the term existed.
+        // Version 2: then 0, or 1 with the model's two settings and a weight per board.
         match &self.weighting {
             None => out.push(0),
             Some((model, weights)) => {
-                let threat = model.threat_weight != 0.0;
-                out.push(if threat { 2 } else { 1 });
+                out.push(1);
                 out.extend_from_slice(&model.temperature_cp.to_le_bytes());
                 out.extend_from_slice(&model.uniform_share.to_le_bytes());
-                if threat {
-                    out.extend_from_slice(&model.threat_weight.to_le_bytes());
-                }
                 for w in weights {
                     out.extend_from_slice(&w.to_le_bytes());
                 }
@@ -530,22 +524,22 @@ impl BoardSet {
     }
 }
 
-/// The weighting encoded after `count` boards: 0, or 1 with the model's two settings, or 2 with
-/// those and its threat weight, then `count` weights.
+/// The weighting encoded after `count` boards: 0, or 1 with the model's two settings, then
+/// `count` weights. (Tag 2, a model with a threat term, is no longer read: the term lost its
+/// test and left the code.)
 fn read_weighting(tail: &[u8], count: usize) -> Result<Option<(OpponentModel, Vec<f64>)>, String> {
     let float = |at: usize| {
         let mut w = [0u8; 8];
         w.copy_from_slice(&tail[at..at + 8]);
         f64::from_le_bytes(w)
     };
-    let settings = match tail.first() {
+    match tail.first() {
         Some(0) if tail.len() == 1 => return Ok(None),
         Some(0) => return Err(format!("{} bytes follow an unweighted set", tail.len() - 1)),
-        Some(1) => 2,
-        Some(2) => 3,
-        _ => return Err("the weights' tag is neither 0, 1 nor 2".into()),
-    };
-    let first_weight = 1 + 8 * settings;
+        Some(1) => {}
+        _ => return Err("the weights' tag is neither 0 nor 1".into()),
+    }
+    let first_weight = 1 + 8 * 2;
     let expected = first_weight as u64 + 8 * count as u64;
     if tail.len() as u64 != expected {
         return Err(format!(
@@ -553,10 +547,7 @@ fn read_weighting(tail: &[u8], count: usize) -> Result<Option<(OpponentModel, Ve
             tail.len()
         ));
     }
-    let mut model = OpponentModel::new(float(1), float(9))?;
-    if settings == 3 {
-        model = model.with_threat_weight(float(17))?;
-    }
+    let model = OpponentModel::new(float(1), float(9))?;
     let weights: Vec<f64> = (0..count).map(|i| float(first_weight + 8 * i)).collect();
     if weights.iter().any(|w| !w.is_finite() || *w < 0.0) {
         return Err("a weight is negative or not finite".into());

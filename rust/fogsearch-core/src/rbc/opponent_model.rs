@@ -17,16 +17,11 @@
 //! unlikely). A move that attacks our king scores a bonus on top: in RBC a check we do not see
 //! loses the king next turn, so opponents seek checks even where our pieces could take the
 //! checker (AttackerBot's knight rush, Nh4-f3 into a pawn's attack, was weighed as a knight
-//! thrown away, and the boards with it were left out of those we judged on). A threat term is
-//! off unless set: a move that loses nothing adds `threat_weight` times what its piece then
-//! threatens to win (the best capture it attacks: an unguarded piece whole, a guarded one less
-//! the attacker). StrangeFish2's quiet attacking moves are weighed at about half their rate
-//! without it (`bench/threat_calibration.py`). Scores see the board; what the opponent knew of
-//! it is not modelled.
+//! thrown away, and the boards with it were left out of those we judged on). Scores see the
+//! board; what the opponent knew of it is not modelled. A term for what a quiet move threatens
+//! to win was tried and lost its sequential test (bench/NOTEBOOK.md, "the threat weight").
 
-use crate::chess::{
-    pawn_attacks, piece_attacks, Board, Color, Move, MoveList, PieceType, Square, MATERIAL_POINTS,
-};
+use crate::chess::{Board, Color, Move, MoveList, PieceType, MATERIAL_POINTS};
 
 /// The score of a move that leaves the mover's own king en prise.
 const KING_LEFT_EN_PRISE: f64 = -1000.0;
@@ -37,19 +32,13 @@ const KING_TAKEN: f64 = 2000.0;
 /// the bot's 200 cp temperature), and a queen check into our king's reach does not.
 const KING_ATTACKED: f64 = 500.0;
 
-/// The largest threat weight: a threat counted at more than four times what it wins is no model.
-pub const MAX_THREAT_WEIGHT: f64 = 4.0;
-
-/// The softmax temperature and the uniform share of the move model, with its optional threat
-/// term.
+/// The softmax temperature and the uniform share of the move model.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OpponentModel {
     /// Centipawns per unit of log-probability: lower trusts the scores more.
     pub temperature_cp: f64,
     /// The share of each move's probability spread evenly over every move, in [0, 1].
     pub uniform_share: f64,
-    /// The share of what a safe move threatens to win that its score adds, in [0, 4] (0: off).
-    pub threat_weight: f64,
 }
 
 impl OpponentModel {
@@ -68,28 +57,13 @@ impl OpponentModel {
         Ok(OpponentModel {
             temperature_cp,
             uniform_share,
-            threat_weight: 0.0,
         })
     }
 
-    /// The model with its threat weight set, if it is in bounds; a message naming the setting
-    /// otherwise.
-    pub fn with_threat_weight(self, threat_weight: f64) -> Result<OpponentModel, String> {
-        if !(0.0..=MAX_THREAT_WEIGHT).contains(&threat_weight) {
-            return Err(format!(
-                "threat_weight must be in [0, {MAX_THREAT_WEIGHT}], got {threat_weight}"
-            ));
-        }
-        Ok(OpponentModel {
-            threat_weight,
-            ..self
-        })
-    }
-
-    /// The score of `mv` on `board` under this model: [`move_score`] with the threat term; the
-    /// pass (`None`) scores 0, as a quiet move does.
+    /// The score of `mv` on `board` under this model: [`move_score`]; the pass (`None`) scores
+    /// 0, as a quiet move does.
     pub fn score(&self, board: &Board, mv: Option<Move>) -> f64 {
-        mv.map_or(0.0, |mv| scored(board, mv, self.threat_weight))
+        mv.map_or(0.0, |mv| move_score(board, mv))
     }
 
     /// Every move the opponent may take on `board` (theirs to move; `None` is the pass), with
@@ -122,15 +96,8 @@ impl OpponentModel {
     }
 }
 
-/// What `mv` wins at once for the side to move on `board` (see the module documentation), the
-/// threat term off.
+/// What `mv` wins at once for the side to move on `board` (see the module documentation).
 pub fn move_score(board: &Board, mv: Move) -> f64 {
-    scored(board, mv, 0.0)
-}
-
-/// [`move_score`] with `threat_weight` times the moved piece's threat added where it loses
-/// nothing.
-fn scored(board: &Board, mv: Move, threat_weight: f64) -> f64 {
     let mover = board.turn();
     let them = mover.other();
     if Some(mv.to) == board.king_square(them) {
@@ -180,9 +147,6 @@ fn scored(board: &Board, mv: Move, threat_weight: f64) -> f64 {
                 return score - lost;
             }
         }
-        if threat_weight > 0.0 {
-            score += threat_weight * threat(&child, mv.to, mover);
-        }
     }
     score
 }
@@ -190,34 +154,6 @@ fn scored(board: &Board, mv: Move, threat_weight: f64) -> f64 {
 /// A piece's material points, as a score.
 fn points(piece_type: PieceType) -> f64 {
     f64::from(MATERIAL_POINTS[piece_type.index()])
-}
-
-/// What `mover`'s piece on `square` of `child` would win by taking one of the other side's
-/// pieces next (their king aside, a check being scored apart): an unguarded piece whole, a
-/// guarded one less the attacker's value; 0 where it attacks nothing worth taking.
-fn threat(child: &Board, square: Square, mover: Color) -> f64 {
-    let Some(attacker) = child.piece_at(square) else {
-        return 0.0;
-    };
-    let them = mover.other();
-    let occupied = child.occupied();
-    let reach = match attacker.piece_type {
-        PieceType::Pawn => pawn_attacks(mover, square),
-        other => piece_attacks(other, square, occupied),
-    };
-    let targets = reach & child.by_color(them) & !child.pieces_of(PieceType::King, them);
-    targets
-        .map(|target| {
-            let victim = child.piece_at(target).map_or(0.0, |p| points(p.piece_type));
-            let guarded = (child.attackers_to(target, occupied) & child.by_color(them)).any();
-            victim
-                - if guarded {
-                    points(attacker.piece_type)
-                } else {
-                    0.0
-                }
-        })
-        .fold(0.0, f64::max)
 }
 
 #[cfg(test)]
@@ -401,74 +337,6 @@ mod tests {
         assert!(OpponentModel::new(0.0, 0.1).is_err());
         assert!(OpponentModel::new(f64::NAN, 0.1).is_err());
         assert!(OpponentModel::new(100.0, 1.5).is_err());
-        let model = OpponentModel::new(100.0, 0.1).unwrap();
-        assert_eq!(model.threat_weight, 0.0);
-        assert!(model.with_threat_weight(-0.1).is_err());
-        assert!(model.with_threat_weight(4.5).is_err());
-        assert!(model.with_threat_weight(f64::NAN).is_err());
-        assert_eq!(model.with_threat_weight(0.5).unwrap().threat_weight, 0.5);
-    }
-
-    /// White's knight on b1 may step to c3 (attacking nothing), to a3 (attacking the pawn on
-    /// c4, which the bishop on b3 guards) or to d2, where it attacks the unguarded bishop on f3
-    /// and the guarded one on b3; no Black piece reaches a3, c3 or d2.
-    const FORK: &str = "4k3/8/8/8/2p5/1b3b2/8/1N2K3 w - - 0 1";
-
-    #[test]
-    fn a_safe_move_adds_its_threat_at_the_weight() {
-        let board = Board::from_fen(FORK).unwrap();
-        let knight = |to: &str| Some(Move::from_uci(&format!("b1{to}")).unwrap());
-        let plain = OpponentModel::new(200.0, 0.0).unwrap();
-        let model = plain.with_threat_weight(0.5).unwrap();
-        assert_eq!(plain.score(&board, knight("d2")), 0.0);
-        // The unguarded bishop whole (300) beats the guarded one less the knight (0).
-        assert_eq!(model.score(&board, knight("d2")), 0.5 * 300.0);
-        assert_eq!(model.score(&board, knight("a3")), 0.0);
-        assert_eq!(model.score(&board, knight("c3")), 0.0);
-        assert_eq!(model.score(&board, None), 0.0);
-        // At 200 cp, 150 points of score are a factor e^0.75.
-        let p = probabilities(FORK, model);
-        assert!((of(&p, "b1d2") / of(&p, "b1c3") - 0.75f64.exp()).abs() < 1e-9);
-        assert!((of(&p, "0000") / of(&p, "b1c3") - 1.0).abs() < 1e-9);
-        let q = probabilities(FORK, plain);
-        assert!((of(&q, "b1d2") / of(&q, "b1c3") - 1.0).abs() < 1e-9);
-    }
-
-    #[test]
-    fn a_move_that_loses_material_gets_no_threat() {
-        // On d2 the knight attacks the rook on b3, but the e3 pawn takes it (the king retakes):
-        // the knight less the pawn is lost, and no threat is added.
-        let board = Board::from_fen("4k3/8/8/8/8/1r2p3/8/1N2K3 w - - 0 1").unwrap();
-        let model = OpponentModel::new(200.0, 0.0)
-            .unwrap()
-            .with_threat_weight(1.0)
-            .unwrap();
-        assert_eq!(
-            model.score(&board, Some(Move::from_uci("b1d2").unwrap())),
-            -200.0
-        );
-    }
-
-    #[test]
-    fn the_threat_weight_survives_bytes_and_changes_the_weights() {
-        let plain = OpponentModel::new(150.0, 0.1).unwrap();
-        let model = plain.with_threat_weight(0.5).unwrap();
-        // From FORK, where White's knight may attack Black's bishops (nothing is attacked from
-        // the start position).
-        let expanded = |model| {
-            let fork = Board::from_fen(FORK).unwrap();
-            let mut set = BoardSet::new(Color::Black, vec![fork]).unwrap();
-            set.set_opponent_model(Some(model));
-            set.handle_opponent_move_result(false, None).unwrap();
-            set
-        };
-        let set = expanded(model);
-        let back = BoardSet::from_bytes(&set.to_bytes()).unwrap();
-        assert_eq!(back.opponent_model(), Some(model));
-        assert!(close(&back.weights(), &set.weights()));
-        // Without the threat term the bytes are those of the two-setting model.
-        let old = expanded(plain);
-        assert_eq!(set.to_bytes().len(), old.to_bytes().len() + 8);
-        assert!(!close(&set.weights(), &old.weights()));
+        assert!(OpponentModel::new(100.0, 0.1).is_ok());
     }
 }
