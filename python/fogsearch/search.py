@@ -37,6 +37,7 @@ from fogsearch.board_search import (
     board_table,
     board_values,
     decision_sense_values,
+    king_exposure,
     mean_reply_values,
     sense_values,
 )
@@ -61,6 +62,7 @@ __all__ = [
     "board_table",
     "board_values",
     "decision_sense_values",
+    "king_exposure",
     "mean_reply_values",
     "search",
     "sense_values",
