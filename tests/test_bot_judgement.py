@@ -1,20 +1,11 @@
 """The bot's board judgement (``fogsearch.bot.judgement``): the squash, the lost king kept outside
 it, and what that changes on the position of AttackerBot's knight rush that the mean let through."""
 
-import random
-
 import chess
 import numpy as np
 import pytest
 
-from fogsearch.bot import judgement
-from fogsearch.bot.judgement import (
-    KING_LOST_BELOW,
-    exposure_shares,
-    less_exposed,
-    request_scores,
-    utility,
-)
+from fogsearch.bot.judgement import KING_LOST_BELOW, request_scores, utility
 from fogsearch.rbc import BoardSet
 from fogsearch.search import MATE, BoardTable, board_table
 
@@ -103,36 +94,3 @@ def test_the_set_searchs_values_replace_the_worst_board_where_it_has_them():
     # A lost king in the set search is priced as on a board.
     king = request_scores(table, weights, 0.0, {"e2e4": -(MATE - 2)}, king_loss_cp=3000)
     assert king["e2e4"] == -3000
-
-
-# -- the king screen over the whole set ---------------------------------------------------------
-def _knight_on_d2(rook: str) -> str:
-    """White's king on e1 can take the knight on d2; Black's rook stands on ``rook``."""
-    board = chess.Board("7k/8/8/8/8/8/3n4/4K3 w - - 0 1")
-    board.set_piece_at(chess.parse_square(rook), chess.Piece(chess.ROOK, chess.BLACK))
-    return board.fen()
-
-
-KNIGHT_ON_D2 = [_knight_on_d2(rook) for rook in ("a7", "b7", "c7", "d8")]
-"""Four boards, the rook on the d-file (guarding d2) on the last only."""
-
-
-def test_exposure_shares_count_the_boards_where_a_reply_takes_our_king():
-    boards = BoardSet(chess.WHITE, fens=KNIGHT_ON_D2)
-    shares = exposure_shares(boards, random.Random(0))
-    assert shares["e1d2"] == 0.25 and shares["e1e2"] == 0.0
-    assert shares["e1f1"] == 1.0  # the knight guards f1 on every board
-
-
-def test_a_set_larger_than_the_screen_is_counted_on_a_seeded_uniform_sample(monkeypatch):
-    monkeypatch.setattr(judgement, "KING_SCREEN_BOARDS", 2)
-    boards = BoardSet(chess.WHITE, fens=KNIGHT_ON_D2)
-    drawn = [exposure_shares(boards, random.Random(seed))["e1d2"] for seed in range(20)]
-    assert set(drawn) <= {0.0, 0.5} and 0.0 in drawn and 0.5 in drawn
-    assert drawn == [exposure_shares(boards, random.Random(seed))["e1d2"] for seed in range(20)]
-
-
-def test_less_exposed_charges_each_request_its_share():
-    scores = {"e1d2": 300.0, "e1e2": 0.0, "0000": -5.0}
-    charged = less_exposed(scores, {"e1d2": 0.25, "e1e2": 0.0}, 1500.0)
-    assert charged == {"e1d2": 300.0 - 375.0, "e1e2": 0.0, "0000": -5.0}

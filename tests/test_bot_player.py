@@ -13,7 +13,6 @@ import chess
 import numpy as np
 import pytest
 import reconchess
-from test_bot_judgement import KNIGHT_ON_D2
 from test_bot_tracker import FAST, play_tracked
 
 from fogsearch.bot import (
@@ -372,23 +371,6 @@ def test_the_board_judgement_deepens_within_the_move_budget():
     bot.handle_move_result(move, move, False, None)
     turn = bot.turn_log[-1]
     assert turn["plies"] >= 1 and turn["search_seconds"] <= turn["budget"] + 0.5
-    assert bot.fallbacks == 0
-
-
-@pytest.mark.parametrize("exposure_share, takes_the_knight", [(0.0, True), (0.5, False)])
-def test_a_king_exposed_on_boards_the_search_does_not_see_costs_its_request(
-    monkeypatch, exposure_share, takes_the_knight
-):
-    """Kxd2 wins a knight on the three boards the search is given and loses the king to the rook
-    on d8 on the fourth, which stands for the boards an opponent model leaves out of the
-    likeliest: only the screen over the whole set sees it."""
-    fens = KNIGHT_ON_D2
-    config = dataclasses.replace(FAST, king_exposure_share=exposure_share)
-    bot = bot_on(chess.WHITE, fens, config)
-    seen = bot.board_set.subset([0, 1, 2])
-    monkeypatch.setattr(bot.tracker, "weighted_sample", lambda size: (seen, np.full(3, 1 / 3)))
-    move = bot.choose_move(move_actions(fens[0]), 40.0)
-    assert (move == chess.Move.from_uci("e1d2")) == takes_the_knight, move
     assert bot.fallbacks == 0
 
 

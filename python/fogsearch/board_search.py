@@ -1,6 +1,5 @@
 """Per-board values for Reconnaissance Blind Chess: each request's value on each board of a set
-(:func:`mean_reply_values`, :func:`board_values`, :func:`board_table`, :class:`EngineJudge`), the
-share of the set on which each leaves our king to a reply (:func:`king_exposure`), and
+(:func:`mean_reply_values`, :func:`board_values`, :func:`board_table`, :class:`EngineJudge`) and
 what a sense is worth to them (:func:`sense_values`, :func:`decision_sense_values`), where
 :mod:`fogsearch.search` values the set as a whole. Every name here is also importable from
 :mod:`fogsearch.search`."""
@@ -25,7 +24,6 @@ __all__ = [
     "board_table",
     "board_values",
     "decision_sense_values",
-    "king_exposure",
     "mean_reply_values",
     "sense_values",
 ]
@@ -88,20 +86,6 @@ def mean_reply_values(
             _boards(board_set), ucis_of(requests, "requests"), leaf, mate_threats
         )
     )
-
-
-def king_exposure(
-    board_set: object, requests: Iterable[chess.Move | None] | None = None
-) -> dict[str, float]:
-    """Per request (default: every root request of :func:`search`, pass as ``"0000"``), the share
-    of the set's boards on which it leaves our king where a reply takes it: each board resolved on
-    its own (a slide cut short, a blocked push), a board where the request takes their king not
-    counted, every board counted alike.
-
-    A per-board search sees the boards it is given; this counts the first ply of every king loss
-    over as many boards as a set has, at the cost of one attack test a board and request. Raises
-    :class:`SearchError` as :func:`mean_reply_values` does. The GIL is released while it runs."""
-    return dict(_native.king_exposure(_boards(board_set), ucis_of(requests, "requests")))
 
 
 def sense_values(

@@ -37,7 +37,6 @@ from fogsearch.board_search import (
     board_table,
     board_values,
     decision_sense_values,
-    king_exposure,
     mean_reply_values,
     sense_values,
 )
@@ -62,7 +61,6 @@ __all__ = [
     "board_table",
     "board_values",
     "decision_sense_values",
-    "king_exposure",
     "mean_reply_values",
     "search",
     "sense_values",

@@ -26,7 +26,6 @@ __all__ = [
     "Searcher",
     "EngineJudge",
     "mean_reply_values",
-    "king_exposure",
     "sense_values",
     "board_values",
     "board_table",
@@ -116,12 +115,6 @@ def mean_reply_values(
     mate_threats: bool = False,
 ) -> list[tuple[str, float]]:
     """Per request (UCI, ``"0000"`` for a pass), its mean one-reply outcome over the boards."""
-
-def king_exposure(
-    boards: _Boards, requests: list[str | None] | None = None
-) -> list[tuple[str, float]]:
-    """Per request (UCI, ``"0000"`` for a pass), the share of the boards on which it leaves our
-    king to a reply."""
 
 def sense_values(
     boards: _Boards, requests: list[str | None] | None = None, leaf: str = "static"

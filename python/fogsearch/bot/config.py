@@ -307,13 +307,6 @@ class FogsearchBotConfig:
     AttackerBot's unseen knight check, on under 1 % of the set; at 3000 it lost none, beat 1000
     by 13-7 and scored 18-0-2 against ``trout-set`` where 1000 scored 16-0-4 (bench/RESULTS.md,
     "A lost king outside the squash")."""
-    king_exposure_share: float = 0.0
-    """In the ``"boards"`` and ``"engine"`` judgements: a request's score also loses this share
-    of ``king_loss_cp`` times the share of the whole set on which it leaves our king to a reply
-    (:func:`fogsearch.bot.judgement.less_exposed`), every board counted alike (0: off). The
-    per-board values see only the ``max_search_boards`` likeliest boards, weighted by the
-    opponent model, and against ``trout-set`` the king was lost on squares attacked on a quarter
-    of the set to a capture the model gave no weight (bench/NOTEBOOK.md, "2026-12-04")."""
     board_plies: int = 6
     """The deepest per-board search, in plies after our request (``"boards"`` judgement)."""
     sensing: SenseRule = field(default_factory=SenseRule)
@@ -348,7 +341,6 @@ class FogsearchBotConfig:
         _check_limit(self, "board_plies", "board_plies", 1)
         _check_number(self, "mean_weight", 0.0, 1.0)
         _check_number(self, "king_loss_cp", 1000.0, 1_000_000.0)
-        _check_number(self, "king_exposure_share", 0.0, 1.0)
         if self.judge not in JUDGES:
             raise ValueError(f"judge must be one of {JUDGES}, got {self.judge!r}")
         if self.judge == "engine":

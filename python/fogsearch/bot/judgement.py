@@ -15,13 +15,10 @@ outside the squash").
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 
-from fogsearch.bot.tracker import uniform_sample
 from fogsearch.rbc import BoardSet
-from fogsearch.search import MATED, BoardTable, EngineJudge, king_exposure
+from fogsearch.search import MATED, BoardTable, EngineJudge
 
 UTILITY_SCALE_CP = 1000.0
 """Utilities are ``UTILITY_SCALE_CP * tanh(cp / UTILITY_SCALE_CP)``: linear for ordinary
@@ -81,28 +78,6 @@ def request_scores(
         )
     scores = compound_scores(utilities, weights, mean_weight, minimums)
     return dict(zip(keys, scores.tolist(), strict=True))
-
-
-KING_SCREEN_BOARDS = 4096
-"""The most boards :func:`exposure_shares` counts on: a uniform sample of a larger set, its
-shares within about 1.5 points (one standard error at a quarter), at one attack test a board and
-request (tens of milliseconds)."""
-
-
-def exposure_shares(board_set: BoardSet, rng: random.Random) -> dict[str, float]:
-    """Per request (UCI keys), the share of ``board_set`` on which it leaves our king to a reply
-    (:func:`fogsearch.search.king_exposure`), counted on a uniform sample of
-    :data:`KING_SCREEN_BOARDS` boards of a larger set drawn with ``rng``."""
-    return king_exposure(uniform_sample(board_set, KING_SCREEN_BOARDS, rng))
-
-
-def less_exposed(
-    scores: dict[str, float], shares: dict[str, float], cost_cp: float
-) -> dict[str, float]:
-    """``scores`` each less ``cost_cp`` times the request's share in ``shares``. A request that
-    ``shares`` lacks (the screened boards' own pieces can differ from the scored boards' only in
-    a set that lost track of them) is not charged."""
-    return {key: score - cost_cp * shares.get(key, 0.0) for key, score in scores.items()}
 
 
 def _request_keys(table: BoardTable) -> list[str]:

@@ -31,13 +31,7 @@ from fogsearch.bot.clock import (
     turn_budget,
 )
 from fogsearch.bot.config import FogsearchBotConfig, opening_moves
-from fogsearch.bot.judgement import (
-    exposure_shares,
-    less_exposed,
-    likeliest_first_table,
-    request_scores,
-    worst_values,
-)
+from fogsearch.bot.judgement import likeliest_first_table, request_scores, worst_values
 from fogsearch.bot.ponder import IDLE_WAIT_SECONDS, Ponder
 from fogsearch.bot.requests import (
     LOST,
@@ -423,8 +417,6 @@ class FogsearchBot(Player):
         rounded to centipawns; on a small set the minimum, if it has any weight, is the
         information-set search's."""
         c, small = self.config, self.config.small_sets
-        # Counted on the whole set before the table, whose time is what the screen leaves.
-        shares = exposure_shares(self.board_set, self.rng) if c.king_exposure_share else None
         set_values = None
         # With the whole weight on the mean the minimum counts for nothing: no set search for it.
         if c.mean_weight < 1.0 and small.small_set_depth and len(boards) <= small.small_set_boards:
@@ -446,8 +438,6 @@ class FogsearchBot(Player):
             )
         self._worst_values = worst_values(table)
         scores = request_scores(table, weights, c.mean_weight, set_values, c.king_loss_cp)
-        if shares is not None:
-            scores = less_exposed(scores, shares, c.king_exposure_share * c.king_loss_cp)
         self._turn.update(value=round(max(scores.values())), plies=int(table.plies.min()))
         return {key: round(score) for key, score in scores.items()}
 

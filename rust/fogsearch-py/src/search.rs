@@ -51,7 +51,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add_class::<PySearcher>()?;
         m.add_class::<PyEngineJudge>()?;
         m.add_function(wrap_pyfunction!(mean_reply_values, m)?)?;
-        m.add_function(wrap_pyfunction!(king_exposure, m)?)?;
         m.add_function(wrap_pyfunction!(sense_values, m)?)?;
         m.add_function(wrap_pyfunction!(board_values, m)?)?;
         m.add_function(wrap_pyfunction!(board_table, m)?)?;
@@ -326,26 +325,6 @@ fn mean_reply_values(
     })?
     .map_err(search_error)?;
     Ok(means.into_iter().map(|(m, mean)| (uci(m), mean)).collect())
-}
-
-/// `[(uci or "0000", share)]`: per request (default: the set's root requests, pass last), the
-/// share of the boards on which it leaves our king to a reply (see
-/// `fogsearch_core::search::king_exposure`).
-#[pyfunction]
-#[pyo3(signature = (boards, requests=None))]
-fn king_exposure(
-    py: Python<'_>,
-    boards: Boards,
-    requests: Option<Vec<Option<String>>>,
-) -> PyResult<Vec<(String, f64)>> {
-    let requests = parse_requests(requests)?;
-    let boards = boards.0;
-    let shares = detach_guarded(py, move || search::king_exposure(&boards, requests))?
-        .map_err(search_error)?;
-    Ok(shares
-        .into_iter()
-        .map(|(m, share)| (uci(m), share))
-        .collect())
 }
 
 /// `(unsensed, [(square, value)])`: the expected best mean one-reply outcome after sensing each

@@ -60,8 +60,7 @@ pub use eval::{
 pub use king_safety::{king_danger, king_safety};
 pub use reply::MATED;
 pub use request_values::{
-    board_table, board_values, king_exposure, mean_reply_values, sense_values, RequestBoardValues,
-    MAX_BOARD_PLIES,
+    board_table, board_values, mean_reply_values, sense_values, RequestBoardValues, MAX_BOARD_PLIES,
 };
 pub use requests::root_requests;
 pub use searcher::{search, search_stoppable, Searcher, TableSizes};

@@ -126,38 +126,6 @@ pub fn request_outcomes(
         .collect()
 }
 
-/// For each request, the share of `boards` (all ours to move) on which it leaves our king where a
-/// reply takes it: the first ply of every king loss, each board resolved on its own (a slide cut
-/// short, a blocked push), with no evaluation. A board where the request takes their king does
-/// not count. Cheap enough for every board of a large set, where a per-board search sees only the
-/// likeliest few hundred.
-pub fn king_exposure(boards: &[Board], requests: &[Option<Move>]) -> Vec<f64> {
-    let Some(first) = boards.first() else {
-        return vec![0.0; requests.len()];
-    };
-    let us = first.turn();
-    let them = us.other();
-    let shared_side = own_sides_agree(boards, us);
-    requests
-        .iter()
-        .map(|&request| {
-            let exposed = boards
-                .iter()
-                .filter(|&board| {
-                    let (taken, captured) = resolve(board, request, shared_side);
-                    if captured.is_some() && captured == board.king_square(them) {
-                        return false;
-                    }
-                    let mut child = board.clone();
-                    child.push(taken);
-                    child.king_attacked(us)
-                })
-                .count();
-            exposed as f64 / boards.len() as f64
-        })
-        .collect()
-}
-
 /// Whether the opponent, to move on `board`, has a reply after which our king is attacked and
 /// every move of ours leaves it attacked (or a reply takes it at once). Both sides are assumed to
 /// see the board: a mate there is one the opponent can find, and an escape one we could.
@@ -226,40 +194,6 @@ mod tests {
     fn taking_their_king_is_an_escape_from_any_check() {
         // After Ra8+ Black's queen on e1 takes White's king: the check does not matter.
         assert!(!forced("7k/6pp/8/8/8/8/5PPP/R3q1K1 w - - 0 1"));
-    }
-
-    #[test]
-    fn king_exposure_counts_the_boards_where_a_reply_takes_our_king() {
-        // White's king on e1; Black's rook on e8 on the first board, on a8 on the second.
-        let boards = vec![
-            board("4r2k/8/8/8/8/8/8/4K3 w - - 0 1"),
-            board("r6k/8/8/8/8/8/8/4K3 w - - 0 1"),
-        ];
-        let requests = [
-            None,
-            Some(Move::from_uci("e1d1").unwrap()),
-            Some(Move::from_uci("e1d2").unwrap()),
-        ];
-        let shares = king_exposure(&boards, &requests);
-        // Staying on e1 is attacked on the first board only; neither rook reaches d1 or d2.
-        assert_eq!(shares, vec![0.5, 0.0, 0.0]);
-        let onto_a_file = [Some(Move::from_uci("e1d1").unwrap())];
-        let rook_on_d8 = vec![board("3r3k/8/8/8/8/8/8/4K3 w - - 0 1")];
-        assert_eq!(king_exposure(&rook_on_d8, &onto_a_file), vec![1.0]);
-    }
-
-    #[test]
-    fn king_exposure_resolves_each_board_and_a_king_taken_wins() {
-        // Rook a1-a8 takes the king on a8 on the first board: not exposed there although the
-        // e-file is open. On the second, a knight on a4 cuts the slide short (Rxa4), and the rook
-        // on e8 then takes our king.
-        let boards = vec![
-            board("k3r3/8/8/8/8/8/8/R3K3 w - - 0 1"),
-            board("4r2k/8/8/8/n7/8/8/R3K3 w - - 0 1"),
-        ];
-        let requests = [Some(Move::from_uci("a1a8").unwrap())];
-        assert_eq!(king_exposure(&boards, &requests), vec![0.5]);
-        assert_eq!(king_exposure(&[], &requests), vec![0.0]);
     }
 
     #[test]

@@ -40,18 +40,6 @@ pub fn mean_reply_values(
     Ok(requests.into_iter().zip(means).collect())
 }
 
-/// Per request (default: the root requests), the share of `boards` on which it leaves our king
-/// where a reply takes it (see [`reply::king_exposure`]): every board counted alike, whatever an
-/// opponent model says of it.
-pub fn king_exposure(
-    boards: &[Board],
-    requests: Option<Vec<Option<Move>>>,
-) -> Result<Vec<(Option<Move>, f64)>, SearchError> {
-    let requests = known_requests(boards, requests)?;
-    let shares = reply::king_exposure(boards, &requests);
-    Ok(requests.into_iter().zip(shares).collect())
-}
-
 /// Each request with its value on each board, in the boards' order.
 pub type RequestBoardValues = Vec<(Option<Move>, Vec<i32>)>;
 

@@ -329,33 +329,6 @@ fn mean_reply_values_average_each_boards_one_move_search() {
 }
 
 #[test]
-fn king_exposure_is_the_share_where_the_one_reply_outcome_takes_our_king() {
-    // Two ways to the same fact: the outcomes' replies are generated moves that land on our king,
-    // the exposure reads the attackers of its square.
-    let mut exposed_anywhere = false;
-    for set in [
-        recorded_set_12(),
-        boards(&[
-            "4r2k/8/8/8/8/8/8/4K3 w - - 0 1",
-            "7k/8/8/8/8/8/8/r3K3 w - - 0 1",
-            "7k/8/8/8/3q4/8/8/4K3 w - - 0 1",
-        ]),
-    ] {
-        let requests = root_requests(&set, set[0].turn());
-        let outcomes = reply::request_outcomes(&set, &requests, LeafMode::Static, false);
-        let shares = king_exposure(&set, None).unwrap();
-        assert_eq!(shares.len(), requests.len());
-        for ((request, share), row) in shares.iter().zip(&outcomes) {
-            let lost = row.iter().filter(|&&v| v == -f64::from(MATE)).count();
-            assert_eq!(*share, lost as f64 / set.len() as f64, "{request:?}");
-        }
-        exposed_anywhere |= shares.iter().any(|(_, share)| *share > 0.0);
-    }
-    assert!(exposed_anywhere);
-    assert_eq!(king_exposure(&[], None), Err(SearchError::EmptySet));
-}
-
-#[test]
 fn mean_reply_values_refuse_what_search_refuses() {
     assert_eq!(
         mean_reply_values(&[], None, LeafMode::Static, false),
