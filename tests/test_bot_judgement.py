@@ -5,7 +5,7 @@ import chess
 import numpy as np
 import pytest
 
-from fogsearch.bot.judgement import KING_LOST_BELOW, king_walk_scores, request_scores, utility
+from fogsearch.bot.judgement import KING_LOST_BELOW, request_scores, utility
 from fogsearch.rbc import BoardSet
 from fogsearch.search import MATE, BoardTable, board_table
 
@@ -94,46 +94,3 @@ def test_the_set_searchs_values_replace_the_worst_board_where_it_has_them():
     # A lost king in the set search is priced as on a board.
     king = request_scores(table, weights, 0.0, {"e2e4": -(MATE - 2)}, king_loss_cp=3000)
     assert king["e2e4"] == -3000
-
-
-# White to move with the king on e1, castling short allowed; Black's queen on d8 on one board of
-# four, taken off the board on the others.
-WALK = "r2qk2r/pppppppp/8/8/8/8/PPPP1PPP/RNBQK2R w KQkq - 0 1"
-
-
-def _walk_set() -> BoardSet:
-    queenless = WALK.replace("r2qk2r", "r3k2r")
-    moved_pawn = queenless.replace("/pppppppp/8/", "/1ppppppp/p7/")
-    return BoardSet(chess.WHITE, fens=[WALK, queenless, moved_pawn])
-
-
-def test_a_king_walk_costs_its_ranks_times_the_weighted_share_with_their_queen():
-    boards = _walk_set()
-    weights = np.array([1.0, 2.0, 1.0])
-    keys = ["e1e2", "e1f1", "e1g1", "d2d4", "0000"]
-    scores = {key: 10.0 for key in keys}
-    walked = king_walk_scores(scores, boards, weights, 200.0)
-    # e1e2 climbs one rank on the quarter of the weight that has Black's queen.
-    assert walked["e1e2"] == pytest.approx(10.0 - 200.0 * 0.25)
-    # Along the home rank, castling, other pieces and the pass cost nothing.
-    assert {key: walked[key] for key in keys[1:]} == {key: 10.0 for key in keys[1:]}
-    assert scores["e1e2"] == 10.0  # the caller's scores are left as they were
-    assert king_walk_scores(scores, boards, weights, 0.0) == scores
-
-
-def test_a_king_walk_costs_nothing_once_their_queen_is_gone_and_home_is_free():
-    up = "r3k2r/pppppppp/8/8/8/4K3/PPPP1PPP/RNBQ3R w kq - 0 1"
-    boards = BoardSet(chess.WHITE, fens=[up])
-    scores = {"e3e4": 0.0, "e3d2": 0.0}
-    assert king_walk_scores(scores, boards, np.ones(1), 500.0) == scores
-    with_queen = BoardSet(chess.WHITE, fens=[up.replace("r3k2r", "r2qk2r")])
-    walked = king_walk_scores(scores, with_queen, np.ones(1), 500.0)
-    # Two ranks from home to the fourth rank, and back towards home is no bonus.
-    assert walked == {"e3e4": -500.0, "e3d2": 0.0}
-
-
-def test_black_counts_its_ranks_from_the_eighth():
-    black = chess.Board(WALK).mirror()
-    boards = BoardSet(chess.BLACK, fens=[black.fen()])
-    walked = king_walk_scores({"e8e7": 0.0, "e8g8": 0.0}, boards, np.ones(1), 100.0)
-    assert walked == {"e8e7": -100.0, "e8g8": 0.0}

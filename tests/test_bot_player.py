@@ -450,24 +450,6 @@ def test_the_board_judgement_searches_the_set_only_when_the_minimum_has_weight(
     assert bool(searches) == searched and bot.fallbacks == 0
 
 
-@pytest.mark.parametrize(("king_walk_cp", "takes"), [(0.0, True), (500.0, False)])
-def test_a_king_walk_priced_above_the_knight_it_wins_is_not_taken(king_walk_cp, takes):
-    """Kxd2 wins a loose knight (+320) but takes the king up a rank while Black has its queen:
-    with the walk priced at 500 the bot plays something else."""
-    fen = "q6k/8/8/8/8/8/P2n3P/4K3 w - - 0 1"
-    config = from_settings({"king_walk_cp": king_walk_cp, "board_plies": 2, "sense_plies": 0})
-    bot = bot_on(chess.WHITE, [fen], config)
-    bot._opening = []
-    move = bot.choose_move(list(move_actions(chess.Board(fen))), 60.0)
-    assert (move == chess.Move.from_uci("e1d2")) == takes and bot.fallbacks == 0
-
-
-def test_a_negative_or_unbounded_king_walk_price_is_refused():
-    for bad in (-1.0, float("nan"), 1e9):
-        with pytest.raises(ValueError, match="king_walk_cp"):
-            from_settings({"king_walk_cp": bad})
-
-
 def test_the_quiet_count_is_the_most_any_board_of_the_set_has_gone_without_progress():
     quiet = "r1bqkb1r/1pp2ppp/2nppn2/p7/8/8/PPPPPPPP/RNBQKBNR b KQkq - {clock} 30"
     pushed = quiet.replace("8/8/PPPP", "8/4P3/PPPP")

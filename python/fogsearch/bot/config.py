@@ -307,10 +307,6 @@ class FogsearchBotConfig:
     AttackerBot's unseen knight check, on under 1 % of the set; at 3000 it lost none, beat 1000
     by 13-7 and scored 18-0-2 against ``trout-set`` where 1000 scored 16-0-4 (bench/RESULTS.md,
     "A lost king outside the squash")."""
-    king_walk_cp: float = 0.0
-    """In the ``"boards"`` judgement: what each rank a request takes our king from its home rank
-    costs (castling apart), times the weighted share of boards where the opponent has a queen
-    (:func:`fogsearch.bot.judgement.king_walk_scores`). Off until its SPRT (issue 47)."""
     board_plies: int = 6
     """The deepest per-board search, in plies after our request (``"boards"`` judgement)."""
     sensing: SenseRule = field(default_factory=SenseRule)
@@ -345,7 +341,6 @@ class FogsearchBotConfig:
         _check_limit(self, "board_plies", "board_plies", 1)
         _check_number(self, "mean_weight", 0.0, 1.0)
         _check_number(self, "king_loss_cp", 1000.0, 1_000_000.0)
-        _check_number(self, "king_walk_cp", 0.0, 10_000.0)
         if self.judge not in JUDGES:
             raise ValueError(f"judge must be one of {JUDGES}, got {self.judge!r}")
         if self.judge == "engine":

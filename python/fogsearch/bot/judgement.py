@@ -15,7 +15,6 @@ outside the squash").
 
 from __future__ import annotations
 
-import chess
 import numpy as np
 
 from fogsearch.rbc import BoardSet
@@ -79,41 +78,6 @@ def request_scores(
         )
     scores = compound_scores(utilities, weights, mean_weight, minimums)
     return dict(zip(keys, scores.tolist(), strict=True))
-
-
-def king_walk_scores(
-    scores: dict[str, float], board_set: BoardSet, weights: np.ndarray, king_walk_cp: float
-) -> dict[str, float]:
-    """``scores`` less ``king_walk_cp`` for each rank a request takes our king away from its
-    home rank (castling apart), times the weighted share of ``board_set`` on which the opponent
-    still has a queen. Our king is on the same square on every board; the opponent's queen is
-    not, so the share is read from the set. A king one rank up is worth 10 cp less to the
-    static leaf, too little to stop the walks that lost games to StrangeFish2 and TroutBot
-    (bench/NOTEBOOK.md, "2026-12-04")."""
-    board = chess.Board(board_set.fen(0))
-    us = board.turn
-    king = board.king(us)
-    if king is None or not king_walk_cp:
-        return scores
-    # SQUARE_STATES: White's pieces in columns 1-6, Black's in 7-12.
-    their_queen = chess.QUEEN + 6 * (us == chess.WHITE)
-    share = min(1.0, float(board_set.square_distribution(weights)[:, their_queen].sum()))
-    walked = dict(scores)
-    for key in scores:
-        move = None if key == "0000" else chess.Move.from_uci(key)
-        if move is None or move.from_square != king:
-            continue
-        if abs(chess.square_file(move.to_square) - chess.square_file(king)) > 1:
-            continue  # castling
-        rise = _ranks_from_home(move.to_square, us) - _ranks_from_home(king, us)
-        if rise > 0:
-            walked[key] -= king_walk_cp * rise * share
-    return walked
-
-
-def _ranks_from_home(square: chess.Square, color: chess.Color) -> int:
-    rank = chess.square_rank(square)
-    return rank if color == chess.WHITE else 7 - rank
 
 
 def _request_keys(table: BoardTable) -> list[str]:

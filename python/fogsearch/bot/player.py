@@ -31,12 +31,7 @@ from fogsearch.bot.clock import (
     turn_budget,
 )
 from fogsearch.bot.config import FogsearchBotConfig, opening_moves
-from fogsearch.bot.judgement import (
-    king_walk_scores,
-    likeliest_first_table,
-    request_scores,
-    worst_values,
-)
+from fogsearch.bot.judgement import likeliest_first_table, request_scores, worst_values
 from fogsearch.bot.ponder import IDLE_WAIT_SECONDS, Ponder
 from fogsearch.bot.requests import (
     LOST,
@@ -443,8 +438,6 @@ class FogsearchBot(Player):
             )
         self._worst_values = worst_values(table)
         scores = request_scores(table, weights, c.mean_weight, set_values, c.king_loss_cp)
-        if c.king_walk_cp:
-            scores = king_walk_scores(scores, boards, weights, c.king_walk_cp)
         self._turn.update(value=round(max(scores.values())), plies=int(table.plies.min()))
         return {key: round(score) for key, score in scores.items()}
 
