@@ -319,9 +319,6 @@ class FogsearchBotConfig:
     tie_break: TieBreak = field(default_factory=TieBreak)
     progress: ProgressRule = field(default_factory=ProgressRule)
     opening: OpeningLine = field(default_factory=OpeningLine)
-    ponder: bool = False
-    """Use the opponent's turn (``while_we_wait``): expand the set ahead and build the sense's
-    board table (:mod:`fogsearch.bot.ponder`). Off until an SPRT keeps it (issue 47)."""
 
     def __post_init__(self) -> None:
         for name, kind in (
@@ -350,8 +347,6 @@ class FogsearchBotConfig:
                 EngineJudge(search.uci_engine, search.uci_depth, search.uci_nodes)
             except SearchError as error:
                 raise ValueError(f'judge "engine": {error}') from None
-        if not isinstance(self.ponder, bool):
-            raise ValueError(f"ponder must be a bool, got {self.ponder!r}")
 
 
 def opening_moves(line: str, setting: str = "opening line") -> list[chess.Move]:

@@ -32,7 +32,6 @@ from fogsearch.bot.clock import (
 )
 from fogsearch.bot.config import FogsearchBotConfig, opening_moves
 from fogsearch.bot.judgement import likeliest_first_table, request_scores, worst_values
-from fogsearch.bot.ponder import IDLE_WAIT_SECONDS, Ponder
 from fogsearch.bot.requests import (
     LOST,
     best_mean,
@@ -119,8 +118,6 @@ class FogsearchBot(Player):
         """Our clock as our last turn ended, before the referee added the increment."""
         self._increments: list[float] = []
         """The increment the referee added at each of our turns, as measured."""
-        self.ponder = Ponder()
-        """The opponent's turn's work for ours (``config.ponder``)."""
 
     def _new_tracker(self) -> Tracker:
         c = self.config
@@ -162,18 +159,11 @@ class FogsearchBot(Player):
         self._after_search_seconds = 0.0
         self._clock_mark = self._clock_at_turn_end = None
         self._increments = []
-        self.ponder.drop()
-
-    def while_we_wait(self) -> None:
-        """One short slice of work for our coming turn (the client calls this in a loop while the
-        opponent moves; :mod:`fogsearch.bot.ponder`)."""
-        if not (self.config.ponder and self.ponder.step()):
-            time.sleep(IDLE_WAIT_SECONDS)
 
     def handle_opponent_move_result(self, captured_my_piece: bool, capture_square: Square | None):
         self._turn_started = time.monotonic()
         observation = OpponentMoveResult(captured_my_piece, capture_square)
-        self.ponder.observe(self.tracker, observation, self._tracking_seconds())
+        self.tracker.observe(observation, self._tracking_seconds())
         # White's first turn also starts with this callback, before any opponent move.
         if self._opponent_has_moved:
             self.quiet_bound = 0 if captured_my_piece else self.quiet_bound + 1
@@ -191,7 +181,7 @@ class FogsearchBot(Player):
         self._decision_hardness = 0.0
         sense_seconds = self._part_budget(seconds_left, self._set_hardness, c.clock.sense_share)
         started = time.monotonic()
-        expected = self.ponder.sense_stats(self.tracker)
+        expected = self.tracker.board_set.sense_stats()
         choice = SenseChoice(smallest_expected_set(expected, squares), "size")
         if c.sensing.sense == "decision" and sense_seconds >= LEAST_DECISION_SENSE_SECONDS:
             try:
@@ -206,7 +196,6 @@ class FogsearchBot(Player):
                     c.search.threads,
                     sense_seconds,
                     c.king_loss_cp,
-                    self.ponder.sense_table(boards, c.sensing.sense_plies),
                 )
             except Exception:  # noqa: BLE001 - a sense by set size is always at hand
                 log.exception("decision sensing failed; sensing by set size")
@@ -264,15 +253,10 @@ class FogsearchBot(Player):
             after_move=len(self.board_set),
         )
         self._count_turn_time()
-        self._turn["pondered"], self.ponder.reused = self.ponder.reused, []
         self.turn_log.append(self._turn)
         log.info(format_turn(self._turn))
         self.last_search = None
         self.last_taken = taken_move
-        if self.config.ponder:
-            c = self.config
-            most_boards, plies = c.set_limits.max_search_boards, c.sensing.sense_plies
-            self.ponder.start(self.tracker, self.rng, most_boards, plies, c.search.threads)
 
     def handle_game_end(self, winner_color, win_reason: WinReason, game_history: GameHistory):
         pass

@@ -17,7 +17,7 @@ import numpy as np
 
 from fogsearch.bot.judgement import UTILITY_SCALE_CP, compound_scores, utility
 from fogsearch.rbc import BoardSet
-from fogsearch.search import BoardTable, board_table, decision_sense_values
+from fogsearch.search import board_table, decision_sense_values
 
 GAIN_EPSILON_CP = 1e-6
 """Gains below this are ties (sums of floats in another order)."""
@@ -56,20 +56,18 @@ def decision_sense(
     threads: int,
     time_limit: float,
     king_loss_cp: float = UTILITY_SCALE_CP,
-    table: BoardTable | None = None,
 ) -> SenseChoice:
     """The sense among ``squares`` that most raises the expected best compound score of the
     coming move on ``boards`` (weighted by ``weights``), from a board table of at most ``plies``
     plies within ``time_limit`` seconds, a lost king worth ``-king_loss_cp``; ties (including
     no gain at all) go to the smallest expected set by ``expected`` (the whole set's sense
-    statistics). ``table``: that board table, already built for ``boards`` (the bot's pondering)."""
+    statistics)."""
     by_size = smallest_expected_set(expected, squares)
     if len(boards) < 2:
         return SenseChoice(by_size, "size")
-    if table is None:
-        table = board_table(
-            boards, least_plies=None, most_plies=plies, threads=threads, time_limit=time_limit
-        )
+    table = board_table(
+        boards, least_plies=None, most_plies=plies, threads=threads, time_limit=time_limit
+    )
     utilities = utility(table.values, king_loss_cp)
     unsensed, by_square = decision_sense_values(boards, utilities, weights, mean_weight)
     scores = tuple(sorted(compound_scores(utilities, weights, mean_weight).tolist(), reverse=True))

@@ -206,12 +206,6 @@ class Tracker:
         """:func:`weighted_sample` of the set, with the tracker's generator."""
         return weighted_sample(self.board_set, size, self.rng, self.opponent_model is not None)
 
-    def observe_prepared(self, observation: Observation, board_set: BoardSet) -> None:
-        """Logs ``observation`` and takes ``board_set`` as the set it leaves: the same set that
-        :meth:`observe` would have computed (the bot's pondering made it ahead)."""
-        self.log.append(observation)
-        self.board_set = board_set
-
     def _apply(self, board_set: BoardSet, observation: Observation) -> BoardSet:
         """``board_set`` after one observation: the same set updated exactly, or, when an opponent
         move would expand it past the bound (or is expected to at the last growth measured), that
