@@ -51,3 +51,29 @@ def test_another_tournament_is_not_resumed(tmp_path, capsys):
     assert code == 0 and ": 1 of 1 games" in out  # another seed: another tournament
     with ResultStore(db) as store:
         assert store.tournament(2)["config"]["resumes"] == []
+
+
+def test_a_two_player_match_is_lengthened_by_resuming_with_more_games(tmp_path, capsys):
+    db = tmp_path / "match.sqlite"
+    assert _run(db, capsys, "--games", "2")[0] == 0
+    code, out = _run(db, capsys, "--games", "3", "--resume")
+    assert code == 0 and ": 1 of 1 games" in out and "3 in all" in out
+    with ResultStore(db) as store:
+        assert [g["task_index"] for g in store.games(2)] == [2]  # only the new game
+        first, added = store.games(1)[0], store.games(2)[0]
+        # Game 3 has the first game's colours, as the third game of a 3-game match would.
+        assert (added["white"], added["black"]) == (first["white"], first["black"])
+        assert added["seed"] == first["seed"] + 2
+
+    code, out = _run(db, capsys, "--games", "1", "--resume")  # shortened: one game counted
+    assert code == 0 and ": 0 of 0 games" in out and "1 in all" in out
+
+
+def test_a_round_robin_keeps_its_length_in_its_identity(tmp_path, capsys):
+    db = tmp_path / "match.sqlite"
+    three = ["tournament", "random", "attacker", "random@random2", "--seconds", "60"]
+    base = [*three, "--workers", "1", "--db", str(db), "--no-progress"]
+    assert main([*base, "--games", "1"]) == 0
+    assert main([*base, "--games", "2", "--resume"]) == 0
+    with ResultStore(db) as store:
+        assert store.tournament(2)["config"]["resumes"] == []  # the numbering differs
