@@ -101,7 +101,8 @@ def add_parser(subparsers) -> None:
         "--resume",
         action="store_true",
         help="play only the games that earlier runs of this same tournament (players, games, "
-        "clock, seed, options) stored in --db lack; the standings count every run",
+        "clock, seed, options) stored in --db lack; the standings count every run; a "
+        "two-player match resumed with more --games is lengthened",
     )
     add_match_arguments(p)
     add_sprt_arguments(p)
