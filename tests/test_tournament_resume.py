@@ -77,3 +77,18 @@ def test_a_round_robin_keeps_its_length_in_its_identity(tmp_path, capsys):
     assert main([*base, "--games", "2", "--resume"]) == 0
     with ResultStore(db) as store:
         assert store.tournament(2)["config"]["resumes"] == []  # the numbering differs
+
+
+def test_a_stopped_resumed_run_counts_its_own_games_in_the_stop_line(tmp_path, capsys, monkeypatch):
+    db = tmp_path / "match.sqlite"
+    assert _run(db, capsys, "--games", "2")[0] == 0
+    add_game = store_module.ResultStore.add_game
+
+    def stop_after_one(self, *args):
+        add_game(self, *args)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(store_module.ResultStore, "add_game", stop_after_one)
+    code, out = _run(db, capsys, "--games", "4", "--resume")
+    assert code == 130
+    assert "after 1 of 2 games" in out and "3 in all" in out

@@ -259,11 +259,12 @@ def print_summary(db: str, tid: int, plot: str | None) -> None:
             f"resumes tournaments {', '.join(map(str, resumed))}: the standings count their "
             f"games too, {len(everything)} in all"
         )
+    this_run = len(games) + len(lost)
     games = everything
     ranked, pairs = standings(games)
     if info["status"] == "stopped":
         print(
-            f"STOPPED by {info['stop_reason']} after {len(games) + len(lost)} of {planned} games: "
+            f"STOPPED by {info['stop_reason']} after {this_run} of {planned} games: "
             "the standings are of the games finished before the stop"
         )
     if not games:
