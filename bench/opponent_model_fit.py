@@ -12,9 +12,13 @@ scored over a grid of its two settings (``opponent_temperature_cp``,
 ``--what-if`` also scores variants of the move score that the core does not have, re-scored
 here in Python (:func:`what_if_score`), each at the bot's default settings: a check scored
 without the checker's loss (in full or by half), and a threat weight (what a move from a safe
-square threatens to win, times the weight), and the pass scored above a quiet move. The base
-variant is checked against the core on every move: the largest difference is printed and must
-be rounding.
+square threatens to win, times the weight), and the pass scored above a quiet move, two plies
+(what a move wins less the best reply), a bonus for preparing a safe check, and the change of
+placement in the core's piece-square tables. The base variant is checked against the core on
+every move: the largest difference is printed and must be rounding.
+
+``--engine-depth N`` scores every move by Stockfish at depth N instead (multipv over every legal
+move), on a grid of temperatures: a ceiling for what a searched score could gain over the core's.
 
 ``--classes`` counts the player's moves by kind (a pass or failed request, a check with the
 checker attacked or safe, a capture, a quiet move, one leaving its own king en prise) beside the
@@ -22,7 +26,7 @@ probability the model gives each kind on the true board, summed: where the two d
 model expects the wrong kind of move.
 
     python bench/opponent_model_fit.py bench/data/strangefish2_v2.sqlite \\
-        bench/data/strangefish2.sqlite --player strangefish2 --what-if --classes
+        bench/data/strangefish2.sqlite --player strangefish2 --what-if --classes --engine-depth 1
 """
 
 from __future__ import annotations
@@ -30,13 +34,18 @@ from __future__ import annotations
 import argparse
 import functools
 import math
+import os
+import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import chess
+import chess.engine
 from loss_replay import player_games, read_only
+from tqdm import tqdm
 
 from fogsearch._core.rbc import pseudo_legal_moves  # the core's move list, for the softmax's n
+from fogsearch._core.search import piece_square_tables
 from fogsearch.analysis.losses import material
 from fogsearch.bot.config import OpponentModel
 from fogsearch.bot.requests import MATERIAL_CP
@@ -125,10 +134,31 @@ def what_if_score(
     check_loss: float = 1.0,
     threat_weight: float = 0.0,
     pass_cp: float = 0.0,
+    two_ply: bool = False,
+    check_threat_cp: float = 0.0,
+    placement_weight: float = 0.0,
 ) -> float:
     """The core's move score (``check_loss`` 1, ``threat_weight`` 0, ``pass_cp`` 0), with a
     checking piece's loss counted at ``check_loss`` of itself, for a move that loses nothing its
-    threat added at ``threat_weight``, and the pass (``move`` None) scored ``pass_cp``."""
+    threat added at ``threat_weight``, and the pass (``move`` None) scored ``pass_cp``.
+
+    ``two_ply`` scores a move by what it wins less the best of the other side's replies, each
+    scored by the core's one-ply score (:func:`two_ply_score`). ``check_threat_cp`` adds that
+    much to a move after which the mover could check next from a square the other side does not
+    attack: StrangeFish2 rewards such quiet threats on top of its engine's score.
+    ``placement_weight`` adds that multiple of the moved piece's change of placement bonus in the
+    core's piece-square tables (:func:`placement_change`) to a move that loses nothing."""
+    if placement_weight and move is not None:
+        base = what_if_score(board, move, check_loss, threat_weight, pass_cp)
+        if base < 0.0 or base >= KING_TAKEN:
+            return base
+        return base + placement_weight * placement_change(board, move)
+    if two_ply:
+        return two_ply_score(board, move)
+    if check_threat_cp and move is not None:
+        base = what_if_score(board, move, check_loss, threat_weight, pass_cp)
+        bonus = check_threat_cp if threatens_safe_check(board, move) else 0.0
+        return base + bonus if -500.0 < base < 500.0 else base
     if move is None:
         return pass_cp
     mover, them = board.turn, not board.turn
@@ -161,6 +191,99 @@ def what_if_score(
     return score + threat_weight * _threat(child, move.to_square, mover)
 
 
+def _pseudo_legal(board: chess.Board) -> list[chess.Move]:
+    """The core's pseudo-legal moves on ``board`` (castling through check included)."""
+    return [chess.Move.from_uci(text) for text in pseudo_legal_moves(board.fen())]
+
+
+@functools.cache
+def _placement_tables() -> list[list[int]]:
+    return piece_square_tables()[1]
+
+
+def placement_change(board: chess.Board, move: chess.Move) -> float:
+    """How much ``move`` raises the moved piece's placement bonus in the core's piece-square
+    tables, from the mover's side (a promotion counts the new piece's bonus)."""
+    tables = _placement_tables()
+    mirror = 0 if board.turn == chess.WHITE else 56
+    before = board.piece_type_at(move.from_square)
+    after = move.promotion or before
+    return float(
+        tables[after - 1][move.to_square ^ mirror] - tables[before - 1][move.from_square ^ mirror]
+    )
+
+
+def threatens_safe_check(board: chess.Board, move: chess.Move) -> bool:
+    """Whether, after ``move`` and a pass of the other side, the mover has a check from a
+    square the other side does not attack (a move that checks at once does not count)."""
+    mover = board.turn
+    child = board.copy(stack=False)
+    child.push(move)
+    if _king_attacked(child, not mover) or _king_attacked(child, mover):
+        return False
+    child.push(chess.Move.null())
+    for follow in _pseudo_legal(child):
+        if child.piece_type_at(follow.from_square) == chess.KING:
+            continue
+        after = child.copy(stack=False)
+        after.push(follow)
+        if (
+            _king_attacked(after, not mover)
+            and not _king_attacked(after, mover)
+            and not after.attackers(not mover, follow.to_square)
+        ):
+            return True
+    return False
+
+
+def two_ply_score(board: chess.Board, move: chess.Move | None) -> float:
+    """What ``move`` (None: the pass) wins at once, its check bonus included, less the best of
+    the other side's replies by the one-ply score (the pass among them, so never less than 0);
+    a move that leaves the mover's king en prise, or takes the other king, scores as in one
+    ply."""
+    mover = board.turn
+    if move is not None and move.to_square == board.king(not mover):
+        return KING_TAKEN
+    child = board.copy(stack=False)
+    child.push(chess.Move.null() if move is None else move)
+    score = float(material(child, mover) - material(board, mover))
+    if _king_attacked(child, mover):
+        return score + KING_LEFT_EN_PRISE
+    if move is not None and _king_attacked(child, not mover):
+        score += KING_ATTACKED
+    best_reply = max((what_if_score(child, reply) for reply in _pseudo_legal(child)), default=0.0)
+    return score - max(best_reply, 0.0)
+
+
+ENGINE_TEMPERATURES_CP = (25.0, 50.0, 100.0, 200.0)
+MATE_CP = 2000
+"""A mate found by the engine, as centipawns (the core's king-capture score)."""
+
+
+def engine_scores(
+    board: chess.Board, engine: chess.engine.SimpleEngine, depth: int
+) -> dict[chess.Move | None, float]:
+    """Each of the core's pseudo-legal moves on ``board`` and the pass, scored for the mover by
+    the engine at ``depth`` (every legal move searched, multipv). A move the engine cannot
+    search (one chess forbids: castling through check, or leaving the king en prise; the pass)
+    scores the engine's best less what the one-ply score loses against the best one-ply move;
+    a board the engine cannot read at all (the other king en prise) is scored by one ply."""
+    candidates: list[chess.Move | None] = [None, *_pseudo_legal(board)]
+    one_ply = {m: what_if_score(board, m) for m in candidates}
+    legal = list(board.legal_moves)
+    if not legal or _king_attacked(board, not board.turn):
+        return one_ply
+    infos = engine.analyse(board, chess.engine.Limit(depth=depth), multipv=len(legal))
+    scored: dict[chess.Move | None, float] = {}
+    for info in infos:
+        if "pv" in info:
+            score = info["score"].pov(board.turn).score(mate_score=MATE_CP)
+            scored[info["pv"][0]] = float(max(-MATE_CP, min(MATE_CP, score)))
+    best = max(scored.values())
+    top_one_ply = max(one_ply.values())
+    return {m: scored[m] if m in scored else best - (top_one_ply - one_ply[m]) for m in candidates}
+
+
 def move_probabilities(
     board: chess.Board, score: Score, model: tuple[float, float]
 ) -> tuple[list[chess.Move | None], list[float]]:
@@ -168,9 +291,7 @@ def move_probabilities(
     under the softmax of ``score`` at ``model`` mixed with the uniform share, before any
     observation."""
     temperature, uniform = model
-    candidates: list[chess.Move | None] = [None] + [
-        chess.Move.from_uci(text) for text in pseudo_legal_moves(board.fen())
-    ]
+    candidates: list[chess.Move | None] = [None, *_pseudo_legal(board)]
     scores = [score(board, m) for m in candidates]
     top = max(scores)
     exps = [math.exp((s - top) / temperature) for s in scores]
@@ -211,6 +332,13 @@ WHAT_IF = {
     "the pass scored +200 cp": {"pass_cp": 200.0},
     "the pass scored +300 cp": {"pass_cp": 300.0},
     "threat weight 0.5, the pass +200 cp": {"threat_weight": 0.5, "pass_cp": 200.0},
+    "two plies: less the best reply": {"two_ply": True},
+    "a safe check next: +100 cp": {"check_threat_cp": 100.0},
+    "a safe check next: +200 cp": {"check_threat_cp": 200.0},
+    "placement weight 2": {"placement_weight": 2.0},
+    "placement weight 4": {"placement_weight": 4.0},
+    "placement weight 8": {"placement_weight": 8.0},
+    "placement weight 4, threat weight 0.5": {"placement_weight": 4.0, "threat_weight": 0.5},
 }
 
 MOVE_CLASSES = (
@@ -260,7 +388,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--classes", action="store_true", help="also count the moves by class, predicted and true"
     )
+    parser.add_argument(
+        "--engine-depth",
+        type=int,
+        default=0,
+        help="also score each move by Stockfish at this depth (1-20; $STOCKFISH_EXECUTABLE)",
+    )
     args = parser.parse_args(argv)
+    if not 0 <= args.engine_depth <= 20:
+        parser.error("--engine-depth must be in 0..20")
     moves = list(opponent_moves(args.databases, args.player))
     if not moves:
         raise SystemExit(f"no stored moves of {args.player!r}")
@@ -284,6 +420,31 @@ def main(argv: list[str] | None = None) -> None:
         _print_what_if(moves, core[DEFAULT_MODEL])
     if args.classes:
         _print_classes(moves)
+    if args.engine_depth:
+        _print_engine(moves, args.engine_depth)
+
+
+def _print_engine(moves: list[OpponentMove], depth: int) -> None:
+    """The fit of a softmax over Stockfish's scores at ``depth``, on a grid of temperatures at
+    the default uniform share: how much a searched score could gain over the core's."""
+    executable = os.environ.get("STOCKFISH_EXECUTABLE") or shutil.which("stockfish")
+    if executable is None and os.path.exists("/usr/games/stockfish"):
+        executable = "/usr/games/stockfish"
+    if executable is None:
+        raise SystemExit("no Stockfish: set STOCKFISH_EXECUTABLE or run scripts/install.sh")
+    uniform = DEFAULT_MODEL[1]
+    with chess.engine.SimpleEngine.popen_uci(executable) as engine:
+        engine.configure({"Threads": 1, "Hash": 64})
+        tables = [engine_scores(m.board, engine, depth) for m in tqdm(moves, desc="engine")]
+    print(f"\nStockfish at depth {depth}, u = {uniform}:\n")
+    print("| temperature (cp) | mean per move |")
+    print("|---|---|")
+    for temperature in ENGINE_TEMPERATURES_CP:
+        scored = [
+            what_if_log_likelihood(m, lambda _b, mv, t=table: t[mv], (temperature, uniform))
+            for m, table in zip(moves, tables, strict=True)
+        ]
+        print(f"| {temperature:.0f} | {_mean(scored):+.4f} |")
 
 
 CLASS_VARIANTS = ("the core's score", "threat weight 0.5", "the pass scored +200 cp")

@@ -2,9 +2,11 @@
 the core, and a run on the stored StrangeFish2 games."""
 
 import math
+import shutil
 from pathlib import Path
 
 import chess
+import chess.engine
 import opponent_model_fit as fit
 import pytest
 
@@ -124,3 +126,48 @@ def test_the_pass_can_be_scored_and_the_class_masses_sum_to_the_moves():
     assert fit.what_if_log_likelihood(move, fit.what_if_score, fit.DEFAULT_MODEL) == (
         pytest.approx(fit.core_log_likelihood(move, fit.DEFAULT_MODEL))
     )
+
+
+def test_two_plies_take_the_best_reply_off_what_a_move_wins():
+    board = chess.Board("4k3/8/8/3q4/8/1P6/3R1PP1/6K1 b - - 0 1")
+    # Qxd2 wins the rook and nothing of White's takes back; Qc4 loses the queen to bxc4.
+    assert fit.two_ply_score(board, chess.Move.from_uci("d5d2")) == 500
+    assert fit.two_ply_score(board, chess.Move.from_uci("d5c4")) == -900
+    assert fit.what_if_score(board, chess.Move.from_uci("d5c4"), two_ply=True) == -900
+
+
+def test_a_quiet_move_that_prepares_a_safe_check_is_told_apart():
+    board = chess.Board("7k/8/8/8/4N3/8/8/4K3 w - - 0 1")
+    # From d6 the knight checks next from f7, which the king on h8 does not reach; from c3 it
+    # has no check at all.
+    assert fit.threatens_safe_check(board, chess.Move.from_uci("e4d6"))
+    assert not fit.threatens_safe_check(board, chess.Move.from_uci("e4c3"))
+    assert fit.what_if_score(board, chess.Move.from_uci("e4d6"), check_threat_cp=100.0) == 100
+    assert fit.what_if_score(board, chess.Move.from_uci("e4c3"), check_threat_cp=100.0) == 0
+
+
+def test_the_placement_change_reads_the_core_s_tables_from_the_mover_s_side():
+    # Ng1-f3 and its mirror Ng8-f6 both gain 15 cp of centrality.
+    assert fit.placement_change(chess.Board(), chess.Move.from_uci("g1f3")) == 15
+    assert fit.placement_change(chess.Board(AFTER_E4), chess.Move.from_uci("g8f6")) == 15
+    assert fit.what_if_score(chess.Board(), chess.Move.from_uci("g1f3"), placement_weight=2) == 30
+
+
+def test_the_engine_scores_every_move_and_the_pass():
+    engine_path = shutil.which("stockfish") or "/usr/games/stockfish"
+    if not Path(engine_path).exists():
+        pytest.skip("no Stockfish")
+    # Black's queen can take the undefended rook on d2; castling is not on, the pass is.
+    board = chess.Board("4k3/8/8/3q4/8/1P6/3R1PP1/6K1 b - - 0 1")
+    with chess.engine.SimpleEngine.popen_uci(engine_path) as engine:
+        scores = fit.engine_scores(board, engine, 2)
+    assert set(scores) == {None, *fit._pseudo_legal(board)}
+    assert max(scores, key=lambda m: scores[m]) == chess.Move.from_uci("d5d2")
+    # The pass, which chess does not allow, scores the engine's best less its one-ply loss.
+    assert scores[None] == max(scores.values()) - 500
+
+
+def test_an_engine_depth_out_of_bounds_is_a_usage_error():
+    with pytest.raises(SystemExit) as exit_info:
+        fit.main([str(DATA / "strangefish2_v2.sqlite"), "--player", "x", "--engine-depth", "21"])
+    assert exit_info.value.code == 2
