@@ -20,7 +20,7 @@ import chess
 
 from fogsearch.arguments import cores
 from fogsearch.limits import MAX_THREADS, checked
-from fogsearch.rbc import opponent_model_settings
+from fogsearch.rbc import engine_scorer_settings, opponent_model_settings
 from fogsearch.search import EngineJudge, SearchConfig, SearchError
 from fogsearch.settings import config_from_settings, settings_of
 
@@ -174,6 +174,25 @@ class OpponentModel:
     weighted by how likely the opponent's moves that led to them were, a softmax at this
     temperature over what each move wins at once; 0: every board weighs the same."""
     opponent_uniform_share: float = 0.1
+    opponent_engine_boards: int = 0
+    """How many of the likeliest boards have every opponent move scored by a chess engine before
+    each expansion (:class:`fogsearch.rbc.EngineMoveScorer`), the rest keeping the one-ply
+    score; 0: none. Experimental, off until an SPRT passes it: Stockfish's scores at depth 1
+    fit StrangeFish2's moves 0.24 nats a move better than the one-ply score
+    (bench/opponent_model_fit.py)."""
+    opponent_engine_depth: int = 1
+    """The engine's depth for each move of a scored board."""
+    opponent_engine_temperature_cp: float = 50.0
+    """The softmax temperature over the engine's scores (the best fit to StrangeFish2's moves)."""
+    opponent_engine: str = "stockfish"
+    """The UCI engine that scores the moves: a name on ``PATH`` (or in /usr/games) or a path."""
+
+    @property
+    def engine_scoring(self) -> tuple[int, float] | None:
+        """``(boards, temperature_cp)`` when an engine scores the likeliest boards, else None."""
+        if not self.opponent_engine_boards or self.model is None:
+            return None
+        return (self.opponent_engine_boards, self.opponent_engine_temperature_cp)
 
     @property
     def model(self) -> tuple[float, float] | None:
@@ -189,8 +208,17 @@ class OpponentModel:
         temperature = self.opponent_temperature_cp or 1.0
         try:
             opponent_model_settings(temperature, self.opponent_uniform_share)
+            engine_scorer_settings(
+                self.opponent_engine_boards,
+                self.opponent_engine_depth,
+                self.opponent_engine_temperature_cp,
+            )
         except ValueError as error:
             raise ValueError(f"opponent_{error}") from None
+        if self.opponent_engine_boards and not self.opponent_temperature_cp:
+            raise ValueError(
+                "opponent_engine_boards weighs boards: it needs opponent_temperature_cp"
+            )
 
 
 @dataclass(frozen=True)

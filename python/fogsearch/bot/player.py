@@ -44,10 +44,10 @@ from fogsearch.bot.requests import (
     uci,
 )
 from fogsearch.bot.sensing import SenseChoice, decision_sense, smallest_expected_set
-from fogsearch.bot.tracker import Tracker
+from fogsearch.bot.tracker import EngineScoring, Tracker
 from fogsearch.bot.turnlog import format_turn, top_requests
 from fogsearch.observations import MoveResult, OpponentMoveResult, sense_result
-from fogsearch.rbc import BoardSet
+from fogsearch.rbc import BoardSet, EngineMoveScorer
 from fogsearch.search import (
     BoardTable,
     EngineJudge,
@@ -82,6 +82,8 @@ class FogsearchBot(Player):
         self.config = config or FogsearchBotConfig()
         self.rng = random.Random(self.config.search.seed)
         self.color: Color = chess.WHITE
+        self._move_scorer: EngineMoveScorer | None = None
+        """The engine of the opponent model's engine scoring, started with the first tracker."""
         self.tracker = self._new_tracker()
         self.searcher = Searcher(self.config.search)
         """The information-set search's tables, kept from turn to turn within a game."""
@@ -122,7 +124,24 @@ class FogsearchBot(Player):
     def _new_tracker(self) -> Tracker:
         c = self.config
         bound = c.set_limits.max_tracked_boards
-        return Tracker(self.color, bound, self.rng, c.search.threads, c.opponent.model)
+        return Tracker(
+            self.color,
+            bound,
+            self.rng,
+            c.search.threads,
+            c.opponent.model,
+            self._engine_scoring(),
+        )
+
+    def _engine_scoring(self) -> EngineScoring | None:
+        """The engine scoring of the opponent model's likeliest boards, its engine started once
+        per bot and kept for its games; None where the configuration has none."""
+        c = self.config.opponent
+        if c.engine_scoring is None:
+            return None
+        if self._move_scorer is None:
+            self._move_scorer = EngineMoveScorer(c.opponent_engine, c.opponent_engine_depth)
+        return EngineScoring(self._move_scorer, *c.engine_scoring)
 
     @property
     def board_set(self) -> BoardSet:
