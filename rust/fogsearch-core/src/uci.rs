@@ -281,41 +281,17 @@ impl UciEngine {
         limit: SearchLimit,
         halt: Limits<'_>,
     ) -> Result<Score, UciError> {
-        if self.multipv_all {
-            self.send("setoption name MultiPV value 1")?;
-            self.multipv_all = false;
-        }
-        self.send(&format!("position fen {fen}"))?;
-        self.send(&limit.go_command())?;
+        self.set_multipv_all(false)?;
         let mut last = None;
-        let mut stopping = false;
-        loop {
-            match self.lines.recv_timeout(STOP_POLL) {
-                Ok(line) => {
-                    if line.starts_with("bestmove") {
-                        if stopping {
-                            return Err(UciError::Stopped);
-                        }
-                        return last.ok_or_else(|| UciError::Protocol {
-                            engine: self.name.clone(),
-                            reason: format!("no score before bestmove for {fen}"),
-                        });
-                    }
-                    if let Some(score) = parse_info_score(&line) {
-                        last = Some(score);
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    if !stopping && halt.halt().is_some() {
-                        stopping = true;
-                        self.send("stop")?;
-                    }
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(self.died(&format!("the search of {fen}")));
-                }
+        self.search(fen, limit, halt, |line| {
+            if let Some(score) = parse_info_score(line) {
+                last = Some(score);
             }
-        }
+        })?;
+        last.ok_or_else(|| UciError::Protocol {
+            engine: self.name.clone(),
+            reason: format!("no score before bestmove for {fen}"),
+        })
     }
 
     /// Every legal move of the position `fen` with the engine's score of it (the mover's view),
@@ -327,31 +303,52 @@ impl UciEngine {
         limit: SearchLimit,
         halt: Limits<'_>,
     ) -> Result<Vec<(Move, Score)>, UciError> {
-        if !self.multipv_all {
-            self.send(&format!("setoption name MultiPV value {MULTIPV_ALL}"))?;
-            self.multipv_all = true;
+        self.set_multipv_all(true)?;
+        let mut lines: Vec<(u32, Move, Score)> = Vec::new();
+        self.search(fen, limit, halt, |line| {
+            if let Some((index, mv, score)) = parse_info_line_move(line) {
+                match lines.iter_mut().find(|(i, _, _)| *i == index) {
+                    Some(entry) => *entry = (index, mv, score),
+                    None => lines.push((index, mv, score)),
+                }
+            }
+        })?;
+        lines.sort_by_key(|&(index, _, _)| index);
+        Ok(lines.into_iter().map(|(_, mv, sc)| (mv, sc)).collect())
+    }
+
+    /// Sets `MultiPV` to [`MULTIPV_ALL`] (`all`) or 1, where it is not already.
+    fn set_multipv_all(&mut self, all: bool) -> Result<(), UciError> {
+        if self.multipv_all != all {
+            let lines = if all { MULTIPV_ALL } else { 1 };
+            self.send(&format!("setoption name MultiPV value {lines}"))?;
+            self.multipv_all = all;
         }
+        Ok(())
+    }
+
+    /// Searches `fen` within `limit`, handing each line before `bestmove` to `on_line`; a raised
+    /// stop or a passed deadline in `halt` sends `stop` and ends in [`UciError::Stopped`].
+    fn search(
+        &mut self,
+        fen: &str,
+        limit: SearchLimit,
+        halt: Limits<'_>,
+        mut on_line: impl FnMut(&str),
+    ) -> Result<(), UciError> {
         self.send(&format!("position fen {fen}"))?;
         self.send(&limit.go_command())?;
-        let mut lines: Vec<(u32, Move, Score)> = Vec::new();
         let mut stopping = false;
         loop {
             match self.lines.recv_timeout(STOP_POLL) {
-                Ok(line) => {
-                    if line.starts_with("bestmove") {
-                        if stopping {
-                            return Err(UciError::Stopped);
-                        }
-                        lines.sort_by_key(|&(index, _, _)| index);
-                        return Ok(lines.into_iter().map(|(_, mv, sc)| (mv, sc)).collect());
-                    }
-                    if let Some((index, mv, score)) = parse_info_line_move(&line) {
-                        match lines.iter_mut().find(|(i, _, _)| *i == index) {
-                            Some(entry) => *entry = (index, mv, score),
-                            None => lines.push((index, mv, score)),
-                        }
-                    }
+                Ok(line) if line.starts_with("bestmove") => {
+                    return if stopping {
+                        Err(UciError::Stopped)
+                    } else {
+                        Ok(())
+                    };
                 }
+                Ok(line) => on_line(&line),
                 Err(RecvTimeoutError::Timeout) => {
                     if !stopping && halt.halt().is_some() {
                         stopping = true;
@@ -359,7 +356,7 @@ impl UciEngine {
                     }
                 }
                 Err(RecvTimeoutError::Disconnected) => {
-                    return Err(self.died(&format!("the multipv search of {fen}")));
+                    return Err(self.died(&format!("the search of {fen}")));
                 }
             }
         }
