@@ -143,3 +143,13 @@ def test_a_game_with_the_engine_scoring_tracks_exactly_and_scores_every_turn():
     assert game.is_over()
     assert bot.recoveries == 0 and bot.fallbacks == 0
     assert bot.tracker.engine_scored >= len(bot.turn_log) - 1
+
+
+def test_the_engine_scoring_is_on_by_default_and_a_missing_engine_keeps_the_one_ply_model(caplog):
+    assert FogsearchBot().tracker.engine_scoring is not None
+    missing = dataclasses.replace(
+        FAST, opponent=OpponentModel(opponent_engine="no-such-engine-fogsearch")
+    )
+    bot = FogsearchBot(missing)
+    assert bot.tracker.engine_scoring is None
+    assert "no engine scoring" in caplog.text

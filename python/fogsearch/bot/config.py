@@ -174,12 +174,13 @@ class OpponentModel:
     weighted by how likely the opponent's moves that led to them were, a softmax at this
     temperature over what each move wins at once; 0: every board weighs the same."""
     opponent_uniform_share: float = 0.1
-    opponent_engine_boards: int = 0
+    opponent_engine_boards: int = 64
     """How many of the likeliest boards have every opponent move scored by a chess engine before
     each expansion (:class:`fogsearch.rbc.EngineMoveScorer`), the rest keeping the one-ply
-    score; 0: none. Experimental, off until an SPRT passes it: Stockfish's scores at depth 1
-    fit StrangeFish2's moves 0.24 nats a move better than the one-ply score
-    (bench/opponent_model_fit.py)."""
+    score; 0: none. Stockfish's scores at depth 1 fit StrangeFish2's moves 0.24 nats a move
+    better than the one-ply score (bench/opponent_model_fit.py), and 64 boards passed an SPRT
+    against 0 at +142 Elo [+60, +242] (bench/NOTEBOOK.md, "2026-12-06 (later)"). Without the
+    engine the bot warns and keeps the one-ply score."""
     opponent_engine_depth: int = 1
     """The engine's depth for each move of a scored board."""
     opponent_engine_temperature_cp: float = 50.0

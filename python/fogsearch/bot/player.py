@@ -22,6 +22,7 @@ import chess
 import numpy as np
 from reconchess import Color, GameHistory, Player, Square, WinReason
 
+from fogsearch import FogsearchError
 from fogsearch.bot.clock import (
     decision_hardness,
     move_budget,
@@ -140,7 +141,11 @@ class FogsearchBot(Player):
         if c.engine_scoring is None:
             return None
         if self._move_scorer is None:
-            self._move_scorer = EngineMoveScorer(c.opponent_engine, c.opponent_engine_depth)
+            try:
+                self._move_scorer = EngineMoveScorer(c.opponent_engine, c.opponent_engine_depth)
+            except FogsearchError as error:
+                log.warning("no engine scoring, the one-ply opponent model alone: %s", error)
+                return None
         return EngineScoring(self._move_scorer, *c.engine_scoring)
 
     @property
