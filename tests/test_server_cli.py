@@ -90,10 +90,12 @@ def _finish(proc, timeout, what):
 
 def test_rc_connect_plays_fogsearch_connect_through_fogsearch_serve(processes, tmp_path):
     db, ponder_log = tmp_path / "server.sqlite", tmp_path / "ponder.jsonl"
+    # No increment: every second of a game is on a clock, so two games end within 2 x 2 x 20 s
+    # of play (a 30 s + 1 s pair of near-instant bots can play on for minutes).
     serve, url = _serve(
         processes,
         db,
-        *("--pair", "alice", "bob", "--games", "2", "--seconds", "30", "--increment", "1"),
+        *("--pair", "alice", "bob", "--games", "2", "--seconds", "20", "--increment", "0"),
     )
     with open(tmp_path / "rc_connect.log", "w") as rc_log:
         _rc_connect(processes, url, "reconchess.bots.attacker_bot", "alice", "pa", rc_log)
