@@ -145,10 +145,20 @@ def test_a_game_with_the_engine_scoring_tracks_exactly_and_scores_every_turn():
     assert bot.tracker.engine_scored >= len(bot.turn_log) - 1
 
 
-def test_the_engine_scoring_is_on_by_default_and_a_missing_engine_keeps_the_one_ply_model(caplog):
-    assert FogsearchBot().tracker.engine_scoring is not None
+def test_the_engine_scoring_is_off_by_default_and_a_missing_engine_keeps_the_one_ply_model(caplog):
+    # Off since it lost to StrangeFish2 (bench/NOTEBOOK.md, "2026-12-07 (morning)").
+    assert FogsearchBot().tracker.engine_scoring is None
+    assert (
+        FogsearchBot(
+            dataclasses.replace(FAST, opponent=OpponentModel(opponent_engine_boards=64))
+        ).tracker.engine_scoring
+        is not None
+    )
     missing = dataclasses.replace(
-        FAST, opponent=OpponentModel(opponent_engine="no-such-engine-fogsearch")
+        FAST,
+        opponent=OpponentModel(
+            opponent_engine_boards=64, opponent_engine="no-such-engine-fogsearch"
+        ),
     )
     bot = FogsearchBot(missing)
     assert bot.tracker.engine_scoring is None

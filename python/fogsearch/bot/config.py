@@ -174,13 +174,16 @@ class OpponentModel:
     weighted by how likely the opponent's moves that led to them were, a softmax at this
     temperature over what each move wins at once; 0: every board weighs the same."""
     opponent_uniform_share: float = 0.1
-    opponent_engine_boards: int = 64
+    opponent_engine_boards: int = 0
     """How many of the likeliest boards have every opponent move scored by a chess engine before
     each expansion (:class:`fogsearch.rbc.EngineMoveScorer`), the rest keeping the one-ply
     score; 0: none. Stockfish's scores at depth 1 fit StrangeFish2's moves 0.24 nats a move
-    better than the one-ply score (bench/opponent_model_fit.py), and 64 boards passed an SPRT
-    against 0 at +142 Elo [+60, +242] (bench/NOTEBOOK.md, "2026-12-06 (later)"). Without the
-    engine the bot warns and keeps the one-ply score."""
+    better than the one-ply score (bench/opponent_model_fit.py), and 64 boards passed a
+    self-play SPRT against 0 at +142 Elo [+60, +242], but against StrangeFish2 itself, on the
+    same game seeds, 64 boards scored 1-0-6 where 0 scored 5-0-2 (bench/NOTEBOOK.md,
+    "2026-12-07 (morning)"): the sharper weights pushed the boards where its replies took our
+    king into the tail. Off by default; without the engine the bot warns and keeps the one-ply
+    score."""
     opponent_engine_depth: int = 1
     """The engine's depth for each move of a scored board."""
     opponent_engine_temperature_cp: float = 50.0
