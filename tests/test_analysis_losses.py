@@ -196,7 +196,7 @@ def test_a_game_read_from_a_tournament_database_with_its_stored_log(tmp_path, ca
     rows = read_turn_log(log.read_text())
     record = GameRecord(
         task_index=0,
-        white="fogsearch-like",  # a name the side cannot be told by
+        white="e0",
         black="strangefish2",
         seed=0,
         winner="black",
@@ -207,7 +207,8 @@ def test_a_game_read_from_a_tournament_database_with_its_stored_log(tmp_path, ca
         white_seconds_left=1.0,
         black_seconds_left=1.0,
         turns=1,
-        history_json=STORED.read_text(),
+        # Names the side cannot be told by, as a labelled player's are (`fogsearch:...@e0`).
+        history_json=STORED.read_text().replace('"fogsearch"', '"e0"'),
         white_turn_log=[rows[turn] for turn in sorted(rows)],
     )
     db = tmp_path / "t.sqlite"

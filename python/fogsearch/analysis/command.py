@@ -116,14 +116,17 @@ def _stored_game(db: str, game: str) -> tuple[GameHistory, dict[bool, list[dict]
     return json.loads(text, cls=GameHistoryDecoder), logs
 
 
-def _read_game(args: argparse.Namespace) -> tuple[str, GameHistory, dict[int, dict] | None]:
-    """The game's name, its history and the bot's turn log by turn number (or None)."""
+def _read_game(
+    args: argparse.Namespace,
+) -> tuple[str, GameHistory, chess.Color, dict[int, dict] | None]:
+    """The game's name, its history, the bot's side and its turn log by turn number (or None)."""
     if args.db is not None:
         history, logs = _stored_game(args.db, args.game)
+        # The side that kept a turn log is the bot's, whatever the players were called.
+        color = _color(history, args.color, logs)
         if args.log is None:
-            color = _color(history, args.color, logs)
             rows = logs.get(color)
-            return f"game {args.game}", history, rows and {row["turn"]: row for row in rows}
+            return f"game {args.game}", history, color, rows and {row["turn"]: row for row in rows}
         name = f"game {args.game}"
     else:
         path = existing_file(args.game, "game file")
@@ -134,15 +137,16 @@ def _read_game(args: argparse.Namespace) -> tuple[str, GameHistory, dict[int, di
         name = path.name
     if not isinstance(history, GameHistory) or history.is_empty():
         raise UsageError(f"{name} is not a reconchess game history (or holds no turn)")
+    if args.db is None:
+        color = _color(history, args.color)
     turn_log = None
     if args.log is not None:
         turn_log = read_turn_log(existing_file(args.log, "turn log").read_text())
-    return name, history, turn_log
+    return name, history, color, turn_log
 
 
 def run(args: argparse.Namespace) -> int:
-    name, history, turn_log = _read_game(args)
-    color = _color(history, args.color)
+    name, history, color, turn_log = _read_game(args)
     rows = losses(
         history,
         color,
