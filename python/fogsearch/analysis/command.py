@@ -120,13 +120,9 @@ def _read_game(
     args: argparse.Namespace,
 ) -> tuple[str, GameHistory, chess.Color, dict[int, dict] | None]:
     """The game's name, its history, the bot's side and its turn log by turn number (or None)."""
+    logs = None
     if args.db is not None:
         history, logs = _stored_game(args.db, args.game)
-        # The side that kept a turn log is the bot's, whatever the players were called.
-        color = _color(history, args.color, logs)
-        if args.log is None:
-            rows = logs.get(color)
-            return f"game {args.game}", history, color, rows and {row["turn"]: row for row in rows}
         name = f"game {args.game}"
     else:
         path = existing_file(args.game, "game file")
@@ -137,11 +133,13 @@ def _read_game(
         name = path.name
     if not isinstance(history, GameHistory) or history.is_empty():
         raise UsageError(f"{name} is not a reconchess game history (or holds no turn)")
-    if args.db is None:
-        color = _color(history, args.color)
-    turn_log = None
+    # A stored game's side that kept a turn log is the bot's, whatever the players were called.
+    color = _color(history, args.color, logs)
     if args.log is not None:
         turn_log = read_turn_log(existing_file(args.log, "turn log").read_text())
+    else:
+        rows = (logs or {}).get(color)
+        turn_log = {row["turn"]: row for row in rows} if rows else None
     return name, history, color, turn_log
 
 
