@@ -10,7 +10,7 @@ import chess.engine
 import opponent_model_fit as fit
 import pytest
 
-from fogsearch.rbc import BoardSet, normalize_fen
+from fogsearch.rbc import normalize_fen
 
 DATA = Path(__file__).parent / "data"
 
@@ -171,32 +171,3 @@ def test_an_engine_depth_out_of_bounds_is_a_usage_error():
     with pytest.raises(SystemExit) as exit_info:
         fit.main([str(DATA / "strangefish2_v2.sqlite"), "--player", "x", "--engine-depth", "21"])
     assert exit_info.value.code == 2
-
-
-def test_the_core_weighs_engine_scores_as_the_fit_does():
-    """The core's searched move probabilities (what ``opponent_engine_boards`` uses) give the
-    true board the weight the fit's engine variant gives it, on stored StrangeFish2 moves."""
-    engine_path = shutil.which("stockfish") or "/usr/games/stockfish"
-    if not Path(engine_path).exists():
-        pytest.skip("no Stockfish")
-    moves = list(fit.opponent_moves([str(DATA / "strangefish2_v2.sqlite")], "strangefish2"))
-    checked = 0
-    with chess.engine.SimpleEngine.popen_uci(engine_path) as engine:
-        for move in moves[::25]:
-            board = move.board
-            if not any(board.legal_moves) or fit._king_attacked(board, not board.turn):
-                continue  # the engine cannot read it: both keep the one-ply model
-            table = fit.engine_scores(board, engine, 1)
-            board_set = BoardSet(not board.turn, [board.fen()])
-            board_set.set_opponent_model(*fit.DEFAULT_MODEL)
-            board_set.set_searched_moves({0: {m: table[m] for m in board.legal_moves}}, 50.0)
-            board_set.handle_opponent_move_result(
-                move.capture_square is not None, move.capture_square
-            )
-            fens = [normalize_fen(f) for f in board_set.fens()]
-            core = math.log(float(board_set.weights()[fens.index(move.after_fen)]))
-            model = (50.0, fit.DEFAULT_MODEL[1])
-            expected = fit.what_if_log_likelihood(move, lambda _b, m, t=table: t[m], model)
-            assert core == pytest.approx(expected, abs=1e-9)
-            checked += 1
-    assert checked > 20

@@ -122,13 +122,6 @@ def native_board_set() -> _core.rbc.BoardSet:
     return _core.rbc.BoardSet(False, None, 1, None)
 
 
-def _weighted_board_set() -> _core.rbc.BoardSet:
-    """Black's set with the opponent model, White to move: one an engine move scorer scores."""
-    board_set = native_board_set()
-    board_set.set_opponent_model((200.0, 0.1))
-    return board_set
-
-
 # ---- ttcg: a small Oh Hell deal with two bids and a card played, a Gongzhu deal one card in ----
 OHHELL = {"players": 3, "num_suits": 2, "num_cards_per_suit": 4, "num_tricks_fixed": 2}
 
@@ -197,13 +190,6 @@ LABEL_VALID = {
     "fogsearch._core.ttcg.GongzhuState.apply_action": {"action": GONGZHU.legal_actions()[0]},
     "fogsearch._core.ttcg.observe_gongzhu": {"actions": GONGZHU.history()},
     "fogsearch._core.ttcg.Player.search": {"game": "gongzhu", "params": None},
-    "fogsearch._core.rbc.check_engine_scorer": {"settings": (8, 1, 50.0)},
-    "fogsearch._core.rbc.BoardSet.set_searched_moves": {"searched": [], "temperature_cp": 50.0},
-    "fogsearch._core.rbc.EngineMoveScorer.score_likeliest": {
-        "board_set": _weighted_board_set(),
-        "boards": 8,
-        "temperature_cp": 50.0,
-    },
     # One request row over the one board of VALID["boards"].
     "fogsearch._core.search.decision_sense_values": {
         "utilities": np.zeros((1, 1)),
@@ -222,7 +208,6 @@ INSTANCES = {
     "Searcher": lambda: _core.search.Searcher(VALID["config"]),
     # scripts/install.sh installs Debian's Stockfish, which every run of the suite has.
     "EngineJudge": lambda: _core.search.EngineJudge("stockfish", 1, 0),
-    "EngineMoveScorer": lambda: _core.rbc.EngineMoveScorer("stockfish", 1),
     "TabularPolicy": lambda: _core.ttcg.TabularPolicy.q_learning(OHHELL, 10),
     "BuiltinPolicy": _core.ttcg.BuiltinPolicy.uniform,
     "GongzhuModel": lambda: _core.ttcg.GongzhuModel.greed(1.0),

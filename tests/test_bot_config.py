@@ -88,18 +88,6 @@ from fogsearch.search import MAX_DEPTH, SearchConfig
             lambda: OpponentModel(opponent_temperature_cp=0, opponent_uniform_share=2.0),
             "opponent_uniform_share must be",
         ),
-        (lambda: OpponentModel(opponent_engine_boards=-1), "opponent_engine_boards must not"),
-        (lambda: OpponentModel(opponent_engine_boards=10**6), "opponent_engine_boards must be in"),
-        (lambda: OpponentModel(opponent_engine_depth=0), "opponent_engine_depth must be at least"),
-        (lambda: OpponentModel(opponent_engine_depth=99), "opponent_engine_depth must be in"),
-        (
-            lambda: OpponentModel(opponent_engine_temperature_cp=0.1),
-            "opponent_engine_temperature_cp must be in",
-        ),
-        (
-            lambda: OpponentModel(opponent_temperature_cp=0, opponent_engine_boards=8),
-            "needs opponent_temperature_cp",
-        ),
         (lambda: ClockPlan(plan_turns=0), "plan_turns"),
         (lambda: ClockPlan(min_turns_left=0), "min_turns_left"),
         (lambda: ClockPlan(hard_turn_factor=0.5), "hard_turn_factor"),

@@ -49,7 +49,6 @@ from fogsearch.search import (
 __all__ = [
     "BoardSet",
     "BoardSetTooLargeError",
-    "EngineMoveScorer",
     "FogsearchError",
     "IllegalRequestError",
     "InconsistentObservationError",
@@ -64,7 +63,6 @@ __all__ = [
     "mean_reply_values",
     "move_actions",
     "normalize_fen",
-    "engine_scorer_settings",
     "opponent_model_settings",
     "perft",
     "revise_move",
@@ -129,50 +127,6 @@ def opponent_model_settings(temperature_cp: float, uniform_share: float) -> tupl
     checked = (float(temperature_cp), float(uniform_share))
     _native.check_opponent_model(checked)
     return checked
-
-
-def engine_scorer_settings(boards: int, depth: int, temperature_cp: float) -> None:
-    """Checks an :class:`EngineMoveScorer`'s settings: Python that each has its type, the core
-    that it is in its bounds (a ValueError naming the setting either way)."""
-    for name, value in {"engine_boards": boards, "engine_depth": depth}.items():
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"{name} must be an integer, got {value!r}")
-    if isinstance(temperature_cp, bool) or not isinstance(temperature_cp, int | float):
-        raise ValueError(f"engine_temperature_cp must be a number, got {temperature_cp!r}")
-    if boards < 0:
-        raise ValueError(f"engine_boards must not be negative, got {boards}")
-    if depth < 1:
-        raise ValueError(f"engine_depth must be at least 1, got {depth}")
-    _native.check_engine_scorer((boards, depth, float(temperature_cp)))
-
-
-class EngineMoveScorer:
-    """A UCI engine (Stockfish by default) that scores every move of a set's likeliest boards, so
-    that the next expansion weighs the opponent's moves by a search instead of the one-ply
-    material score (:meth:`BoardSet.set_opponent_model`). Each move is searched to ``depth``
-    plies (multipv); a move the engine cannot search (the pass, castling through check, a move
-    leaving its king en prise) scores the engine's best less what it loses in the one-ply score.
-    The engine process lives as long as the scorer."""
-
-    def __init__(self, engine: str = "stockfish", depth: int = 1):
-        engine_scorer_settings(0, depth, 50.0)
-        self._inner = _native.EngineMoveScorer(engine, depth)
-
-    def score_likeliest(
-        self,
-        board_set: BoardSet,
-        boards: int,
-        temperature_cp: float,
-        time_limit: float | None = None,
-    ) -> int:
-        """Scores the moves of ``board_set``'s ``boards`` likeliest boards (the opponent to move;
-        a set without an opponent model, or with our side to move, gets none) at
-        ``temperature_cp``, likeliest first until ``time_limit`` seconds pass; the set's next
-        opponent-move expansion uses them once. Returns how many boards were scored."""
-        engine_scorer_settings(boards, 1, temperature_cp)
-        return self._inner.score_likeliest(
-            board_set._inner, boards, float(temperature_cp), time_limit
-        )
 
 
 class BoardSet:
@@ -306,25 +260,6 @@ class BoardSet:
             self._inner.set_opponent_model(None)
             return
         self._inner.set_opponent_model(opponent_model_settings(temperature_cp, uniform_share))
-
-    def set_searched_moves(
-        self, searched: dict[int, dict[chess.Move, float]], temperature_cp: float
-    ) -> None:
-        """For the next opponent-move expansion only, weighs the opponent's moves on the boards
-        at the given indices by a softmax at ``temperature_cp`` over the given scores
-        (centipawns for the mover, one per move chess allows) instead of the one-ply score, as
-        :class:`EngineMoveScorer` does with an engine's. Needs an opponent model and the
-        opponent to move."""
-        entries = [
-            (index, [(move.uci(), float(cp)) for move, cp in scores.items()])
-            for index, scores in searched.items()
-        ]
-        self._inner.set_searched_moves(entries, float(temperature_cp))
-
-    @property
-    def searched_boards(self) -> int:
-        """How many boards have searched move scores waiting for the next expansion."""
-        return self._inner.searched_boards()
 
     @property
     def opponent_model(self) -> tuple[float, float] | None:

@@ -41,8 +41,6 @@ __all__ = [
     "resolve_request",
     "push_move",
     "check_opponent_model",
-    "check_engine_scorer",
-    "EngineMoveScorer",
 ]
 
 MAX_PERFT_DEPTH: int
@@ -119,12 +117,6 @@ class BoardSet:
         """How many boards have our king in check."""
     def set_opponent_model(self, model: tuple[float, float] | None) -> None:
         """Keep weights under ``(temperature_cp, uniform_share)`` from now on, or drop them."""
-    def set_searched_moves(
-        self, searched: list[tuple[int, list[tuple[str, float]]]], temperature_cp: float
-    ) -> None:
-        """Engine scores ``[(board index, [(uci, centipawns)])]`` for the next expansion."""
-    def searched_boards(self) -> int:
-        """How many boards have searched move scores waiting for the next expansion."""
     def opponent_model(self) -> tuple[float, float] | None: ...
     def weights(self) -> npt.NDArray[np.float64]:
         """Each board's probability, in the set's order."""
@@ -141,20 +133,3 @@ class BoardSet:
     def from_bytes(data: bytes) -> BoardSet:
         """The set ``to_bytes`` encoded; ``FogsearchError`` for bytes that are not one."""
     def __reduce__(self) -> tuple[object, tuple[bytes]]: ...
-
-def check_engine_scorer(settings: tuple[int, int, float]) -> None:
-    """Checks ``(boards, depth, temperature_cp)`` of an engine move scorer (ValueError)."""
-
-@final
-class EngineMoveScorer:
-    """A UCI engine scoring the opponent's moves on a set's likeliest boards."""
-
-    def __new__(cls, engine: str = "stockfish", depth: int = 1) -> EngineMoveScorer: ...
-    def score_likeliest(
-        self,
-        board_set: BoardSet,
-        boards: int,
-        temperature_cp: float,
-        time_limit: float | None = None,
-    ) -> int:
-        """Scores the ``boards`` likeliest boards' moves for the next expansion; how many."""

@@ -20,7 +20,7 @@ import chess
 
 from fogsearch.arguments import cores
 from fogsearch.limits import MAX_THREADS, checked
-from fogsearch.rbc import engine_scorer_settings, opponent_model_settings
+from fogsearch.rbc import opponent_model_settings
 from fogsearch.search import EngineJudge, SearchConfig, SearchError
 from fogsearch.settings import config_from_settings, settings_of
 
@@ -174,29 +174,8 @@ class OpponentModel:
     weighted by how likely the opponent's moves that led to them were, a softmax at this
     temperature over what each move wins at once; 0: every board weighs the same."""
     opponent_uniform_share: float = 0.1
-    opponent_engine_boards: int = 0
-    """How many of the likeliest boards have every opponent move scored by a chess engine before
-    each expansion (:class:`fogsearch.rbc.EngineMoveScorer`), the rest keeping the one-ply
-    score; 0: none. Stockfish's scores at depth 1 fit StrangeFish2's moves 0.24 nats a move
-    better than the one-ply score (bench/opponent_model_fit.py), and 64 boards passed a
-    self-play SPRT against 0 at +142 Elo [+60, +242], but against StrangeFish2 itself, on the
-    same game seeds, 64 boards scored 1-0-6 where 0 scored 5-0-2 (bench/NOTEBOOK.md,
-    "2026-12-07 (morning)"): the sharper weights pushed the boards where its replies took our
-    king into the tail. Off by default; without the engine the bot warns and keeps the one-ply
-    score."""
-    opponent_engine_depth: int = 1
-    """The engine's depth for each move of a scored board."""
-    opponent_engine_temperature_cp: float = 50.0
-    """The softmax temperature over the engine's scores (the best fit to StrangeFish2's moves)."""
-    opponent_engine: str = "stockfish"
-    """The UCI engine that scores the moves: a name on ``PATH`` (or in /usr/games) or a path."""
-
-    @property
-    def engine_scoring(self) -> tuple[int, float] | None:
-        """``(boards, temperature_cp)`` when an engine scores the likeliest boards, else None."""
-        if not self.opponent_engine_boards or self.model is None:
-            return None
-        return (self.opponent_engine_boards, self.opponent_engine_temperature_cp)
+    """The share of each board's weight spread evenly over the opponent's moves, whatever they
+    win: the floor that keeps a move the model thinks unlikely from vanishing."""
 
     @property
     def model(self) -> tuple[float, float] | None:
@@ -212,17 +191,8 @@ class OpponentModel:
         temperature = self.opponent_temperature_cp or 1.0
         try:
             opponent_model_settings(temperature, self.opponent_uniform_share)
-            engine_scorer_settings(
-                self.opponent_engine_boards,
-                self.opponent_engine_depth,
-                self.opponent_engine_temperature_cp,
-            )
         except ValueError as error:
             raise ValueError(f"opponent_{error}") from None
-        if self.opponent_engine_boards and not self.opponent_temperature_cp:
-            raise ValueError(
-                "opponent_engine_boards weighs boards: it needs opponent_temperature_cp"
-            )
 
 
 @dataclass(frozen=True)

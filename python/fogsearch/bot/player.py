@@ -22,7 +22,6 @@ import chess
 import numpy as np
 from reconchess import Color, GameHistory, Player, Square, WinReason
 
-from fogsearch import FogsearchError
 from fogsearch.bot.clock import (
     decision_hardness,
     move_budget,
@@ -45,10 +44,10 @@ from fogsearch.bot.requests import (
     uci,
 )
 from fogsearch.bot.sensing import SenseChoice, decision_sense, smallest_expected_set
-from fogsearch.bot.tracker import EngineScoring, Tracker
+from fogsearch.bot.tracker import Tracker
 from fogsearch.bot.turnlog import format_turn, top_requests
 from fogsearch.observations import MoveResult, OpponentMoveResult, sense_result
-from fogsearch.rbc import BoardSet, EngineMoveScorer
+from fogsearch.rbc import BoardSet
 from fogsearch.search import (
     BoardTable,
     EngineJudge,
@@ -83,8 +82,6 @@ class FogsearchBot(Player):
         self.config = config or FogsearchBotConfig()
         self.rng = random.Random(self.config.search.seed)
         self.color: Color = chess.WHITE
-        self._move_scorer: EngineMoveScorer | None = None
-        """The engine of the opponent model's engine scoring, started with the first tracker."""
         self.tracker = self._new_tracker()
         self.searcher = Searcher(self.config.search)
         """The information-set search's tables, kept from turn to turn within a game."""
@@ -125,28 +122,7 @@ class FogsearchBot(Player):
     def _new_tracker(self) -> Tracker:
         c = self.config
         bound = c.set_limits.max_tracked_boards
-        return Tracker(
-            self.color,
-            bound,
-            self.rng,
-            c.search.threads,
-            c.opponent.model,
-            self._engine_scoring(),
-        )
-
-    def _engine_scoring(self) -> EngineScoring | None:
-        """The engine scoring of the opponent model's likeliest boards, its engine started once
-        per bot and kept for its games; None where the configuration has none."""
-        c = self.config.opponent
-        if c.engine_scoring is None:
-            return None
-        if self._move_scorer is None:
-            try:
-                self._move_scorer = EngineMoveScorer(c.opponent_engine, c.opponent_engine_depth)
-            except FogsearchError as error:
-                log.warning("no engine scoring, the one-ply opponent model alone: %s", error)
-                return None
-        return EngineScoring(self._move_scorer, *c.engine_scoring)
+        return Tracker(self.color, bound, self.rng, c.search.threads, c.opponent.model)
 
     @property
     def board_set(self) -> BoardSet:

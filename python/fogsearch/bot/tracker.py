@@ -14,14 +14,13 @@ from __future__ import annotations
 import logging
 import random
 import time
-from dataclasses import dataclass
 
 import chess
 import numpy as np
 
 from fogsearch import FogsearchError
 from fogsearch.observations import MoveResult, Observation, OpponentMoveResult
-from fogsearch.rbc import BoardSet, BoardSetTooLargeError, EngineMoveScorer
+from fogsearch.rbc import BoardSet, BoardSetTooLargeError
 
 log = logging.getLogger("fogsearch.bot")
 
@@ -82,33 +81,11 @@ def weighted_sample(
     return board_set.subset(chosen.tolist()), kept / kept.sum()
 
 
-ENGINE_SHARE = 0.25
-"""The share of an expansion's seconds that the engine scoring of its likeliest boards may take."""
-
-
-@dataclass(frozen=True)
-class EngineScoring:
-    """The opponent model's engine scoring (:class:`fogsearch.rbc.EngineMoveScorer`): the
-    ``boards`` likeliest boards' moves scored at ``temperature_cp`` before each expansion."""
-
-    scorer: EngineMoveScorer
-    boards: int
-    temperature_cp: float
-
-    def apply(self, board_set: BoardSet, seconds: float | None) -> int:
-        """Scores ``board_set``'s likeliest boards within :data:`ENGINE_SHARE` of ``seconds``
-        (unbounded when None); how many were scored."""
-        limit = None if seconds is None else max(seconds * ENGINE_SHARE, 1e-3)
-        return self.scorer.score_likeliest(board_set, self.boards, self.temperature_cp, limit)
-
-
 class Tracker:
     """The board set of the player of ``color``, capped at ``max_boards``, with its log.
     ``rng`` draws the samples (shared with the bot, so a seeded game is reproducible);
     ``threads`` expand the set; ``opponent_model`` (``(temperature_cp, uniform_share)`` or
-    ``None``) weighs its boards (:meth:`fogsearch.rbc.BoardSet.set_opponent_model`), and
-    ``engine_scoring``, if any, scores the likeliest boards' moves with an engine before each
-    opponent move's expansion (a rebuilt set has the one-ply model alone)."""
+    ``None``) weighs its boards (:meth:`fogsearch.rbc.BoardSet.set_opponent_model`)."""
 
     def __init__(
         self,
@@ -117,16 +94,12 @@ class Tracker:
         rng: random.Random,
         threads: int | None = None,
         opponent_model: tuple[float, float] | None = None,
-        engine_scoring: EngineScoring | None = None,
     ):
         self.color = color
         self.max_boards = max_boards
         self.rng = rng
         self.threads = threads
         self.opponent_model = opponent_model
-        self.engine_scoring = engine_scoring
-        self.engine_scored = 0
-        """Boards whose moves the engine scored, over the game."""
         self.board_set = self._new_set()
         self.log: list[Observation] = []
         self.recoveries = 0
@@ -134,11 +107,11 @@ class Tracker:
         self._deadline: float | None = None
         """When the clock's share for the expansion under way runs out (monotonic seconds)."""
         self.seconds_per_parent = SECONDS_PER_PARENT
+        """The measured time of expanding one board by the opponent's moves (a running average
+        over this game's expansions)."""
         self.growth: float | None = None
         """Boards made per board expanded in the last exact expansion of
         :data:`RATE_PARENTS` boards or more."""
-        """The measured time of expanding one board by the opponent's moves (a running average
-        over this game's expansions)."""
 
     def _new_set(self, fens: list[str] | None = None) -> BoardSet:
         board_set = BoardSet(
@@ -159,8 +132,6 @@ class Tracker:
         if seconds is not None and isinstance(observation, OpponentMoveResult):
             board_set = self._fit_clock(board_set, seconds)
             self._deadline = time.monotonic() + seconds
-        if self.engine_scoring is not None and isinstance(observation, OpponentMoveResult):
-            self._score_by_engine(board_set, seconds)
         try:
             parents, approximations = len(board_set), self.approximations
             began = time.monotonic()
@@ -176,16 +147,6 @@ class Tracker:
             self.board_set = self.rebuild()
         finally:
             self._deadline = None
-
-    def _score_by_engine(self, board_set: BoardSet, seconds: float | None) -> None:
-        """Scores the likeliest boards' moves for the expansion that follows; an engine that
-        fails is logged and dropped for the rest of the game, the one-ply model kept."""
-        assert self.engine_scoring is not None
-        try:
-            self.engine_scored += self.engine_scoring.apply(board_set, seconds)
-        except FogsearchError as exc:
-            log.warning("the engine scoring failed, the one-ply model is kept: %s", exc)
-            self.engine_scoring = None
 
     def _fit_clock(self, board_set: BoardSet, seconds: float) -> BoardSet:
         """``board_set``, or the sample of it whose expansion fits ``seconds`` at the measured

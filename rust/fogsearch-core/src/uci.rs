@@ -9,8 +9,8 @@
 //! end-of-file on its input and quits (Stockfish does).
 //!
 //! Only what the leaf needs is spoken: `uci`/`uciok`, `setoption`, `isready`/`readyok`,
-//! `position fen`, `go depth [nodes]`, the last `info ... score` before `bestmove` (per
-//! `multipv` line when every move is scored), `stop` and `quit`. Engines search one position at
+//! `position fen`, `go depth [nodes]`, the last `info ... score` before `bestmove`, `stop`
+//! and `quit`. Engines search one position at
 //! a time, so positions are asked one after another; the search caches the answers by position.
 
 use std::fmt;
@@ -30,8 +30,6 @@ const EXTRA_DIRS: [&str; 1] = ["/usr/games"];
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(20);
 /// How often a search in the engine looks at the stop flag.
 const STOP_POLL: Duration = Duration::from_millis(20);
-/// A `MultiPV` above any position's count of legal moves (218 at most): every move gets a line.
-const MULTIPV_ALL: u32 = 256;
 /// How long `quit` may take before the engine is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(500);
 
@@ -192,20 +190,6 @@ pub fn parse_info_score(line: &str) -> Option<Score> {
     }
 }
 
-/// Reads `(multipv index, first move of the line, score)` from one `info` line of a multipv
-/// search, if it carries all three and an exact score.
-pub fn parse_info_line_move(line: &str) -> Option<(u32, Move, Score)> {
-    let score = parse_info_score(line)?;
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let after = |key: &str| {
-        let at = words.iter().position(|&w| w == key)?;
-        words.get(at + 1).copied()
-    };
-    let index = after("multipv").map_or(Some(1), |w| w.parse().ok())?;
-    let mv = Move::from_uci(after("pv")?).ok()?;
-    Some((index, mv, score))
-}
-
 /// A running UCI engine.
 pub struct UciEngine {
     name: String,
@@ -213,9 +197,6 @@ pub struct UciEngine {
     input: Option<ChildStdin>,
     lines: Receiver<String>,
     reader: Option<JoinHandle<()>>,
-    /// Whether `MultiPV` is set to [`MULTIPV_ALL`] (by [`UciEngine::score_moves`]; the plain
-    /// score wants one line).
-    multipv_all: bool,
 }
 
 impl UciEngine {
@@ -262,7 +243,6 @@ impl UciEngine {
             input,
             lines,
             reader: Some(reader),
-            multipv_all: false,
         };
         engine.send("uci")?;
         engine.wait_for("uciok", "the handshake (uci)")?;
@@ -281,7 +261,6 @@ impl UciEngine {
         limit: SearchLimit,
         halt: Limits<'_>,
     ) -> Result<Score, UciError> {
-        self.set_multipv_all(false)?;
         let mut last = None;
         self.search(fen, limit, halt, |line| {
             if let Some(score) = parse_info_score(line) {
@@ -292,39 +271,6 @@ impl UciEngine {
             engine: self.name.clone(),
             reason: format!("no score before bestmove for {fen}"),
         })
-    }
-
-    /// Every legal move of the position `fen` with the engine's score of it (the mover's view),
-    /// from one multipv search of every move within `limit`; the last line the engine gave for
-    /// each move counts. A stop as in [`UciEngine::score`].
-    pub fn score_moves(
-        &mut self,
-        fen: &str,
-        limit: SearchLimit,
-        halt: Limits<'_>,
-    ) -> Result<Vec<(Move, Score)>, UciError> {
-        self.set_multipv_all(true)?;
-        let mut lines: Vec<(u32, Move, Score)> = Vec::new();
-        self.search(fen, limit, halt, |line| {
-            if let Some((index, mv, score)) = parse_info_line_move(line) {
-                match lines.iter_mut().find(|(i, _, _)| *i == index) {
-                    Some(entry) => *entry = (index, mv, score),
-                    None => lines.push((index, mv, score)),
-                }
-            }
-        })?;
-        lines.sort_by_key(|&(index, _, _)| index);
-        Ok(lines.into_iter().map(|(_, mv, sc)| (mv, sc)).collect())
-    }
-
-    /// Sets `MultiPV` to [`MULTIPV_ALL`] (`all`) or 1, where it is not already.
-    fn set_multipv_all(&mut self, all: bool) -> Result<(), UciError> {
-        if self.multipv_all != all {
-            let lines = if all { MULTIPV_ALL } else { 1 };
-            self.send(&format!("setoption name MultiPV value {lines}"))?;
-            self.multipv_all = all;
-        }
-        Ok(())
     }
 
     /// Searches `fen` within `limit`, handing each line before `bestmove` to `on_line`; a raised
@@ -488,65 +434,6 @@ mod tests {
             nodes: 5000,
         };
         assert_eq!(limit.go_command(), "go depth 4 nodes 5000");
-    }
-
-    #[test]
-    fn a_multipv_line_gives_its_index_first_move_and_score() {
-        let line = "info depth 1 seldepth 2 multipv 3 score cp -41 nodes 60 nps 6000 pv g1f3 d7d5";
-        assert_eq!(
-            parse_info_line_move(line),
-            Some((3, Move::from_uci("g1f3").unwrap(), Score::Centipawns(-41)))
-        );
-        // Without `multipv`, the line is the first; without a move or an exact score, none.
-        assert_eq!(
-            parse_info_line_move("info depth 2 score mate 1 pv d1d8"),
-            Some((1, Move::from_uci("d1d8").unwrap(), Score::Mate(1)))
-        );
-        assert_eq!(
-            parse_info_line_move("info depth 1 multipv 1 score cp 3"),
-            None
-        );
-        assert_eq!(
-            parse_info_line_move("info depth 1 multipv 1 score cp 3 lowerbound pv e2e4"),
-            None
-        );
-    }
-
-    #[test]
-    fn stockfish_scores_every_legal_move_then_one_position_again() {
-        let Ok(path) = find_engine("stockfish") else {
-            eprintln!("no stockfish: skipped");
-            return;
-        };
-        let limit = SearchLimit { depth: 2, nodes: 0 };
-        let never = Limits::new(&crate::stop::NEVER, None);
-        let mut engine = UciEngine::start(&path).unwrap();
-        // Black's queen takes the undefended rook on d2, or walks into the b3 pawn on c4.
-        let fen = "4k3/8/8/3q4/8/1P6/3R1PP1/6K1 b - - 0 1";
-        let scored = engine.score_moves(fen, limit, never).unwrap();
-        let board = Board::from_fen(fen).unwrap();
-        let mut moves = crate::chess::MoveList::new();
-        board.pseudo_legal_moves(&mut moves);
-        // No castling here: chess's legal moves are those that keep the king safe.
-        let legal = moves.iter().filter(|&&m| {
-            let mut after = board.clone();
-            after.push(Some(m));
-            !after.king_attacked(board.turn())
-        });
-        assert_eq!(scored.len(), legal.count());
-        let of = |uci: &str| {
-            let mv = Move::from_uci(uci).unwrap();
-            match scored.iter().find(|(m, _)| *m == mv).unwrap().1 {
-                Score::Centipawns(cp) => cp,
-                Score::Mate(n) => n.signum() * 100_000,
-            }
-        };
-        assert!(of("d5d2") > of("d5a5") && of("d5a5") > of("d5c4"));
-        // The plain score reads one line again, not the last of many.
-        let score = engine
-            .score("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", limit, never)
-            .unwrap();
-        assert!(matches!(score, Score::Centipawns(cp) if cp > 500));
     }
 
     /// Runs only where an engine is installed (CI installs Stockfish with scripts/install.sh).

@@ -10,7 +10,7 @@ use pyo3::types::PyBytes;
 use fogsearch_core::chess::{Board, Color, FenError, Move, Piece, PieceType, MAX_PERFT_DEPTH};
 use fogsearch_core::pool;
 use fogsearch_core::rbc::{self, BoardSet, OpponentModel, RbcError};
-use fogsearch_core::stop::{Limits, Stop};
+use fogsearch_core::stop::Stop;
 
 use crate::errors::{detach_guarded, detach_interruptible, read, write, FogsearchError};
 use crate::pickle;
@@ -85,8 +85,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add_function(wrap_pyfunction!(resolve_request, m)?)?;
         m.add_function(wrap_pyfunction!(push_move, m)?)?;
         m.add_function(wrap_pyfunction!(check_opponent_model, m)?)?;
-        m.add_function(wrap_pyfunction!(check_engine_scorer, m)?)?;
-        m.add_class::<PyEngineMoveScorer>()?;
         Ok(())
     })
 }
@@ -102,7 +100,7 @@ fn rbc_err(e: RbcError) -> PyErr {
         RbcError::MalformedObservation(m) => MalformedObservationError::new_err(m),
         RbcError::TooLarge(m) => BoardSetTooLargeError::new_err(m),
         RbcError::Fen(e) => fen_err(e),
-        RbcError::Corrupt(m) | RbcError::Engine(m) => FogsearchError::new_err(m),
+        RbcError::Corrupt(m) => FogsearchError::new_err(m),
         // A stop is only requested by Ctrl-C, whose KeyboardInterrupt replaces this error.
         RbcError::Interrupted => PyKeyboardInterrupt::new_err("board-set update stopped"),
     }
@@ -144,69 +142,6 @@ fn opponent_model_of(settings: (f64, f64)) -> PyResult<OpponentModel> {
 #[pyfunction]
 fn check_opponent_model(settings: (f64, f64)) -> PyResult<()> {
     opponent_model_of(settings).map(|_| ())
-}
-
-/// Checks an engine move scorer's settings `(boards, depth, temperature_cp)` against the core's
-/// bounds (a ValueError naming the one out of bounds).
-#[pyfunction]
-fn check_engine_scorer(settings: (usize, u32, f64)) -> PyResult<()> {
-    let (boards, depth, temperature_cp) = settings;
-    rbc::check_scorer_settings(boards, depth, temperature_cp)
-        .map_err(|e| PyValueError::new_err(e.to_string()))
-}
-
-/// A UCI engine scoring the opponent's moves on a set's likeliest boards (see
-/// `fogsearch_core::rbc::EngineMoveScorer`); the engine runs until the scorer is dropped.
-#[pyclass(name = "EngineMoveScorer", module = "fogsearch._core.rbc", frozen)]
-struct PyEngineMoveScorer {
-    inner: std::sync::Arc<rbc::EngineMoveScorer>,
-}
-
-#[pymethods]
-impl PyEngineMoveScorer {
-    #[new]
-    #[pyo3(signature = (engine="stockfish", depth=1))]
-    fn new(py: Python<'_>, engine: &str, depth: u32) -> PyResult<Self> {
-        let engine = engine.to_string();
-        let inner = detach_guarded(py, move || rbc::EngineMoveScorer::new(&engine, depth))?
-            .map_err(scorer_err)?;
-        Ok(PyEngineMoveScorer {
-            inner: std::sync::Arc::new(inner),
-        })
-    }
-
-    /// Scores the `boards` likeliest boards' moves for `board_set`'s next expansion at
-    /// `temperature_cp`, within `time_limit` seconds; returns how many were scored. Ctrl-C stops
-    /// it.
-    #[pyo3(signature = (board_set, boards, temperature_cp, time_limit=None))]
-    fn score_likeliest(
-        &self,
-        board_set: &Bound<'_, PyBoardSet>,
-        boards: usize,
-        temperature_cp: f64,
-        time_limit: Option<f64>,
-    ) -> PyResult<usize> {
-        let time_limit = time_limit
-            .map(fogsearch_core::search::RbcSearchConfig::time_limit_from_seconds)
-            .transpose()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let scorer = std::sync::Arc::clone(&self.inner);
-        let mut this = write(board_set)?;
-        let inner = &mut this.inner;
-        detach_interruptible(board_set.py(), move |stop| {
-            let deadline = time_limit.map(|limit| std::time::Instant::now() + limit);
-            scorer.score_likeliest(inner, boards, temperature_cp, Limits::new(stop, deadline))
-        })?
-        .map_err(scorer_err)
-    }
-}
-
-/// A setting out of bounds is a ValueError; the rest as for any board-set error.
-fn scorer_err(e: RbcError) -> PyErr {
-    match e {
-        RbcError::MalformedObservation(m) => PyValueError::new_err(m),
-        other => rbc_err(other),
-    }
 }
 
 /// Bulk-counted RBC pseudo-legal perft of `fen` to `depth`.
@@ -431,34 +366,6 @@ impl PyBoardSet {
         let model = model.map(opponent_model_of).transpose()?;
         write(slf)?.inner.set_opponent_model(model);
         Ok(())
-    }
-
-    /// Gives the opponent's moves on some boards the probabilities of an engine's scores for the
-    /// next expansion: `searched` is `[(board index, [(uci, centipawns for the mover)])]`.
-    fn set_searched_moves(
-        slf: &Bound<'_, Self>,
-        searched: Vec<(usize, Vec<(String, f64)>)>,
-        temperature_cp: f64,
-    ) -> PyResult<()> {
-        let parsed = searched
-            .into_iter()
-            .map(|(i, scores)| {
-                let scores = scores
-                    .into_iter()
-                    .map(|(uci, cp)| Ok((parse_move(&uci)?, cp)))
-                    .collect::<PyResult<Vec<_>>>()?;
-                Ok((i, scores))
-            })
-            .collect::<PyResult<Vec<_>>>()?;
-        write(slf)?
-            .inner
-            .set_searched_moves(parsed, temperature_cp)
-            .map_err(rbc_err)
-    }
-
-    /// How many boards have searched move scores waiting for the next expansion.
-    fn searched_boards(slf: &Bound<'_, Self>) -> PyResult<usize> {
-        Ok(read(slf)?.inner.searched_boards())
     }
 
     /// `(temperature_cp, uniform_share)` of the opponent model, or `None`.

@@ -43,10 +43,6 @@ pub struct BoardSet {
     parallel: bool,
     /// With a model, each board's probability (one per board, summing to 1).
     weighting: Option<(OpponentModel, Vec<f64>)>,
-    /// Move probabilities from an engine's scores for some boards, by position key: they replace
-    /// the model's on those boards in the next opponent move's expansion, which then drops them
-    /// ([`BoardSet::set_searched_moves`]). Not encoded: a set read from bytes has none.
-    searched: HashMap<u64, Vec<(Option<Move>, f64)>>,
 }
 
 impl BoardSet {
@@ -72,7 +68,6 @@ impl BoardSet {
             max_boards: None,
             parallel: true,
             weighting: None,
-            searched: HashMap::new(),
         })
     }
 
@@ -84,7 +79,6 @@ impl BoardSet {
             max_boards: None,
             parallel: true,
             weighting: None,
-            searched: HashMap::new(),
         }
     }
 
@@ -120,52 +114,6 @@ impl BoardSet {
             };
             (model, weights)
         });
-    }
-
-    /// Gives the opponent's moves on the boards at `indices` the probabilities of an engine's
-    /// scores of them (`searched`: `(board index, [(move, centipawns for the mover)])`) at
-    /// `temperature_cp` instead of the model's one-ply score
-    /// ([`OpponentModel::searched_move_probabilities`]), for the next opponent move's expansion
-    /// only. Needs a model and the opponent to move; replaces any scores set before.
-    pub fn set_searched_moves(
-        &mut self,
-        searched: Vec<(usize, Vec<(Move, f64)>)>,
-        temperature_cp: f64,
-    ) -> Result<(), RbcError> {
-        let Some((model, _)) = self.weighting.as_ref() else {
-            return Err(RbcError::MalformedObservation(
-                "searched move scores weigh boards: set an opponent model first".into(),
-            ));
-        };
-        let model = OpponentModel::new(temperature_cp, model.uniform_share)
-            .map_err(RbcError::MalformedObservation)?;
-        if self.side_to_move() == self.color {
-            return Err(RbcError::MalformedObservation(
-                "searched move scores are the opponent's, but our side is to move".into(),
-            ));
-        }
-        if let Some(&(i, _)) = searched.iter().find(|&&(i, _)| i >= self.boards.len()) {
-            return Err(RbcError::MalformedObservation(format!(
-                "index {i} is outside the set's {} boards",
-                self.boards.len()
-            )));
-        }
-        let mut moves = MoveList::new();
-        self.searched = searched
-            .into_iter()
-            .map(|(i, scores)| {
-                let board = &self.boards[i];
-                let p =
-                    model.searched_move_probabilities(board, &scores, temperature_cp, &mut moves);
-                (board.zobrist(), p)
-            })
-            .collect();
-        Ok(())
-    }
-
-    /// How many boards have searched move scores waiting for the next expansion.
-    pub fn searched_boards(&self) -> usize {
-        self.searched.len()
     }
 
     pub fn opponent_model(&self) -> Option<OpponentModel> {
@@ -216,7 +164,6 @@ impl BoardSet {
             max_boards: self.max_boards,
             parallel: self.parallel,
             weighting,
-            searched: self.searched.clone(),
         })
     }
 
@@ -405,7 +352,6 @@ impl BoardSet {
         let parents = Parents {
             boards: &self.boards,
             weighting: self.weighting.as_ref().map(|(m, w)| (m, w.as_slice())),
-            searched: &self.searched,
         };
         let (children, weights) = expand_all(
             parents,
@@ -422,7 +368,6 @@ impl BoardSet {
             )));
         }
         self.boards = children;
-        self.searched.clear();
         if let Some((_, kept)) = self.weighting.as_mut() {
             *kept = normalised(weights);
         }
@@ -660,29 +605,13 @@ fn describe_capture(square: Option<Square>) -> String {
 struct Parents<'a> {
     boards: &'a [Board],
     weighting: Option<(&'a OpponentModel, &'a [f64])>,
-    /// Move probabilities that replace the model's on some boards (by position key).
-    searched: &'a HashMap<u64, Vec<(Option<Move>, f64)>>,
 }
 
 impl Parents<'_> {
-    /// The model of board `board`'s moves: the searched probabilities if it has some, else the
-    /// model (None without weights).
-    fn model_of(&self, board: &Board) -> Option<MoveModel<'_>> {
-        let (model, _) = self.weighting?;
-        if !self.searched.is_empty() {
-            if let Some(p) = self.searched.get(&board.zobrist()) {
-                return Some(MoveModel::Searched(p));
-            }
-        }
-        Some(MoveModel::OnePly(model))
+    /// The model of the parents' moves (None without weights).
+    fn model(&self) -> Option<&OpponentModel> {
+        self.weighting.map(|(model, _)| model)
     }
-}
-
-/// Where a weighted expansion takes a board's move probabilities from.
-#[derive(Clone, Copy)]
-enum MoveModel<'a> {
-    OnePly(&'a OpponentModel),
-    Searched(&'a [(Option<Move>, f64)]),
 }
 
 /// Adds the children of `board` (opponent to move, of weight `weight`) whose capture observation
@@ -692,7 +621,7 @@ enum MoveModel<'a> {
 fn expand_opponent_into(
     board: &Board,
     weight: f64,
-    model: Option<MoveModel<'_>>,
+    model: Option<&OpponentModel>,
     us: Color,
     observed: Option<Square>,
     out: &mut UniqueBoards,
@@ -710,11 +639,7 @@ fn expand_opponent_into(
     };
     let mut moves = MoveList::new();
     if let Some(model) = model {
-        let probabilities = match model {
-            MoveModel::OnePly(model) => model.move_probabilities(board, &mut moves),
-            MoveModel::Searched(p) => p.to_vec(),
-        };
-        for (mv, p) in probabilities {
+        for (mv, p) in model.move_probabilities(board, &mut moves) {
             if mv.map_or(observed.is_none(), |m| capture_square(board, m) == observed) {
                 add_child(mv, p);
             }
@@ -754,14 +679,7 @@ fn expand_all(
             if i % SERIAL_STOP_INTERVAL == 0 && stop.requested() {
                 return Err(RbcError::Interrupted);
             }
-            expand_opponent_into(
-                board,
-                weight(i),
-                parents.model_of(board),
-                us,
-                observed,
-                &mut out,
-            );
+            expand_opponent_into(board, weight(i), parents.model(), us, observed, &mut out);
             if over(out.len()) {
                 return Err(too_large(limit.unwrap_or(0), count));
             }
@@ -788,7 +706,7 @@ fn expand_all(
                     expand_opponent_into(
                         board,
                         weight(i),
-                        parents.model_of(board),
+                        parents.model(),
                         us,
                         observed,
                         &mut local,

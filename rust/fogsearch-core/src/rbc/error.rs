@@ -18,8 +18,6 @@ pub enum RbcError {
     Fen(FenError),
     /// Bytes that do not decode to a board set.
     Corrupt(String),
-    /// The chess engine that scores the opponent's moves could not be started or died.
-    Engine(String),
     /// The caller asked the update to stop (Ctrl-C) before it finished; the set is unchanged.
     Interrupted,
 }
@@ -31,8 +29,7 @@ impl fmt::Display for RbcError {
             | RbcError::InconsistentObservation(m)
             | RbcError::MalformedObservation(m)
             | RbcError::TooLarge(m)
-            | RbcError::Corrupt(m)
-            | RbcError::Engine(m) => f.write_str(m),
+            | RbcError::Corrupt(m) => f.write_str(m),
             RbcError::Interrupted => f.write_str("the update was stopped before it finished"),
             RbcError::Fen(e) => write!(f, "{e}"),
         }

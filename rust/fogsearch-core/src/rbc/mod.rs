@@ -2,7 +2,6 @@
 
 mod board_set;
 mod distribution;
-mod engine_model;
 mod error;
 mod opponent_model;
 mod rules;
@@ -11,9 +10,6 @@ mod unique;
 
 pub use board_set::BoardSet;
 pub use distribution::{state_index, SQUARE_STATES};
-pub use engine_model::{
-    check_scorer_settings, EngineMoveScorer, MAX_SCORED_BOARDS, MAX_SCORER_DEPTH,
-};
 pub use error::RbcError;
 pub use opponent_model::{move_score, OpponentModel};
 pub use rules::{

@@ -74,7 +74,7 @@ impl OpponentModel {
         moves: &mut MoveList,
     ) -> Vec<(Option<Move>, f64)> {
         let scored = self.scores(board, moves);
-        self.softmax(scored, self.temperature_cp)
+        self.softmax(scored)
     }
 
     /// Every move the opponent may take on `board` and the pass, each with [`OpponentModel::score`].
@@ -87,49 +87,15 @@ impl OpponentModel {
             .collect()
     }
 
-    /// [`OpponentModel::move_probabilities`] with the scores an engine's search gave the moves
-    /// chess allows (`searched`, centipawns from the mover's side) at `temperature_cp`. A move the
-    /// engine could not search (the pass, castling through check, a move that leaves the king en
-    /// prise) scores the engine's best less what it loses against the best move in the one-ply
-    /// score. Without any searched move, the one-ply model.
-    pub fn searched_move_probabilities(
-        &self,
-        board: &Board,
-        searched: &[(Move, f64)],
-        temperature_cp: f64,
-        moves: &mut MoveList,
-    ) -> Vec<(Option<Move>, f64)> {
-        let one_ply = self.scores(board, moves);
-        let Some(best) = searched.iter().map(|&(_, s)| s).reduce(f64::max) else {
-            return self.softmax(one_ply, self.temperature_cp);
-        };
-        let top_one_ply = one_ply
-            .iter()
-            .map(|&(_, s)| s)
-            .fold(f64::NEG_INFINITY, f64::max);
-        let scored = one_ply
-            .into_iter()
-            .map(|(m, one)| {
-                let engine = m.and_then(|m| searched.iter().find(|&&(e, _)| e == m));
-                (m, engine.map_or(best - (top_one_ply - one), |&(_, s)| s))
-            })
-            .collect();
-        self.softmax(scored, temperature_cp)
-    }
-
-    /// The scores' softmax at `temperature_cp`, mixed with the uniform share.
-    fn softmax(
-        &self,
-        mut scored: Vec<(Option<Move>, f64)>,
-        temperature_cp: f64,
-    ) -> Vec<(Option<Move>, f64)> {
+    /// The scores' softmax at the model's temperature, mixed with the uniform share.
+    fn softmax(&self, mut scored: Vec<(Option<Move>, f64)>) -> Vec<(Option<Move>, f64)> {
         let top = scored
             .iter()
             .map(|&(_, s)| s)
             .fold(f64::NEG_INFINITY, f64::max);
         let mut total = 0.0;
         for (_, s) in scored.iter_mut() {
-            *s = ((*s - top) / temperature_cp).exp();
+            *s = ((*s - top) / self.temperature_cp).exp();
             total += *s;
         }
         let even = self.uniform_share / scored.len() as f64;
@@ -212,45 +178,6 @@ mod tests {
     fn of(probabilities: &[(Option<Move>, f64)], uci: &str) -> f64 {
         let mv = Move::from_uci(uci).ok();
         probabilities.iter().find(|(m, _)| *m == mv).unwrap().1
-    }
-
-    #[test]
-    fn searched_scores_replace_the_one_ply_score_where_the_engine_gave_them() {
-        let model = OpponentModel::new(200.0, 0.1).unwrap();
-        let board = Board::from_fen("4k3/8/8/3q4/8/1P6/3R1PP1/6K1 b - - 0 1").unwrap();
-        let mut moves = MoveList::new();
-        // Without searched moves, the one-ply model.
-        assert_eq!(
-            model.searched_move_probabilities(&board, &[], 50.0, &mut moves),
-            model.move_probabilities(&board, &mut moves)
-        );
-        // An engine that prefers the quiet Qa5 (+300) to Qxd2 (+200), every other move at 0.
-        moves.clear();
-        board.pseudo_legal_moves(&mut moves);
-        let searched: Vec<(Move, f64)> = moves
-            .iter()
-            .map(|&m| {
-                let cp = match m.uci().as_str() {
-                    "d5a5" => 300.0,
-                    "d5d2" => 200.0,
-                    _ => 0.0,
-                };
-                (m, cp)
-            })
-            .collect();
-        let p = model.searched_move_probabilities(&board, &searched, 50.0, &mut moves);
-        let total: f64 = p.iter().map(|(_, x)| x).sum();
-        assert!((total - 1.0).abs() < 1e-12);
-        let ratio =
-            (of(&p, "d5a5") - 0.1 / p.len() as f64) / (of(&p, "d5d2") - 0.1 / p.len() as f64);
-        assert!(
-            (ratio - 2f64.exp()).abs() < 1e-9,
-            "e^(100/50) expected, got {ratio}"
-        );
-        // The pass loses 500 against Qxd2 in one ply: the engine's best less 500.
-        let pass =
-            (of(&p, "0000") - 0.1 / p.len() as f64) / (of(&p, "d5a5") - 0.1 / p.len() as f64);
-        assert!((pass - (-10f64).exp()).abs() < 1e-12);
     }
 
     #[test]
