@@ -1,6 +1,7 @@
 """Would other settings have chosen better moves against this opponent? Every move decision of
-the named player in stored games, made again under each variant of the bot's opponent model and
-lost-king price, and each choice valued on the true board the opponent actually held.
+the named player in stored games, made again under each variant of the bot's opponent model,
+lost-king price, mix with the minimum, sample size or time, and each choice valued on the true
+board the opponent actually held.
 
 Self-play tests judge a change against our own bot, which neither senses nor hunts the king as
 StrangeFish2 does, and a match against StrangeFish2 gives one result per 15 minutes. The stored
