@@ -60,7 +60,7 @@ from fogsearch.bot.judgement import KING_LOST_BELOW, request_scores, utility
 from fogsearch.bot.tracker import weighted_sample
 from fogsearch.limits import MAX_THREADS
 from fogsearch.observations import MoveResult
-from fogsearch.rbc import BoardSet, BoardSetTooLargeError, normalize_fen
+from fogsearch.rbc import BoardSet, BoardSetTooLargeError
 from fogsearch.search import BoardTable, board_table
 from fogsearch.tracking import observations
 
@@ -130,6 +130,14 @@ def variant(text: str) -> Variant:
         raise argparse.ArgumentTypeError(f"{text!r}: {error}") from None
 
 
+def king_price(text: str) -> float:
+    """An argparse type: a lost king's price, within the bot's bounds for ``king_loss_cp``."""
+    try:
+        return Variant("outcome", king=float(text)).king
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{text!r}: {error}") from None
+
+
 @dataclass
 class Outcomes:
     values: list[float] = field(default_factory=list)
@@ -165,10 +173,10 @@ def replayed_sets(history, color, models, max_boards):
             return
 
 
-def position(fen: str) -> str:
-    """A FEN without its move counters: the set keeps a position once, whichever history (and
-    so half-move clock) reached it first."""
-    return " ".join(normalize_fen(fen).split()[:4])
+def keys(board_set: BoardSet) -> list[int]:
+    """The position key of each board: a set keeps each position once, whichever history (and
+    so half-move clock) reached it first, so boards are matched by key, not by FEN."""
+    return board_set.zobrist_keys().tolist()
 
 
 def decide(
@@ -196,21 +204,22 @@ def decide(
         samples[key] = weighted_sample(sets[model], size, rng, model is not None)
     shared = [v for v in variants if v.seconds is None]
     fens = [fen for v in shared for fen in samples[v.model, v.sample][0].fens()]
-    # The set keeps each position once (the truth is often among the samples): columns by FEN.
+    # The truth is often among the samples, and the set keeps it once: columns by position key.
     union = BoardSet(color, fens=[*fens, truth_fen])
-    columns = {position(fen): i for i, fen in enumerate(union.fens())}
+    columns = {key: i for i, key in enumerate(keys(union))}
+    (truth_key,) = keys(BoardSet(color, fens=[truth_fen]))
     table = None
     if shared or truth_plies is None:
         table = board_table(
             union, most_plies=plies, least_plies=1, threads=threads, time_limit=seconds
         )
-    truth = _truth_values(union, columns[position(truth_fen)], table, truth_plies, threads)
+    truth = _truth_values(union, columns[truth_key], table, truth_plies, threads)
     best_truth = max(truth.values())
     chosen = {}
     for v in variants:
         boards, weights = samples[v.model, v.sample]
         if v.seconds is None:
-            cols = np.array([columns[position(fen)] for fen in boards.fens()])
+            cols = np.array([columns[key] for key in keys(boards)])
             judged = BoardTable(table.requests, table.values[:, cols], table.plies[cols], 0)
         else:
             judged = board_table(
@@ -223,7 +232,7 @@ def decide(
         tempered = weights**v.power
         scores = request_scores(judged, tempered / tempered.sum(), v.mean, None, v.king)
         best = max(scores, key=scores.__getitem__)
-        seen = position(truth_fen) in {position(fen) for fen in boards.fens()}
+        seen = truth_key in set(keys(boards))
         chosen[v.name] = (best, truth[best], seen)
         outcome, best_outcome = utility(np.array([truth[best], best_truth]), king)
         if v is variants[0] and best_outcome - outcome >= BLUNDER_UTILITY:
@@ -233,7 +242,7 @@ def decide(
             chosen["why"] = Disaster(
                 boards=len(sets[v.model]),
                 truth_in_sample=seen,
-                truth_rank=_rank(sets[v.model], truth_fen),
+                truth_rank=_rank(sets[v.model], truth_key),
                 lost_weight=float(weights[lost].sum()),
                 lost_share=float(lost.mean()),
                 request=best,
@@ -295,16 +304,15 @@ def _uci(move) -> str:
     return "0000" if move is None else move.uci()
 
 
-def _rank(board_set: BoardSet, truth_fen: str) -> int | None:
+def _rank(board_set: BoardSet, truth_key: int) -> int | None:
     """The true board's rank by weight in ``board_set`` (None if absent or unweighted)."""
     if board_set.opponent_model is None:
         return None
-    wanted = position(truth_fen)
-    index = next((i for i, fen in enumerate(board_set.fens()) if position(fen) == wanted), None)
-    if index is None:
+    found = np.flatnonzero(board_set.zobrist_keys() == np.uint64(truth_key))
+    if not len(found):
         return None
     weights = board_set.weights()
-    return int((weights > weights[index]).sum())
+    return int((weights > weights[found[0]]).sum())
 
 
 def main(argv=None) -> int:
@@ -350,7 +358,12 @@ def main(argv=None) -> int:
         help="value the true board alone at this many plies (default: in the shared table); "
         "needed by variants with their own seconds",
     )
-    p.add_argument("--outcome-king", type=float, default=3000.0)
+    p.add_argument(
+        "--outcome-king",
+        type=king_price,
+        default=3000.0,
+        help="a lost king's outcome on the true board, as king_loss_cp prices it (3000)",
+    )
     p.add_argument(
         "--max-boards",
         type=bounded_int(1, 50_000_000, "the replayed set's bound"),
