@@ -57,6 +57,7 @@ from fogsearch.analysis.losses import DEFAULT_MAX_BOARDS
 from fogsearch.arguments import bounded_int, bounded_seconds, cores
 from fogsearch.bot.config import FogsearchBotConfig, OpponentModel, SetLimits
 from fogsearch.bot.judgement import KING_LOST_BELOW, request_scores, utility
+from fogsearch.bot.requests import uci
 from fogsearch.bot.tracker import weighted_sample
 from fogsearch.limits import MAX_THREADS
 from fogsearch.observations import MoveResult
@@ -236,7 +237,7 @@ def decide(
         chosen[v.name] = (best, truth[best], seen)
         outcome, best_outcome = utility(np.array([truth[best], best_truth]), king)
         if v is variants[0] and best_outcome - outcome >= BLUNDER_UTILITY:
-            row = [_uci(m) for m in judged.requests].index(best)
+            row = [uci(m) for m in judged.requests].index(best)
             board_utilities = utility(judged.values, king)
             lost = board_utilities.max(axis=0) - board_utilities[row] >= BLUNDER_UTILITY
             chosen["why"] = Disaster(
@@ -259,10 +260,10 @@ def _truth_values(union, truth_column, table, truth_plies, threads) -> dict[str,
     or a search of it alone at ``truth_plies``."""
     if truth_plies is None:
         values = table.values[:, truth_column]
-        return {_uci(m): int(v) for m, v in zip(table.requests, values, strict=True)}
+        return {uci(m): int(v) for m, v in zip(table.requests, values, strict=True)}
     alone = union.subset([truth_column])
     own = board_table(alone, most_plies=truth_plies, least_plies=truth_plies, threads=threads)
-    return {_uci(m): int(v) for m, v in zip(own.requests, own.values[:, 0], strict=True)}
+    return {uci(m): int(v) for m, v in zip(own.requests, own.values[:, 0], strict=True)}
 
 
 @dataclass
@@ -298,10 +299,6 @@ def disaster_row(database: str, task: int, turn: int, why: Disaster) -> str:
         f"| {why.lost_weight:.0%} / {why.lost_share:.0%} | {why.request} | {why.score:.0f} "
         f"| {why.truth_value} | {why.best_on_truth} | {why.plies} |"
     )
-
-
-def _uci(move) -> str:
-    return "0000" if move is None else move.uci()
 
 
 def _rank(board_set: BoardSet, truth_key: int) -> int | None:
