@@ -92,6 +92,8 @@ def policy(text: str) -> Policy:
             if key not in ("plies", "seconds"):
                 raise KeyError(key)
             settings[key] = int(value) if key == "plies" else float(value)
+        if settings and kind != "decision":
+            raise ValueError(f"only the decision sense takes settings, not {kind!r}")
         return Policy(text, kind, **settings)  # type: ignore[arg-type]
     except (ValueError, KeyError) as error:
         raise argparse.ArgumentTypeError(

@@ -48,7 +48,16 @@ def test_a_policy_is_parsed_with_the_bots_bounds():
     assert plain.kind == "decision" and plain.plies == FogsearchBotConfig().sensing.sense_plies
     deeper = sense_screen.policy("decision:plies=3,seconds=4")
     assert (deeper.name, deeper.plies, deeper.seconds) == ("decision:plies=3,seconds=4", 3, 4.0)
-    for bad in ("random", "decision:depth=2", "decision:plies=1.5", "size:seconds=0", "x:"):
+    refused = (
+        "random",
+        "decision:depth=2",
+        "decision:plies=1.5",
+        "decision:seconds=0",
+        "size:plies=3",
+        "x:",
+    )
+    # Unknown policies and keys, malformed values, and settings on a policy that takes none.
+    for bad in refused:
         with pytest.raises(argparse.ArgumentTypeError):
             sense_screen.policy(bad)
 
