@@ -152,6 +152,20 @@ class Outcomes:
     king_lost: int = 0
     piece_lost: int = 0
 
+    def add(self, value, best_value, seen, changed, played, king) -> None:
+        """One turn: the choice's ``value`` and the best request's on the true board
+        (centipawns, a lost king priced at ``king``), whether the truth was judged, whether the
+        choice differs from the first variant's and matches what the game played."""
+        outcome, best = utility(np.array([value, best_value]), king)
+        self.values.append(float(outcome))
+        self.regrets.append(float(best - outcome))
+        self.truth_seen += seen
+        self.changed += changed
+        self.played += played
+        # Avoidable losses only: some request kept the king, or the material.
+        self.king_lost += value <= KING_LOST_BELOW < best_value
+        self.piece_lost += best - outcome >= BLUNDER_UTILITY
+
 
 def replayed_sets(history, color, models, max_boards):
     """Per turn of ``color``, as its move is chosen (after its sense): ``(turn number, truth FEN,
@@ -312,11 +326,13 @@ def _rank(board_set: BoardSet, truth_key: int) -> int | None:
     return int((weights > weights[found[0]]).sum())
 
 
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def screen_arguments(description: str, variant_type) -> argparse.ArgumentParser:
+    """The arguments every screen of stored games takes, each bounded where it enters, with
+    ``--variant`` of ``variant_type``."""
+    p = argparse.ArgumentParser(description=description)
     p.add_argument("databases", nargs="+")
     p.add_argument("--player", required=True, help="the bot's player name in the databases")
-    p.add_argument("--variant", type=variant, action="append", required=True)
+    p.add_argument("--variant", type=variant_type, action="append", required=True)
     p.add_argument(
         "--plies",
         type=bounded_int(1, 8, "the table's plies"),
@@ -349,13 +365,6 @@ def main(argv=None) -> int:
         help="only these task indices, comma-separated (default: every game)",
     )
     p.add_argument(
-        "--truth-plies",
-        type=bounded_int(1, 8, "the true board's plies"),
-        default=None,
-        help="value the true board alone at this many plies (default: in the shared table); "
-        "needed by variants with their own seconds",
-    )
-    p.add_argument(
         "--outcome-king",
         type=king_price,
         default=3000.0,
@@ -367,6 +376,18 @@ def main(argv=None) -> int:
         default=DEFAULT_MAX_BOARDS,
     )
     p.add_argument("--seed", type=int, default=0)
+    return p
+
+
+def main(argv=None) -> int:
+    p = screen_arguments(__doc__.split("\n\n")[0], variant)
+    p.add_argument(
+        "--truth-plies",
+        type=bounded_int(1, 8, "the true board's plies"),
+        default=None,
+        help="value the true board alone at this many plies (default: in the shared table); "
+        "needed by variants with their own seconds",
+    )
     p.add_argument(
         "--disasters",
         action="store_true",
@@ -413,16 +434,14 @@ def main(argv=None) -> int:
                     print(disaster_row(Path(path).name, index, number, why))
                 for v in variants:
                     request, value, seen = chosen[v.name]
-                    out = results[v.name]
-                    outcome, best = utility(np.array([value, best_value]), args.outcome_king)
-                    out.values.append(float(outcome))
-                    out.regrets.append(float(best - outcome))
-                    out.truth_seen += seen
-                    out.changed += request != chosen[base][0]
-                    out.played += request == played
-                    # Avoidable losses only: some request kept the king, or the material.
-                    out.king_lost += value <= KING_LOST_BELOW < best_value
-                    out.piece_lost += best - outcome >= BLUNDER_UTILITY
+                    results[v.name].add(
+                        value,
+                        best_value,
+                        seen,
+                        request != chosen[base][0],
+                        request == played,
+                        args.outcome_king,
+                    )
             print(
                 f"{path} task {index}: {decisions} decisions, {time.monotonic() - started:.0f} s",
                 file=sys.stderr,

@@ -45,18 +45,15 @@ from dataclasses import dataclass
 
 import chess
 import numpy as np
-from decision_screen import BLUNDER_UTILITY, Outcomes, keys, king_price, report
+from decision_screen import Outcomes, keys, report, screen_arguments
 from loss_replay import player_games, read_only
 from reconchess.history import Turn
 
-from fogsearch.analysis.losses import DEFAULT_MAX_BOARDS
-from fogsearch.arguments import bounded_int, bounded_seconds, cores
 from fogsearch.bot.config import FogsearchBotConfig, SenseRule
-from fogsearch.bot.judgement import KING_LOST_BELOW, request_scores, utility
+from fogsearch.bot.judgement import request_scores
 from fogsearch.bot.requests import uci
 from fogsearch.bot.sensing import decision_sense, smallest_expected_set
 from fogsearch.bot.tracker import weighted_sample
-from fogsearch.limits import MAX_THREADS
 from fogsearch.observations import SenseResult
 from fogsearch.rbc import BoardSet, BoardSetTooLargeError
 from fogsearch.search import BoardTable, board_table
@@ -195,33 +192,7 @@ def choose_moves(after: dict, truth_fen, color, rng_seed, plies, seconds, thread
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("databases", nargs="+")
-    p.add_argument("--player", required=True, help="the bot's player name in the databases")
-    p.add_argument("--variant", type=policy, action="append", required=True)
-    p.add_argument("--plies", type=bounded_int(1, 8, "the table's plies"), default=4)
-    p.add_argument(
-        "--seconds",
-        type=bounded_seconds(0.01, 600, "the table's time per turn"),
-        default=2.0,
-        help="the move table's time per turn (2)",
-    )
-    p.add_argument("--threads", type=bounded_int(1, MAX_THREADS, "threads"), default=cores())
-    p.add_argument("--skip-turns", type=bounded_int(0, 1000, "turns left out"), default=4)
-    p.add_argument("--every", type=bounded_int(1, 1000, "the stride"), default=1)
-    p.add_argument(
-        "--tasks",
-        type=lambda t: {int(x) for x in t.split(",")},
-        default=None,
-        help="only these task indices, comma-separated (default: every game)",
-    )
-    p.add_argument("--outcome-king", type=king_price, default=3000.0)
-    p.add_argument(
-        "--max-boards",
-        type=bounded_int(1, 50_000_000, "the replayed set's bound"),
-        default=DEFAULT_MAX_BOARDS,
-    )
-    p.add_argument("--seed", type=int, default=0)
+    p = screen_arguments(__doc__.split("\n\n")[0], policy)
     args = p.parse_args(argv)
     policies = args.variant
     if len({q.name for q in policies}) < len(policies):
@@ -253,15 +224,14 @@ def main(argv=None) -> int:
                 decisions += 1
                 for q in policies:
                     request, value, seen = chosen[q.name]
-                    out = results[q.name]
-                    outcome, best = utility(np.array([value, best_value]), args.outcome_king)
-                    out.values.append(float(outcome))
-                    out.regrets.append(float(best - outcome))
-                    out.truth_seen += seen
-                    out.changed += request != chosen[base][0]
-                    out.played += squares[q.name] == played
-                    out.king_lost += value <= KING_LOST_BELOW < best_value
-                    out.piece_lost += best - outcome >= BLUNDER_UTILITY
+                    results[q.name].add(
+                        value,
+                        best_value,
+                        seen,
+                        request != chosen[base][0],
+                        squares[q.name] == played,
+                        args.outcome_king,
+                    )
                     sizes[q.name].append(len(after[q.name]))
             print(
                 f"{path} task {index}: {decisions} decisions, {time.monotonic() - started:.0f} s",
